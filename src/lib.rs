@@ -1,0 +1,16 @@
+//! A bottom-up interpreter for the Game Description Language (GDL).
+//!
+//! The pipeline, one module a stage: `parse` reads KIF text into an `ast`;
+//! `check` enforces GDL's restrictions; `plan` stratifies the rules and plans
+//! each join; `eval` computes models bottom-up; `game` offers roles, states,
+//! legal moves, next states, terminal and goals on top.
+
+pub mod ast;
+pub mod error;
+pub mod game;
+pub mod source;
+pub mod symbol;
+pub mod trace;
+
+pub use error::{Diagnostic, GameError, LoadError, Severity};
+pub use game::{Game, Move, Role, State};

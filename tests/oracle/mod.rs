@@ -1,0 +1,166 @@
+//! Direct Rust implementations of the games in `rules/` (no GDL in them), and
+//! the drivers that play a rules file and its oracle side by side.
+//!
+//! Each game lives in its own file beside this one and is included by the
+//! tests (and benchmarks) that need it with `#[path = ...] mod name;`.
+#![allow(dead_code)]
+
+use gdl::{Game, State};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_pcg::Pcg64;
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// The roles of every oracle game, in the order of the rules files.
+pub const ROLES: [&str; 2] = ["white", "black"];
+
+/// A game implemented directly in Rust. Its move texts and state facts are
+/// written exactly as the matching rules file prints them (lower-case KIF,
+/// single spaces), so that the two can be compared string for string.
+pub trait Oracle: Clone + Debug {
+    /// A move of one role.
+    type Move: Clone + Eq + Hash + Debug;
+    /// The initial position.
+    fn initial() -> Self;
+    /// The legal moves of role `role` (0 = white, 1 = black). Empty only when
+    /// the position is terminal.
+    fn legal(&self, role: usize) -> Vec<Self::Move>;
+    /// Plays one move per role.
+    fn apply(&mut self, joint: &[Self::Move; 2]);
+    /// Whether the game is over.
+    fn is_terminal(&self) -> bool;
+    /// Goal values of white and black (meaningful when terminal).
+    fn goals(&self) -> [u8; 2];
+    /// The move as the rules file writes it, e.g. `(move a 2 b 3)` or `noop`.
+    fn move_text(m: &Self::Move) -> String;
+    /// The position as the rules file's state facts, e.g. `(cell a 2 wp)`,
+    /// sorted; compared set for set with the GDL state.
+    fn facts(&self) -> Vec<String>;
+}
+
+/// What a side-by-side run saw.
+#[derive(Debug, Default)]
+pub struct Compared {
+    /// Games played to the end.
+    pub games: usize,
+    /// States compared.
+    pub states: usize,
+}
+
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v
+}
+
+/// Plays `games` random games of `rules` and of `O` side by side from `seed`,
+/// requiring the same legal moves for each role, the same next state, the
+/// same end and the same goals at every step. Panics with the game number,
+/// the step and both views of the position on the first disagreement.
+pub fn compare<O: Oracle>(rules: &str, games: usize, seed: u64, max_steps: usize) -> Compared {
+    let mut game = Game::load(rules).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let roles = game.roles();
+    let mut rng = Pcg64::seed_from_u64(seed);
+    let mut seen = Compared::default();
+    for g in 0..games {
+        let mut state = game.initial_state();
+        let mut oracle = O::initial();
+        for step in 0.. {
+            assert!(step <= max_steps, "game {g}: no end after {max_steps} steps");
+            seen.states += 1;
+            let where_ = || format!("game {g} (seed {seed}), step {step}\noracle: {oracle:?}");
+            assert_eq!(
+                sorted(game.state_facts(&state)),
+                sorted(oracle.facts()),
+                "state differs at {}",
+                where_()
+            );
+            let terminal = game.is_terminal(&state).unwrap();
+            assert_eq!(terminal, oracle.is_terminal(), "terminal differs at {}", where_());
+            if terminal {
+                let goals = game.goals(&state).unwrap();
+                assert_eq!(goals, oracle.goals().to_vec(), "goals differ at {}", where_());
+                break;
+            }
+            let mut joint = Vec::new();
+            let mut oracle_joint = Vec::new();
+            for (i, &role) in roles.iter().enumerate() {
+                let gdl_moves: Vec<String> = game
+                    .legal_moves(&state, role)
+                    .unwrap()
+                    .into_iter()
+                    .map(|m| game.move_text(m))
+                    .collect();
+                let mut oracle_moves = oracle.legal(i);
+                oracle_moves.sort_by_key(O::move_text);
+                let oracle_texts: Vec<String> = oracle_moves.iter().map(O::move_text).collect();
+                assert_eq!(
+                    sorted(gdl_moves),
+                    oracle_texts,
+                    "legal moves of {} differ at {}",
+                    ROLES[i],
+                    where_()
+                );
+                let chosen = oracle_moves
+                    .choose(&mut rng)
+                    .unwrap_or_else(|| panic!("{} has no move at {}", ROLES[i], where_()))
+                    .clone();
+                joint.push(game.parse_move(&O::move_text(&chosen)).unwrap());
+                oracle_joint.push(chosen);
+            }
+            state = game.next_state(&state, &joint).unwrap();
+            oracle.apply(&[oracle_joint[0].clone(), oracle_joint[1].clone()]);
+        }
+        seen.games += 1;
+    }
+    seen
+}
+
+/// What random playouts of a rules file saw.
+#[derive(Debug, Default)]
+pub struct Playouts {
+    /// Games played to a terminal state.
+    pub games: usize,
+    /// Non-terminal states met.
+    pub states: usize,
+    /// Longest game, in steps.
+    pub longest: usize,
+}
+
+/// Plays `games` random games of `rules` from `seed` and requires that every
+/// game ends within `max_steps`, that every role has a legal move in every
+/// non-terminal state met, and that every terminal state gives each role
+/// exactly one goal (the API refuses zero or several).
+pub fn random_playouts(rules: &str, games: usize, seed: u64, max_steps: usize) -> Playouts {
+    let mut game = Game::load(rules).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let roles = game.roles();
+    let mut rng = Pcg64::seed_from_u64(seed);
+    let mut seen = Playouts::default();
+    for g in 0..games {
+        let mut state: State = game.initial_state();
+        let mut step = 0;
+        while !game.is_terminal(&state).unwrap() {
+            assert!(step < max_steps, "game {g}: no end after {max_steps} steps");
+            seen.states += 1;
+            let mut joint = Vec::new();
+            for &role in &roles {
+                let moves = game.legal_moves(&state, role).unwrap();
+                let m = *moves.choose(&mut rng).unwrap_or_else(|| {
+                    panic!(
+                        "game {g}, step {step}: {} has no legal move in {:?}",
+                        game.role_name(role),
+                        game.state_facts(&state)
+                    )
+                });
+                joint.push(m);
+            }
+            state = game.next_state(&state, &joint).unwrap();
+            step += 1;
+        }
+        game.goals(&state)
+            .unwrap_or_else(|e| panic!("game {g}: bad goals at the end: {e}"));
+        seen.longest = seen.longest.max(step);
+        seen.games += 1;
+    }
+    seen
+}
