@@ -3,7 +3,7 @@
 //! diagonally onto an empty or enemy cell; reaching the far rank or capturing
 //! every enemy pawn wins.
 
-use super::Oracle;
+use crate::oracle::{Oracle, ROLES};
 
 const FILES: [char; 8] = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
 
@@ -30,7 +30,11 @@ impl Breakthrough {
     fn winner(&self) -> Option<usize> {
         let mut count = [0; 2];
         for (rank, far) in [(7, 0), (0, 1)] {
-            if self.board.iter().any(|column| column[rank] == far as u8 + 1) {
+            if self
+                .board
+                .iter()
+                .any(|column| column[rank] == far as u8 + 1)
+            {
                 return Some(far);
             }
         }
@@ -133,12 +137,12 @@ impl Oracle for Breakthrough {
         for (x, column) in self.board.iter().enumerate() {
             for (y, &cell) in column.iter().enumerate() {
                 if cell != 0 {
-                    let role = super::ROLES[cell as usize - 1];
+                    let role = ROLES[cell as usize - 1];
                     facts.push(format!("(cell {} {} {role})", FILES[x], y + 1));
                 }
             }
         }
-        facts.push(format!("(control {})", super::ROLES[self.control]));
+        facts.push(format!("(control {})", ROLES[self.control]));
         facts.sort();
         facts
     }

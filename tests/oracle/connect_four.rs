@@ -2,7 +2,7 @@
 //! drop to the lowest empty cell of a column; four in a line wins; a full
 //! board is a draw.
 
-use super::Oracle;
+use crate::oracle::{Oracle, ROLES};
 
 const COLUMNS: usize = 7;
 const ROWS: usize = 6;
@@ -110,12 +110,12 @@ impl Oracle for ConnectFour {
         for (c, column) in self.board.iter().enumerate() {
             for (r, &disc) in column.iter().enumerate() {
                 if disc != 0 {
-                    let role = super::ROLES[disc as usize - 1];
+                    let role = ROLES[disc as usize - 1];
                     facts.push(format!("(cell {} {} {role})", c + 1, r + 1));
                 }
             }
         }
-        facts.push(format!("(control {})", super::ROLES[self.control]));
+        facts.push(format!("(control {})", ROLES[self.control]));
         facts.sort();
         facts
     }

@@ -2,7 +2,7 @@
 //! pawns plus one king a side; capturing the enemy king or bringing one's own
 //! king to the far rank wins; the game stops at step 61.
 
-use super::Oracle;
+use crate::oracle::{Oracle, ROLES};
 
 const EMPTY: u8 = 0;
 const WP: u8 = 1;
@@ -189,7 +189,7 @@ impl Oracle for EscortBreakthrough {
                 facts.push(format!("(cell {} {} {name})", FILES[x], y + 1));
             }
         }
-        facts.push(format!("(control {})", super::ROLES[self.control]));
+        facts.push(format!("(control {})", ROLES[self.control]));
         facts.push(format!("(step {})", self.step));
         facts.sort();
         facts

@@ -3,7 +3,7 @@
 //! holes; players score by their number of captures; the game stops at step
 //! 100, or when either player has no piece or no move.
 
-use super::Oracle;
+use crate::oracle::{Oracle, ROLES};
 
 const PAWN: u8 = 1;
 const KNIGHT: u8 = 2;
@@ -18,7 +18,9 @@ const BLACK: u8 = 8;
 const LAST_STEP: u32 = 100;
 
 /// Goal by number of captures.
-const SCORE: [u8; 17] = [0, 6, 12, 18, 24, 30, 36, 42, 48, 54, 60, 66, 72, 79, 86, 93, 100];
+const SCORE: [u8; 17] = [
+    0, 6, 12, 18, 24, 30, 36, 42, 48, 54, 60, 66, 72, 79, 86, 93, 100,
+];
 
 const ROOK_DIRS: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
 const BISHOP_DIRS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
@@ -97,7 +99,8 @@ impl SkirmishHoles {
                 }
                 let from = (x, y);
                 // A target a piece may land on: a square not held by a friend.
-                let open = |tx: i8, ty: i8| is_square(tx, ty) && owner(self.at(tx, ty)) != Some(role);
+                let open =
+                    |tx: i8, ty: i8| is_square(tx, ty) && owner(self.at(tx, ty)) != Some(role);
                 match piece & !BLACK {
                     PAWN => {
                         let (dy, start) = if role == 0 { (1, 1) } else { (-1, 6) };
@@ -158,10 +161,7 @@ impl SkirmishHoles {
     }
 
     fn has_piece(&self, role: usize) -> bool {
-        self.board
-            .iter()
-            .flatten()
-            .any(|&p| owner(p) == Some(role))
+        self.board.iter().flatten().any(|&p| owner(p) == Some(role))
     }
 }
 
@@ -249,10 +249,10 @@ impl Oracle for SkirmishHoles {
                 facts.push(format!("(cell {} {} {colour}{kind})", x + 1, y + 1));
             }
         }
-        for (role, name) in super::ROLES.iter().enumerate() {
+        for (role, name) in ROLES.iter().enumerate() {
             facts.push(format!("(captures {name} {})", self.captures[role]));
         }
-        facts.push(format!("(control {})", super::ROLES[self.control]));
+        facts.push(format!("(control {})", ROLES[self.control]));
         facts.push(format!("(step {})", self.step));
         facts.sort();
         facts

@@ -1,7 +1,7 @@
 //! Tic-tac-toe, written directly from its rules: xplayer and oplayer mark
 //! blank cells in turn; three in a line wins; a full board is a draw.
 
-use super::Oracle;
+use crate::oracle::Oracle;
 
 /// The role names of the rules file (not the white/black of `ROLES`).
 const NAMES: [&str; 2] = ["xplayer", "oplayer"];

@@ -1,0 +1,425 @@
+//! Skirmish with holes (seed 004): random playouts, the oracle side by side
+//! with the rules file, and hand-checked games pinning each rule.
+
+mod oracle;
+#[path = "oracle/skirmish_holes.rs"]
+mod skirmish_holes;
+
+use gdl::{Game, State};
+use oracle::Oracle;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_pcg::Pcg64;
+use skirmish_holes::SkirmishHoles;
+
+const RULES: &str = "rules/skirmish_holes.gdl";
+
+/// Goal by number of captures, as the text and the seeds README give it.
+const SCORE: [u8; 17] = [
+    0, 6, 12, 18, 24, 30, 36, 42, 48, 54, 60, 66, 72, 79, 86, 93, 100,
+];
+
+fn load() -> Game {
+    Game::load(RULES).unwrap_or_else(|e| panic!("{}", e.render(false)))
+}
+
+/// Plays the joint moves (white's, black's) from the initial state, checking
+/// each is legal, and returns the state reached.
+fn play(game: &mut Game, moves: &[[&str; 2]]) -> State {
+    let roles = game.roles();
+    let mut state = game.initial_state();
+    for (step, joint) in moves.iter().enumerate() {
+        assert!(
+            !game.is_terminal(&state).unwrap(),
+            "terminal before step {}",
+            step + 1
+        );
+        let mut chosen = Vec::new();
+        for (&role, text) in roles.iter().zip(joint) {
+            let legal: Vec<String> = game
+                .legal_moves(&state, role)
+                .unwrap()
+                .into_iter()
+                .map(|m| game.move_text(m))
+                .collect();
+            assert!(
+                legal.iter().any(|m| m == text),
+                "step {}: {text} is not legal for {}; legal: {legal:?}",
+                step + 1,
+                game.role_name(role)
+            );
+            chosen.push(game.parse_move(text).unwrap());
+        }
+        state = game.next_state(&state, &chosen).unwrap();
+    }
+    state
+}
+
+/// The legal moves of `role` (0 white, 1 black) as sorted texts.
+fn legal(game: &mut Game, state: &State, role: usize) -> Vec<String> {
+    let role = game.roles()[role];
+    let mut moves: Vec<String> = game
+        .legal_moves(state, role)
+        .unwrap()
+        .into_iter()
+        .map(|m| game.move_text(m))
+        .collect();
+    moves.sort();
+    moves
+}
+
+/// The moves of the piece on `from` (such as `1 3`) among `moves`.
+fn moves_from(moves: &[String], from: &str) -> Vec<String> {
+    let prefix = format!("(move {from} ");
+    moves
+        .iter()
+        .filter(|m| m.starts_with(&prefix))
+        .cloned()
+        .collect()
+}
+
+fn has_fact(game: &Game, state: &State, fact: &str) -> bool {
+    game.state_facts(state).iter().any(|f| f == fact)
+}
+
+fn to_strings(joints: &[[&str; 2]]) -> Vec<Vec<String>> {
+    joints
+        .iter()
+        .map(|j| j.iter().map(|m| m.to_string()).collect())
+        .collect()
+}
+
+/// Pins: holes stop rooks and queens (and no piece lands on one); knights
+/// jump beside them. Also the initial moves: pawns on columns 3 and 6 face a
+/// hole and cannot move; each knight has one jump.
+const HOLES: &[[&str; 2]] = &[
+    ["(move 1 2 1 4)", "noop"],
+    ["noop", "(move 1 7 1 5)"],
+    ["(move 1 1 1 3)", "noop"],
+    ["noop", "(move 8 7 8 5)"],
+    ["(move 7 1 8 3)", "noop"],
+    ["noop", "(move 8 8 8 6)"],
+    // The knight jumps from (8 3) to (6 4), past the hole at (6 3).
+    ["(move 8 3 6 4)", "noop"],
+    ["noop", "(move 8 6 7 6)"],
+];
+
+#[test]
+fn holes_stop_sliders_not_knights() {
+    let mut game = load();
+    let start = game.initial_state();
+    let white = legal(&mut game, &start, 0);
+    // Knights: (2 1) -> (1 3) only ((3 3) is a hole, (4 2) a friend);
+    // (7 1) -> (8 3) only. Pawns: two moves each on columns 1 2 4 5 7 8,
+    // none on columns 3 and 6 (a hole ahead).
+    assert_eq!(white.len(), 14, "{white:?}");
+    assert_eq!(moves_from(&white, "2 1"), ["(move 2 1 1 3)"]);
+    assert_eq!(moves_from(&white, "7 1"), ["(move 7 1 8 3)"]);
+    assert!(moves_from(&white, "3 2").is_empty());
+    assert!(moves_from(&white, "6 2").is_empty());
+    assert_eq!(legal(&mut game, &start, 1), ["noop"]);
+
+    // The rook on (1 3): down to (1 2) and (1 1), right to (2 3) and no
+    // further: (3 3) is a hole. Up is its own pawn.
+    let state = play(&mut game, &HOLES[..4]);
+    let white = legal(&mut game, &state, 0);
+    assert_eq!(
+        moves_from(&white, "1 3"),
+        ["(move 1 3 1 1)", "(move 1 3 1 2)", "(move 1 3 2 3)"]
+    );
+    // The knight on (8 3): (6 4), (7 5) and (7 1); (6 2) holds its own pawn.
+    let state = play(&mut game, &HOLES[..6]);
+    let white = legal(&mut game, &state, 0);
+    assert_eq!(
+        moves_from(&white, "8 3"),
+        ["(move 8 3 6 4)", "(move 8 3 7 1)", "(move 8 3 7 5)"]
+    );
+    // The black rook on (8 6): left to (7 6) only ((6 6) is a hole), up to
+    // (8 7) and (8 8); its own pawn below. The black knight on (7 8) has no
+    // jump: (6 6) is a hole, (8 6) and (5 7) hold friends.
+    let state = play(&mut game, &HOLES[..7]);
+    let black = legal(&mut game, &state, 1);
+    assert_eq!(
+        moves_from(&black, "8 6"),
+        ["(move 8 6 7 6)", "(move 8 6 8 7)", "(move 8 6 8 8)"]
+    );
+    assert!(moves_from(&black, "7 8").is_empty(), "{black:?}");
+    let end = play(&mut game, HOLES);
+    assert!(has_fact(&game, &end, "(cell 7 6 br)"));
+    insta::assert_snapshot!(
+        "holes_stop_sliders_not_knights",
+        gdl::trace::replay_text(&mut game, &to_strings(HOLES)).unwrap()
+    );
+}
+
+/// Pins: the pawn double step from the starting row needs both cells empty;
+/// a pawn captures diagonally forward; a capture scores 6.
+const DOUBLE_STEP: &[[&str; 2]] = &[
+    ["(move 2 1 1 3)", "noop"],
+    ["noop", "(move 4 7 4 5)"],
+    ["(move 8 2 8 3)", "noop"],
+    ["noop", "(move 4 5 4 4)"],
+    ["(move 5 2 5 3)", "noop"],
+    // The black pawn on (4 4) takes the white pawn on (5 3).
+    ["noop", "(move 4 4 5 3)"],
+];
+
+#[test]
+fn pawn_double_step() {
+    let mut game = load();
+    let start = game.initial_state();
+    let white = legal(&mut game, &start, 0);
+    assert_eq!(
+        moves_from(&white, "1 2"),
+        ["(move 1 2 1 3)", "(move 1 2 1 4)"]
+    );
+    // The knight on (1 3) blocks the pawn on (1 2): no single, no double.
+    let state = play(&mut game, &DOUBLE_STEP[..2]);
+    let white = legal(&mut game, &state, 0);
+    assert!(moves_from(&white, "1 2").is_empty(), "{white:?}");
+    assert!(has_fact(&game, &state, "(cell 4 5 bp)"));
+    // The black pawn on (4 4) blocks the double step of (4 2), not the
+    // single.
+    let state = play(&mut game, &DOUBLE_STEP[..4]);
+    let white = legal(&mut game, &state, 0);
+    assert_eq!(moves_from(&white, "4 2"), ["(move 4 2 4 3)"]);
+    // The black pawn on (4 4): straight to (4 3), or take (5 3); (3 3) is a
+    // hole.
+    let state = play(&mut game, &DOUBLE_STEP[..5]);
+    let black = legal(&mut game, &state, 1);
+    assert_eq!(
+        moves_from(&black, "4 4"),
+        ["(move 4 4 4 3)", "(move 4 4 5 3)"]
+    );
+    let end = play(&mut game, DOUBLE_STEP);
+    assert!(has_fact(&game, &end, "(captures black 1)"));
+    assert!(has_fact(&game, &end, "(captures white 0)"));
+    assert_eq!(game.goals(&end).unwrap(), [0, 6]);
+    insta::assert_snapshot!(
+        "pawn_double_step",
+        gdl::trace::replay_text(&mut game, &to_strings(DOUBLE_STEP)).unwrap()
+    );
+}
+
+/// Pins: a pawn reaching the last row becomes a queen (by a capture here,
+/// for both sides); captures count; the new queen slides and a hole stops it.
+const PROMOTION: &[[&str; 2]] = &[
+    ["(move 1 2 1 4)", "noop"],
+    ["noop", "(move 8 7 8 5)"],
+    ["(move 1 4 1 5)", "noop"],
+    ["noop", "(move 8 5 8 4)"],
+    ["(move 1 5 1 6)", "noop"],
+    ["noop", "(move 8 4 8 3)"],
+    ["(move 1 6 2 7)", "noop"],
+    ["noop", "(move 8 3 7 2)"],
+    ["(move 2 7 1 8)", "noop"],
+    ["noop", "(move 7 2 8 1)"],
+];
+
+#[test]
+fn pawn_promotes_to_queen() {
+    let mut game = load();
+    let state = play(&mut game, &PROMOTION[..8]);
+    // The white pawn on (2 7): (2 8) holds a knight; it takes (1 8) or (3 8).
+    let white = legal(&mut game, &state, 0);
+    assert_eq!(
+        moves_from(&white, "2 7"),
+        ["(move 2 7 1 8)", "(move 2 7 3 8)"]
+    );
+    let state = play(&mut game, &PROMOTION[..9]);
+    assert!(has_fact(&game, &state, "(cell 1 8 wq)"));
+    assert!(!game
+        .state_facts(&state)
+        .iter()
+        .any(|f| f.starts_with("(cell 1 8 ") && f != "(cell 1 8 wq)"));
+    let end = play(&mut game, PROMOTION);
+    assert!(has_fact(&game, &end, "(cell 8 1 bq)"));
+    assert!(has_fact(&game, &end, "(captures white 2)"));
+    assert!(has_fact(&game, &end, "(captures black 2)"));
+    assert_eq!(game.goals(&end).unwrap(), [12, 12]);
+    // The new queen on (1 8): takes (2 8) or (1 7); diagonally (2 7), then
+    // the hole (3 6) stops it.
+    let white = legal(&mut game, &end, 0);
+    assert_eq!(
+        moves_from(&white, "1 8"),
+        ["(move 1 8 1 7)", "(move 1 8 2 7)", "(move 1 8 2 8)"]
+    );
+    insta::assert_snapshot!(
+        "pawn_promotes_to_queen",
+        gdl::trace::replay_text(&mut game, &to_strings(PROMOTION)).unwrap()
+    );
+}
+
+/// Pins: there is no check; a king is captured like any piece and play goes
+/// on.
+const KING_CAPTURE: &[[&str; 2]] = &[
+    ["(move 2 1 1 3)", "noop"],
+    ["noop", "(move 8 7 8 6)"],
+    ["(move 1 3 2 5)", "noop"],
+    ["noop", "(move 8 6 8 5)"],
+    ["(move 2 5 4 6)", "noop"],
+    ["noop", "(move 8 5 8 4)"],
+    // The knight takes the black king.
+    ["(move 4 6 5 8)", "noop"],
+    ["noop", "(move 8 4 8 3)"],
+    ["(move 5 8 7 7)", "noop"],
+];
+
+#[test]
+fn king_capture_play_goes_on() {
+    let mut game = load();
+    // The knight on (4 6) gives "check"; Black may ignore it, and may take
+    // the knight with either pawn beside (4 7).
+    let state = play(&mut game, &KING_CAPTURE[..5]);
+    let black = legal(&mut game, &state, 1);
+    assert!(black.contains(&"(move 3 7 4 6)".to_string()), "{black:?}");
+    assert!(black.contains(&"(move 5 7 4 6)".to_string()), "{black:?}");
+    let state = play(&mut game, &KING_CAPTURE[..7]);
+    assert!(!game.state_facts(&state).iter().any(|f| f.ends_with(" bk)")));
+    assert!(!game.is_terminal(&state).unwrap());
+    assert_eq!(game.goals(&state).unwrap(), [6, 0]);
+    let end = play(&mut game, KING_CAPTURE);
+    assert!(!game.is_terminal(&end).unwrap());
+    assert!(has_fact(&game, &end, "(captures white 2)"));
+    assert!(legal(&mut game, &end, 1).len() > 1);
+    insta::assert_snapshot!(
+        "king_capture_play_goes_on",
+        gdl::trace::replay_text(&mut game, &to_strings(KING_CAPTURE)).unwrap()
+    );
+}
+
+/// Ninety-nine turns of the queen-side knights jumping out and back.
+fn knight_shuffle() -> Vec<[&'static str; 2]> {
+    (1..=99)
+        .map(|turn| match turn % 4 {
+            1 => ["(move 2 1 1 3)", "noop"],
+            2 => ["noop", "(move 2 8 1 6)"],
+            3 => ["(move 1 3 2 1)", "noop"],
+            _ => ["noop", "(move 1 6 2 8)"],
+        })
+        .collect()
+}
+
+/// Pins: the step counter starts at 1 and the game ends at step 100; no
+/// capture scores 0.
+#[test]
+fn step_100_ends_the_game() {
+    let mut game = load();
+    assert!(has_fact(&game, &game.initial_state(), "(step 1)"));
+    let moves = knight_shuffle();
+    let state = play(&mut game, &moves[..98]);
+    assert!(has_fact(&game, &state, "(step 99)"));
+    assert!(!game.is_terminal(&state).unwrap());
+    let end = play(&mut game, &moves);
+    assert!(has_fact(&game, &end, "(step 100)"));
+    assert!(game.is_terminal(&end).unwrap());
+    assert_eq!(game.goals(&end).unwrap(), [0, 0]);
+    let trace = gdl::trace::replay_text(&mut game, &to_strings(&moves)).unwrap();
+    // The whole trace is a hundred boards alike; the snapshot keeps its end.
+    let lines: Vec<&str> = trace.lines().collect();
+    let tail = lines[lines.len().saturating_sub(40)..].join("\n");
+    insta::assert_snapshot!("step_100_ends_the_game", tail);
+}
+
+/// The capture count of `role` in `state`, read from its facts.
+fn captures(game: &Game, state: &State, role: &str) -> usize {
+    let prefix = format!("(captures {role} ");
+    let fact = game
+        .state_facts(state)
+        .into_iter()
+        .find(|f| f.starts_with(&prefix))
+        .expect("a capture count");
+    fact[prefix.len()..fact.len() - 1].parse().unwrap()
+}
+
+/// Pins the score table beyond 12 captures, which random play never
+/// reaches: White takes whenever it can, Black plays at random; the rules
+/// file and the oracle play side by side and the goals must follow the
+/// table at every step.
+#[test]
+fn score_table_with_a_greedy_white() {
+    let mut game = load();
+    let mut rng = Pcg64::seed_from_u64(4);
+    let mut counts_seen = [false; 17];
+    for g in 0..20 {
+        let mut state = game.initial_state();
+        let mut oracle = SkirmishHoles::initial();
+        while !game.is_terminal(&state).unwrap() {
+            let facts = game.state_facts(&state);
+            let mut joint = Vec::new();
+            let mut oracle_joint = Vec::new();
+            for i in 0..2 {
+                let moves = legal(&mut game, &state, i);
+                let oracle_moves: Vec<String> = {
+                    let mut v: Vec<String> = oracle
+                        .legal(i)
+                        .iter()
+                        .map(SkirmishHoles::move_text)
+                        .collect();
+                    v.sort();
+                    v
+                };
+                assert_eq!(moves, oracle_moves, "game {g}: legal moves of role {i}");
+                // A move captures when its target cell holds a piece.
+                let capturing: Vec<&String> = moves
+                    .iter()
+                    .filter(|m| {
+                        let words: Vec<&str> = m.trim_end_matches(')').split(' ').collect();
+                        words.len() == 5 && {
+                            let target = format!("(cell {} {} ", words[3], words[4]);
+                            facts.iter().any(|f| f.starts_with(&target))
+                        }
+                    })
+                    .collect();
+                let chosen = if i == 0 && !capturing.is_empty() {
+                    capturing[0].clone()
+                } else {
+                    moves.choose(&mut rng).unwrap().clone()
+                };
+                joint.push(game.parse_move(&chosen).unwrap());
+                let om = oracle
+                    .legal(i)
+                    .into_iter()
+                    .find(|m| SkirmishHoles::move_text(m) == chosen)
+                    .unwrap();
+                oracle_joint.push(om);
+            }
+            state = game.next_state(&state, &joint).unwrap();
+            oracle.apply(&[oracle_joint[0], oracle_joint[1]]);
+            let mut next_facts = game.state_facts(&state);
+            next_facts.sort();
+            assert_eq!(next_facts, oracle.facts(), "game {g}: states differ");
+            let counts = [
+                captures(&game, &state, "white"),
+                captures(&game, &state, "black"),
+            ];
+            counts_seen[counts[0]] = true;
+            counts_seen[counts[1]] = true;
+            assert_eq!(
+                game.goals(&state).unwrap(),
+                [SCORE[counts[0]], SCORE[counts[1]]],
+                "game {g}: goals"
+            );
+        }
+        assert!(oracle.is_terminal());
+        assert_eq!(game.goals(&state).unwrap(), oracle.goals().to_vec());
+    }
+    let missing: Vec<usize> = (0..17).filter(|&n| !counts_seen[n]).collect();
+    assert!(
+        missing.is_empty(),
+        "capture counts never reached: {missing:?}"
+    );
+}
+
+#[test]
+fn random_playouts_end_well() {
+    let seen = oracle::random_playouts(RULES, 1000, 4, 100);
+    assert_eq!(seen.games, 1000);
+    assert!(seen.longest <= 99);
+}
+
+#[test]
+fn agrees_with_oracle() {
+    let seen = oracle::compare::<SkirmishHoles>(RULES, 500, 44, 100);
+    assert_eq!(seen.games, 500);
+}
