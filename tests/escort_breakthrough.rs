@@ -219,7 +219,7 @@ fn king_on_far_rank_wins() {
     let mut game = load();
     // The white king on e4: forward d5 e5 f5, sideways f4 (d4 holds its own
     // pawn), nothing on rank 3 behind it.
-    let state = play(&mut game, &KING_REACHES_FAR_RANK[..9]);
+    let state = play(&mut game, &KING_REACHES_FAR_RANK[..10]);
     let white = legal(&mut game, &state, 0);
     assert_eq!(
         moves_from(&white, "e 4"),
