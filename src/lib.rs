@@ -6,8 +6,11 @@
 //! legal moves, next states, terminal and goals on top.
 
 pub mod ast;
+pub mod deps;
 pub mod error;
 pub mod game;
+pub mod normal;
+pub mod parse;
 pub mod source;
 pub mod symbol;
 pub mod trace;
