@@ -175,13 +175,11 @@ fn scan_parentheses(text: &str, max_nesting: usize) -> Result<(), Vec<Diagnostic
                     );
                 }
             }
-            b')' => {
-                if open.pop().is_none() {
-                    errors.push(
-                        Diagnostic::error("syntax", Span::new(i, i + 1), "unmatched `)`")
-                            .with_label("no `(` before this is left open"),
-                    );
-                }
+            b')' if open.pop().is_none() => {
+                errors.push(
+                    Diagnostic::error("syntax", Span::new(i, i + 1), "unmatched `)`")
+                        .with_label("no `(` before this is left open"),
+                );
             }
             _ => {}
         }
