@@ -6,6 +6,7 @@
 //! legal moves, next states, terminal and goals on top.
 
 pub mod ast;
+pub mod check;
 pub mod deps;
 pub mod error;
 pub mod game;
