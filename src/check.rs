@@ -32,6 +32,10 @@ const KEYWORDS: [(&str, usize, &str); 10] = [
     ("input", 2, "(input role move)"),
 ];
 
+/// The most negation-cycle errors reported for one cycle (one strongly
+/// connected component of the dependency graph).
+const MAX_CYCLE_REPORTS: usize = 10;
+
 /// Names of the body operators, which no sentence may use as its relation.
 const RESERVED: [(&str, &str); 3] = [
     ("not", "(not literal)"),
@@ -651,6 +655,9 @@ impl<'a> Checker<'a> {
     /// one strongly connected component.
     fn negation_cycles(&mut self, graph: &DepGraph, comp_of: &[usize], uses: &[Vec<usize>]) {
         let mut reported: FxHashSet<(u32, u32)> = FxHashSet::default();
+        // Per component: how many `not`s were reported, the last report's
+        // place in `self.out`, and how many more were left out.
+        let mut per_component: FxHashMap<usize, (usize, usize, usize)> = FxHashMap::default();
         for e in &graph.edges {
             if !e.negative || comp_of[e.head] != comp_of[e.body] {
                 continue;
@@ -658,6 +665,13 @@ impl<'a> Checker<'a> {
             if !reported.insert((e.span.start, e.span.end)) {
                 continue;
             }
+            let counts = per_component.entry(comp_of[e.head]).or_insert((0, 0, 0));
+            if counts.0 == MAX_CYCLE_REPORTS {
+                counts.2 += 1;
+                continue;
+            }
+            counts.0 += 1;
+            counts.1 = self.out.len();
             let head = self.name(graph.name(e.head));
             let body = self.name(graph.name(e.body));
             let path = shortest_path(
@@ -705,6 +719,13 @@ impl<'a> Checker<'a> {
                  complete before its `not` is judged, but `{body}` {needs}"
             ));
             self.out.push(diag);
+        }
+        for (_, last, more) in per_component.into_values() {
+            if more > 0 {
+                self.out[last].notes.push(format!(
+                    "{more} more `not`s inside the same cycle are not reported one by one"
+                ));
+            }
         }
     }
 

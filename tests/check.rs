@@ -126,3 +126,46 @@ fn every_example_is_tested() {
         assert_eq!(files, listed, "files under tests/check/{dir}/ vs tests");
     }
 }
+
+/// A minimal complete game, for tests that add rules to it.
+const GAME: &str = "(role you) (base (count 0)) (input you go) (init (count 0)) \
+                    (legal you go) (<= (next (count 0)) (does you go)) \
+                    (<= terminal (true (count 0))) (goal you 100)\n";
+
+/// A cycle through many `not`s is reported at ten of them, the last saying
+/// how many more there are.
+#[test]
+fn negation_cycle_reports_are_capped() {
+    let mut text = GAME.to_string();
+    for _ in 0..13 {
+        text.push_str("(<= loop (not spin))\n");
+    }
+    text.push_str("(<= spin loop)\n(<= terminal loop)\n");
+    let (_, diagnostics) = check_source("cap.gdl", &text);
+    let codes: Vec<&str> = diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, vec!["negation-cycle"; 10]);
+    let last = diagnostics.last().unwrap();
+    assert!(
+        last.notes
+            .iter()
+            .any(|n| n.starts_with("3 more `not`s inside the same cycle")),
+        "{:?}",
+        last.notes
+    );
+}
+
+/// `check` on its own (as the loader calls it) finds what `check_source`
+/// does, and the minimal game is clean.
+#[test]
+fn check_agrees_with_check_source() {
+    use gdl::source::SourceFile;
+    let text = format!("{GAME}(<= (p ?x) (not (q ?x)))\n(q 1)\n(<= terminal (p 1))\n");
+    let file = SourceFile::new("t.gdl", text.as_str());
+    let d = gdl::parse::parse(&file, gdl::parse::DEFAULT_MAX_NESTING).unwrap();
+    let clauses = gdl::normal::normalize(&d).unwrap();
+    let direct = gdl::check::check(&d, &clauses);
+    assert_eq!(direct, check_source("t.gdl", &text).1);
+    let codes: Vec<&str> = direct.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["unsafe-variable"]);
+    assert!(check_source("t.gdl", GAME).1.is_empty());
+}
