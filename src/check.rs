@@ -55,8 +55,16 @@ const REQUIRED: [(&str, &str); 5] = [
     ("goal", "`goal`: each role's payoff, 0 to 100"),
 ];
 
+/// Why `legal`, `terminal` and `goal` cannot depend on `does`.
+const JUDGED_BEFORE_MOVES: &str = "`legal`, `terminal` and `goal` are judged in the current \
+     state before any move is chosen, so they cannot depend on `does`";
+
+/// Why `base` and `input` cannot depend on the state or the moves.
+const WHATEVER_THE_STATE: &str = "`base` and `input` list every possible fact and move \
+     whatever the state, so they cannot depend on `true` or `does`";
+
 /// Keyword dependencies GDL forbids: the relation on the left may not depend
-/// (through any chain of rules) on those on the right.
+/// (through any chain of rules) on those in the middle, for the reason given.
 const FORBIDDEN_DEPENDENCIES: [(&str, &[&str], &str); 6] = [
     (
         "init",
@@ -64,36 +72,11 @@ const FORBIDDEN_DEPENDENCIES: [(&str, &[&str], &str); 6] = [
         "the initial state is fixed before the game starts, so `init` cannot depend on \
          `true`, `does`, `legal`, `next`, `terminal` or `goal`",
     ),
-    (
-        "legal",
-        &["does"],
-        "`legal`, `terminal` and `goal` are judged in the current state before any move is \
-         chosen, so they cannot depend on `does`",
-    ),
-    (
-        "terminal",
-        &["does"],
-        "`legal`, `terminal` and `goal` are judged in the current state before any move is \
-         chosen, so they cannot depend on `does`",
-    ),
-    (
-        "goal",
-        &["does"],
-        "`legal`, `terminal` and `goal` are judged in the current state before any move is \
-         chosen, so they cannot depend on `does`",
-    ),
-    (
-        "base",
-        &["true", "does"],
-        "`base` and `input` list every possible fact and move whatever the state, so they \
-         cannot depend on `true` or `does`",
-    ),
-    (
-        "input",
-        &["true", "does"],
-        "`base` and `input` list every possible fact and move whatever the state, so they \
-         cannot depend on `true` or `does`",
-    ),
+    ("legal", &["does"], JUDGED_BEFORE_MOVES),
+    ("terminal", &["does"], JUDGED_BEFORE_MOVES),
+    ("goal", &["does"], JUDGED_BEFORE_MOVES),
+    ("base", &["true", "does"], WHATEVER_THE_STATE),
+    ("input", &["true", "does"], WHATEVER_THE_STATE),
 ];
 
 /// Parses, normalises and checks a rules file given as text: the whole
@@ -333,11 +316,7 @@ impl<'a> Checker<'a> {
         let mut functions: FxHashMap<Symbol, (usize, Span)> = FxHashMap::default();
         for rule in &d.rules {
             Self::for_each_sentence(rule, &mut |s, _| {
-                let name = self.name(s.name);
-                let fixed = KEYWORDS.iter().any(|(k, ..)| *k == name)
-                    || RESERVED.iter().any(|(r, _)| *r == name)
-                    || name == "sees";
-                if !fixed {
+                if !has_fixed_meaning(self.name(s.name)) {
                     self.same_arity(&mut relations, "relation", s.name, s.args.len(), s.span);
                 }
                 for t in &s.args {
@@ -913,14 +892,9 @@ impl<'a> Checker<'a> {
                 }
             });
         }
-        let special = |name: &str| {
-            KEYWORDS.iter().any(|(k, ..)| *k == name)
-                || RESERVED.iter().any(|(r, _)| *r == name)
-                || name == "sees"
-        };
         for &(s, span) in &body_uses {
             let name = self.name(s);
-            if head_set.contains(&s) || special(name) {
+            if head_set.contains(&s) || has_fixed_meaning(name) {
                 continue;
             }
             let n = body_count[&s];
@@ -939,7 +913,7 @@ impl<'a> Checker<'a> {
         }
         for &(s, span) in &heads {
             let name = self.name(s);
-            if body_count.contains_key(&s) || special(name) {
+            if body_count.contains_key(&s) || has_fixed_meaning(name) {
                 continue;
             }
             self.out.push(
@@ -976,6 +950,14 @@ impl<'a> Checker<'a> {
             );
         }
     }
+}
+
+/// True for the names GDL gives a meaning to (keywords, body operators and
+/// GDL-II's `sees`): they have fixed arities and need no definition or use.
+fn has_fixed_meaning(name: &str) -> bool {
+    KEYWORDS.iter().any(|(k, ..)| *k == name)
+        || RESERVED.iter().any(|(r, _)| *r == name)
+        || name == "sees"
 }
 
 /// "no arguments", "1 argument", "3 arguments".
