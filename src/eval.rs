@@ -17,6 +17,8 @@ pub struct Limits {
     pub max_facts: usize,
     /// The deepest term a rule may build.
     pub max_term_depth: usize,
+    /// How deep lists may nest in a rules file.
+    pub max_nesting: usize,
 }
 
 impl Default for Limits {
@@ -24,6 +26,7 @@ impl Default for Limits {
         Limits {
             max_facts: 10_000_000,
             max_term_depth: 64,
+            max_nesting: crate::parse::DEFAULT_MAX_NESTING,
         }
     }
 }

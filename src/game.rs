@@ -161,7 +161,7 @@ impl Game {
             file: Box::new(file),
             diagnostics,
         };
-        let description = match parse::parse(&file, parse::DEFAULT_MAX_NESTING) {
+        let description = match parse::parse(&file, limits.max_nesting) {
             Ok(d) => d,
             Err(errors) => return Err(invalid(file, errors)),
         };

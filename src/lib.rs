@@ -19,4 +19,5 @@ pub mod term;
 pub mod trace;
 
 pub use error::{Diagnostic, GameError, LoadError, Severity};
+pub use eval::Limits;
 pub use game::{Game, Move, Role, State};
