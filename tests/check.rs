@@ -169,3 +169,33 @@ fn check_agrees_with_check_source() {
     assert_eq!(codes, ["unsafe-variable"]);
     assert!(check_source("t.gdl", GAME).1.is_empty());
 }
+
+/// The games of the project (`rules/` and `tests/games/`) pass the checker:
+/// no error, so the loader accepts them. Warnings are printed, not refused.
+#[test]
+fn project_games_have_no_errors() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut checked = 0;
+    for dir in ["rules", "tests/games"] {
+        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|x| x != "gdl") {
+                continue;
+            }
+            let name = path.strip_prefix(root).unwrap().display().to_string();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let (file, diagnostics) = check_source(&name, &text);
+            let rendered = render(&file, &diagnostics, false);
+            assert!(
+                !diagnostics.iter().any(|d| d.is_error()),
+                "errors in {name}:\n{rendered}"
+            );
+            eprint!("{rendered}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "no game found under rules/ or tests/games/");
+}
