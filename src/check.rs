@@ -1052,3 +1052,39 @@ fn shortest_path(
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn goal_values_are_whole_numbers_up_to_100() {
+        for good in ["0", "50", "100", "007"] {
+            assert!(is_goal_value(good), "{good}");
+        }
+        for bad in ["", "101", "-1", "+5", "50.5", "win", "99999999999999999999"] {
+            assert!(!is_goal_value(bad), "{bad}");
+        }
+    }
+
+    /// The variables bound by the only body literal of the only rule of `text`.
+    fn bound_by(text: &str) -> Vec<String> {
+        let d = parse(&SourceFile::new("t", text), DEFAULT_MAX_NESTING).unwrap();
+        let mut names: Vec<String> = binds(&d.rules[0].body[0], true)
+            .into_iter()
+            .map(|v| d.symbols.name(v).to_string())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn binds_follows_or_and_not() {
+        assert_eq!(bound_by("(<= h (p ?x ?y))"), ["?x", "?y"]);
+        assert_eq!(bound_by("(<= h (not (p ?x)))"), Vec::<String>::new());
+        assert_eq!(bound_by("(<= h (or (p ?x ?y) (q ?x)))"), ["?x"]);
+        assert_eq!(bound_by("(<= h (not (or (not (p ?x)) (q ?y))))"), ["?x"]);
+        assert_eq!(bound_by("(<= h (not (not (or (p ?x) (q ?x)))))"), ["?x"]);
+        assert_eq!(bound_by("(<= h (distinct ?x ?y))"), Vec::<String>::new());
+    }
+}
