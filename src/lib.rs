@@ -11,6 +11,7 @@ pub mod deps;
 pub mod error;
 pub mod eval;
 pub mod game;
+pub mod ground;
 pub mod normal;
 pub mod parse;
 pub mod plan;
