@@ -1,9 +1,19 @@
 //! The game API: roles, states, legal moves, next states, terminal, goals.
 //!
-//! SKELETON: the signatures below are the contract; bodies land with the
-//! evaluator.
+//! Loading runs the pipeline once per rules file (parse, normalize, check,
+//! plan, derive the static facts). Each state's model (`legal`, `terminal`,
+//! `goal` and what they need) is derived on demand, only as far as the query
+//! needs, and memoised by state.
 
-use crate::error::{GameError, LoadError};
+use crate::error::{Diagnostic, GameError, LoadError};
+use crate::eval::{run_strata, Limits, Store, Target};
+use crate::ground::Grounded;
+use crate::plan::{self, Phase, Program, RelId};
+use crate::source::SourceFile;
+use crate::symbol::Symbols;
+use crate::term::{TermId, TermTable};
+use crate::{normal, parse};
+use rustc_hash::FxHashMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -13,86 +23,704 @@ pub struct Role(pub u32);
 
 /// A move term, such as `(move a 2 b 3)`, interned in its game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Move(pub(crate) u32);
+pub struct Move(pub(crate) TermId);
 
-/// A game state: the set of ground facts that hold, as interned terms.
-/// Hashable and cheap to clone. Only meaningful with the `Game` (or a clone
-/// of it) that produced it.
+/// A game state: the set of ground facts that hold, as interned terms
+/// (sorted, no duplicates). Hashable and cheap to clone. Only meaningful with
+/// the `Game` (or a clone of it) that produced it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct State(pub(crate) Arc<[u32]>);
+pub struct State(pub(crate) Arc<[TermId]>);
+
+impl State {
+    fn from_terms(mut facts: Vec<TermId>) -> State {
+        facts.sort_unstable();
+        facts.dedup();
+        State(facts.into())
+    }
+
+    /// How many facts the state holds.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True for the empty state.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// What loading leaves fixed for the lifetime of a rules file, shared by all
+/// clones of a `Game`.
+#[derive(Debug)]
+struct Rules {
+    source: SourceFile,
+    program: Program,
+    static_facts: Store,
+    roles: Vec<TermId>,
+    role_names: Vec<String>,
+    initial: State,
+    warnings: Vec<Diagnostic>,
+    /// State-phase strata needed for each query.
+    legal: Vec<usize>,
+    terminal: Vec<usize>,
+    goal: Vec<usize>,
+    next_state: Vec<usize>,
+    /// Move-phase strata needed for `next`.
+    next_moves: Vec<usize>,
+    /// The ground rules, when grounding fit its budget.
+    ground: Option<GroundTables>,
+}
+
+/// The ground program and, for each query, the atoms to read.
+#[derive(Debug)]
+struct GroundTables {
+    program: Grounded,
+    /// Per role: each legal move's atom.
+    legal: Vec<Vec<(u32, TermId)>>,
+    /// Per role: each goal value's atom.
+    goal: Vec<Vec<(u32, TermId)>>,
+    terminal: Option<u32>,
+    next: Vec<(u32, TermId)>,
+}
+
+impl GroundTables {
+    fn new(program: Grounded, p: &Program, roles: &[TermId]) -> GroundTables {
+        let kw = p.keywords;
+        let per_role = |rel: RelId| -> Vec<Vec<(u32, TermId)>> {
+            roles
+                .iter()
+                .map(|&role| {
+                    program
+                        .atoms_of(rel)
+                        .filter(|(_, r)| r[0] == role)
+                        .map(|(a, r)| (a, r[1]))
+                        .collect()
+                })
+                .collect()
+        };
+        let legal = per_role(kw.legal);
+        let goal = per_role(kw.goal);
+        let terminal = program.atoms_of(kw.terminal).map(|(a, _)| a).next();
+        let next = program.atoms_of(kw.next).map(|(a, r)| (a, r[0])).collect();
+        GroundTables {
+            legal,
+            goal,
+            terminal,
+            next,
+            program,
+        }
+    }
+}
+
+/// The facts derived so far for one state: relations of facts for the
+/// interpreter, or one truth value per atom for the ground rules.
+enum Facts {
+    Store(Store),
+    Values(Vec<bool>),
+}
+
+/// What has been derived for one state.
+struct Model {
+    facts: Facts,
+    done: Vec<bool>,
+}
+
+/// Memoised models by state: the model in use, then two generations of
+/// others. When the newer generation is full it becomes the older one and
+/// the older one is dropped, so memory is bounded by twice the capacity and
+/// recently used models survive. Queries on the model in use (the common
+/// case: terminal, legal, next of one state) need no hashing.
+#[derive(Default)]
+struct Memo {
+    current: Option<(State, Box<Model>)>,
+    new: FxHashMap<State, Box<Model>>,
+    old: FxHashMap<State, Box<Model>>,
+    capacity: usize,
+}
+
+impl Memo {
+    /// Makes the model of `state` the one in use, taking it from the memo
+    /// or making it with `make`.
+    fn select(&mut self, state: &State, make: impl FnOnce() -> Model) -> &mut Model {
+        if !matches!(&self.current, Some((s, _)) if s == state) {
+            if let Some((s, m)) = self.current.take() {
+                if self.capacity > 0 {
+                    if self.new.len() >= self.capacity {
+                        self.old = std::mem::take(&mut self.new);
+                    }
+                    self.new.insert(s, m);
+                }
+            }
+            let model = self
+                .new
+                .remove(state)
+                .or_else(|| self.old.remove(state))
+                .unwrap_or_else(|| Box::new(make()));
+            self.current = Some((state.clone(), model));
+        }
+        &mut self.current.as_mut().expect("just selected").1
+    }
+
+    /// The model in use, which must be that of `state`.
+    fn in_use(&self, state: &State) -> &Model {
+        match &self.current {
+            Some((s, m)) if s == state => m,
+            _ => unreachable!("the state's model is selected before it is read"),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.current = None;
+        self.new.clear();
+        self.old.clear();
+    }
+}
+
+/// The default number of state models kept per generation of the memo.
+pub const DEFAULT_MEMO_CAPACITY: usize = 1024;
 
 /// A loaded, checked rules file ready to play, with its evaluator caches.
-#[derive(Clone)]
-pub struct Game {}
+/// Clone it to get an independent player (one per thread, say).
+pub struct Game {
+    rules: Arc<Rules>,
+    terms: TermTable,
+    symbols: Symbols,
+    memo: Memo,
+    limits: Limits,
+    /// Truth values of one joint move's atoms (ground rules only).
+    scratch: Vec<bool>,
+}
+
+impl Clone for Game {
+    fn clone(&self) -> Game {
+        Game {
+            rules: Arc::clone(&self.rules),
+            terms: self.terms.clone(),
+            symbols: self.symbols.clone(),
+            memo: Memo {
+                capacity: self.memo.capacity,
+                ..Memo::default()
+            },
+            limits: self.limits,
+            scratch: Vec::new(),
+        }
+    }
+}
 
 impl Game {
     /// Reads, parses and checks a rules file.
-    pub fn load(_path: impl AsRef<Path>) -> Result<Game, LoadError> {
-        todo!()
+    pub fn load(path: impl AsRef<Path>) -> Result<Game, LoadError> {
+        Game::load_with(path, Limits::default())
+    }
+
+    /// Like `load`, with limits on the evaluation.
+    pub fn load_with(path: impl AsRef<Path>, limits: Limits) -> Result<Game, LoadError> {
+        let path = path.as_ref();
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|error| LoadError::Io {
+            path: name.clone(),
+            error,
+        })?;
+        match String::from_utf8(bytes) {
+            Ok(text) => Game::build(SourceFile::new(name, text), limits),
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                let file = SourceFile::new(name, text);
+                let d = Diagnostic::error(
+                    "not-text",
+                    crate::source::Span::new(at, at + 1),
+                    "the file is not UTF-8 text (is it a binary file?)",
+                )
+                .with_label("this byte is not valid UTF-8");
+                Err(LoadError::Invalid {
+                    file: Box::new(file),
+                    diagnostics: vec![d],
+                })
+            }
+        }
     }
 
     /// Parses and checks rules given as text; `name` is used in messages.
-    pub fn from_source(_name: &str, _text: &str) -> Result<Game, LoadError> {
-        todo!()
+    pub fn from_source(name: &str, text: &str) -> Result<Game, LoadError> {
+        Game::build(SourceFile::new(name, text), Limits::default())
+    }
+
+    /// Like `from_source`, with limits on the evaluation.
+    pub fn from_source_with(name: &str, text: &str, limits: Limits) -> Result<Game, LoadError> {
+        Game::build(SourceFile::new(name, text), limits)
+    }
+
+    fn build(file: SourceFile, limits: Limits) -> Result<Game, LoadError> {
+        let invalid = |file: SourceFile, diagnostics: Vec<Diagnostic>| LoadError::Invalid {
+            file: Box::new(file),
+            diagnostics,
+        };
+        let description = match parse::parse(&file, limits.max_nesting) {
+            Ok(d) => d,
+            Err(errors) => return Err(invalid(file, errors)),
+        };
+        let clauses = match normal::normalize(&description) {
+            Ok(c) => c,
+            Err(errors) => return Err(invalid(file, errors)),
+        };
+        let diagnostics = crate::check::check(&description, &clauses);
+        if diagnostics.iter().any(Diagnostic::is_error) {
+            return Err(invalid(file, diagnostics));
+        }
+        let mut symbols = description.symbols.clone();
+        let mut terms = TermTable::new();
+        let program = plan::plan(&clauses, &mut terms, &mut symbols);
+        let mut static_facts = Store::new(&program);
+        let static_strata: Vec<usize> = (0..program.components.len())
+            .filter(|&c| program.components[c].phase == Phase::Static)
+            .collect();
+        if let Err(e) = run_strata(
+            &program,
+            &static_strata,
+            &mut static_facts,
+            Target::Static,
+            &mut terms,
+            &symbols,
+            &limits,
+        ) {
+            let span = limit_span(&e, &program, &description, &symbols);
+            let d = Diagnostic::error("runaway", span, e.to_string())
+                .with_label("deriving the facts that do not depend on the state");
+            return Err(invalid(file, vec![d]));
+        }
+        let kw = program.keywords;
+        let roles: Vec<TermId> = static_facts
+            .relation(kw.role)
+            .rows()
+            .map(|r| r[0])
+            .collect();
+        let role_names = roles.iter().map(|&t| terms.text(t, &symbols)).collect();
+        let initial = State::from_terms(
+            static_facts
+                .relation(kw.init)
+                .rows()
+                .map(|r| r[0])
+                .collect(),
+        );
+        let of_phase = |target: RelId, phase: Phase| -> Vec<usize> {
+            program
+                .needed(target)
+                .into_iter()
+                .filter(|&c| program.components[c].phase == phase)
+                .collect()
+        };
+        let ground = Grounded::new(&program, &static_facts, &initial.0, &mut terms, &symbols)
+            .ok()
+            .map(|g| GroundTables::new(g, &program, &roles));
+        let rules = Rules {
+            ground,
+            legal: of_phase(kw.legal, Phase::State),
+            terminal: of_phase(kw.terminal, Phase::State),
+            goal: of_phase(kw.goal, Phase::State),
+            next_state: of_phase(kw.next, Phase::State),
+            next_moves: of_phase(kw.next, Phase::Move),
+            source: file,
+            static_facts,
+            roles,
+            role_names,
+            initial,
+            warnings: diagnostics,
+            program,
+        };
+        Ok(Game {
+            rules: Arc::new(rules),
+            terms,
+            symbols,
+            memo: Memo {
+                capacity: DEFAULT_MEMO_CAPACITY,
+                ..Memo::default()
+            },
+            limits,
+            scratch: Vec::new(),
+        })
+    }
+
+    /// How states are evaluated: by ground rules (with their size) or by
+    /// the interpreter (when grounding exceeded its budget).
+    pub fn engine(&self) -> String {
+        match &self.rules.ground {
+            Some(g) => format!(
+                "ground rules ({} atoms, {} rules)",
+                g.program.atoms(),
+                g.program.rules()
+            ),
+            None => "interpreter".to_string(),
+        }
+    }
+
+    /// The warnings of the rules file (it has no errors, or it would not
+    /// have loaded).
+    pub fn warnings(&self) -> &[Diagnostic] {
+        &self.rules.warnings
+    }
+
+    /// The rules file as read.
+    pub fn source(&self) -> &SourceFile {
+        &self.rules.source
+    }
+
+    /// The stratification and every clause's join plan, as text.
+    pub fn plan_text(&self) -> String {
+        plan::dump(&self.rules.program, &self.terms, &self.symbols)
+    }
+
+    /// Sets how many state models the memo keeps (per generation; at most
+    /// twice this many are held). 0 keeps only the state in use.
+    pub fn set_memo_capacity(&mut self, capacity: usize) {
+        self.memo.capacity = capacity;
+        self.memo.clear();
     }
 
     /// The roles, in the order of the `role` facts.
     pub fn roles(&self) -> Vec<Role> {
-        todo!()
+        (0..self.rules.roles.len() as u32).map(Role).collect()
     }
 
     /// The name of a role, such as `white`.
-    pub fn role_name(&self, _role: Role) -> &str {
-        todo!()
+    pub fn role_name(&self, role: Role) -> &str {
+        &self.rules.role_names[role.0 as usize]
     }
 
-    /// The role with this name, if any.
-    pub fn role_by_name(&self, _name: &str) -> Option<Role> {
-        todo!()
+    /// The role with this name (any case), if any.
+    pub fn role_by_name(&self, name: &str) -> Option<Role> {
+        let name = name.to_ascii_lowercase();
+        self.rules
+            .role_names
+            .iter()
+            .position(|n| *n == name)
+            .map(|i| Role(i as u32))
     }
 
     /// The state made of the `init` facts.
     pub fn initial_state(&self) -> State {
-        todo!()
+        self.rules.initial.clone()
     }
 
-    /// The legal moves of `role` in `state`.
-    pub fn legal_moves(&mut self, _state: &State, _role: Role) -> Result<Vec<Move>, GameError> {
-        todo!()
+    /// Derives the strata `needed` for `state` (those not derived yet),
+    /// leaving the state's model in the memo.
+    fn model(&mut self, state: &State, needed: fn(&Rules) -> &[usize]) -> Result<(), GameError> {
+        let rules = &*self.rules;
+        let terms = &self.terms;
+        let model = self.memo.select(state, || new_model(rules, state, terms));
+        let todo: Vec<usize> = needed(rules)
+            .iter()
+            .copied()
+            .filter(|&c| !model.done[c])
+            .collect();
+        if todo.is_empty() {
+            return Ok(());
+        }
+        match (&mut model.facts, &rules.ground) {
+            (Facts::Values(values), Some(g)) => g.program.run(&todo, values),
+            (Facts::Store(facts), _) => run_strata(
+                &rules.program,
+                &todo,
+                facts,
+                Target::State {
+                    static_: &rules.static_facts,
+                },
+                &mut self.terms,
+                &self.symbols,
+                &self.limits,
+            )?,
+            (Facts::Values(_), None) => unreachable!("values only with ground rules"),
+        }
+        todo.iter().for_each(|&c| model.done[c] = true);
+        Ok(())
+    }
+
+    /// The memoised model of a state (after `model` made it).
+    fn memoised(&self, state: &State) -> &Model {
+        self.memo.in_use(state)
+    }
+
+    /// The facts of `rel` in an interpreted model, wherever its phase keeps
+    /// them.
+    fn facts<'a>(rules: &'a Rules, facts: &'a Store, rel: RelId) -> &'a crate::eval::Relation {
+        match rules.program.info(rel).phase {
+            Phase::Static => rules.static_facts.relation(rel),
+            _ => facts.relation(rel),
+        }
+    }
+
+    /// Whether `(legal role m)` holds in a state whose legal strata are done.
+    fn is_legal(&self, state: &State, role: usize, m: Move) -> bool {
+        let rules = &*self.rules;
+        let tuple = [rules.roles[role], m.0];
+        match (&self.memoised(state).facts, &rules.ground) {
+            (Facts::Values(values), Some(g)) => g
+                .program
+                .atom(rules.program.keywords.legal, &tuple)
+                .is_some_and(|a| values[a as usize]),
+            (Facts::Store(facts), _) => {
+                Game::facts(rules, facts, rules.program.keywords.legal).contains(&tuple)
+            }
+            (Facts::Values(_), None) => unreachable!(),
+        }
+    }
+
+    /// The legal moves of `role` in `state`, in the order derived.
+    pub fn legal_moves(&mut self, state: &State, role: Role) -> Result<Vec<Move>, GameError> {
+        self.model(state, |r| &r.legal)?;
+        let rules = &*self.rules;
+        let role_term = rules.roles[role.0 as usize];
+        Ok(match (&self.memoised(state).facts, &rules.ground) {
+            (Facts::Values(values), Some(g)) => g.legal[role.0 as usize]
+                .iter()
+                .filter(|(a, _)| values[*a as usize])
+                .map(|&(_, m)| Move(m))
+                .collect(),
+            (Facts::Store(facts), _) => Game::facts(rules, facts, rules.program.keywords.legal)
+                .rows()
+                .filter(|r| r[0] == role_term)
+                .map(|r| Move(r[1]))
+                .collect(),
+            (Facts::Values(_), None) => unreachable!(),
+        })
     }
 
     /// Every combination of one legal move per role, in role order.
-    pub fn joint_moves(&mut self, _state: &State) -> Result<Vec<Vec<Move>>, GameError> {
-        todo!()
-    }
-
-    /// The state after every role plays its move of `joint` (in role order).
-    pub fn next_state(&mut self, _state: &State, _joint: &[Move]) -> Result<State, GameError> {
-        todo!()
+    pub fn joint_moves(&mut self, state: &State) -> Result<Vec<Vec<Move>>, GameError> {
+        let mut joints: Vec<Vec<Move>> = vec![Vec::new()];
+        for role in self.roles() {
+            let moves = self.legal_moves(state, role)?;
+            joints = joints
+                .iter()
+                .flat_map(|j| {
+                    moves.iter().map(move |&m| {
+                        let mut j = j.clone();
+                        j.push(m);
+                        j
+                    })
+                })
+                .collect();
+        }
+        Ok(joints)
     }
 
     /// Whether `state` is terminal.
-    pub fn is_terminal(&mut self, _state: &State) -> Result<bool, GameError> {
-        todo!()
+    pub fn is_terminal(&mut self, state: &State) -> Result<bool, GameError> {
+        self.model(state, |r| &r.terminal)?;
+        let rules = &*self.rules;
+        Ok(match (&self.memoised(state).facts, &rules.ground) {
+            (Facts::Values(values), Some(g)) => g.terminal.is_some_and(|a| values[a as usize]),
+            (Facts::Store(facts), _) => {
+                !Game::facts(rules, facts, rules.program.keywords.terminal).is_empty()
+            }
+            (Facts::Values(_), None) => unreachable!(),
+        })
     }
 
-    /// Each role's goal value in `state`, in role order.
-    pub fn goals(&mut self, _state: &State) -> Result<Vec<u8>, GameError> {
-        todo!()
+    /// Each role's goal value in `state`, in role order. Every role must
+    /// have exactly one value, a whole number from 0 to 100.
+    pub fn goals(&mut self, state: &State) -> Result<Vec<u8>, GameError> {
+        self.model(state, |r| &r.goal)?;
+        let rules = &*self.rules;
+        let model = self.memoised(state);
+        let mut goals = Vec::with_capacity(rules.roles.len());
+        for (i, &role) in rules.roles.iter().enumerate() {
+            let values: Vec<TermId> = match (&model.facts, &rules.ground) {
+                (Facts::Values(values), Some(g)) => g.goal[i]
+                    .iter()
+                    .filter(|(a, _)| values[*a as usize])
+                    .map(|&(_, v)| v)
+                    .collect(),
+                (Facts::Store(facts), _) => Game::facts(rules, facts, rules.program.keywords.goal)
+                    .rows()
+                    .filter(|r| r[0] == role)
+                    .map(|r| r[1])
+                    .collect(),
+                (Facts::Values(_), None) => unreachable!(),
+            };
+            let name = rules.role_names[i].clone();
+            match values.as_slice() {
+                [] => return Err(GameError::NoGoal { role: name }),
+                [v] => {
+                    let text = self.terms.text(*v, &self.symbols);
+                    match text.parse::<u8>() {
+                        Ok(n) if n <= 100 => goals.push(n),
+                        _ => return Err(GameError::BadGoal { role: name, value: text }),
+                    }
+                }
+                several => {
+                    let mut values: Vec<String> = several
+                        .iter()
+                        .map(|&v| self.terms.text(v, &self.symbols))
+                        .collect();
+                    values.sort();
+                    return Err(GameError::SeveralGoals { role: name, values });
+                }
+            }
+        }
+        Ok(goals)
+    }
+
+    /// The state after every role plays its move of `joint` (in role order).
+    /// Refuses moves that are not legal and terminal states.
+    pub fn next_state(&mut self, state: &State, joint: &[Move]) -> Result<State, GameError> {
+        let roles = self.rules.roles.len();
+        if joint.len() != roles {
+            return Err(GameError::WrongMoveCount {
+                expected: roles,
+                given: joint.len(),
+            });
+        }
+        if self.is_terminal(state)? {
+            return Err(GameError::Terminal);
+        }
+        self.model(state, |r| &r.legal)?;
+        for (i, &m) in joint.iter().enumerate() {
+            if !self.is_legal(state, i, m) {
+                let legal = self
+                    .legal_moves(state, Role(i as u32))?
+                    .into_iter()
+                    .map(|m| self.move_text(m))
+                    .collect();
+                return Err(GameError::IllegalMove {
+                    role: self.rules.role_names[i].clone(),
+                    played: self.move_text(m),
+                    legal,
+                });
+            }
+        }
+        self.model(state, |r| &r.next_state)?;
+        let rules = &*self.rules;
+        let p = &rules.program;
+        let kw = p.keywords;
+        let model = self.memo.in_use(state);
+        let next: Vec<TermId> = match (&model.facts, &rules.ground) {
+            (Facts::Values(values), Some(g)) => {
+                // Ground rules: the state's values plus the joint move's atoms.
+                let scratch = &mut self.scratch;
+                scratch.clear();
+                scratch.extend_from_slice(values);
+                for (i, m) in joint.iter().enumerate() {
+                    if let Some(a) = g.program.atom(kw.does, &[rules.roles[i], m.0]) {
+                        scratch[a as usize] = true;
+                    }
+                }
+                g.program.run(&rules.next_moves, scratch);
+                g.next
+                    .iter()
+                    .filter(|(a, _)| scratch[*a as usize])
+                    .map(|&(_, f)| f)
+                    .collect()
+            }
+            (Facts::Store(facts), _) => {
+                let mut moves = Store::new(p);
+                for (i, m) in joint.iter().enumerate() {
+                    moves.insert(p, kw.does, &[rules.roles[i], m.0], &self.terms);
+                }
+                run_strata(
+                    p,
+                    &rules.next_moves,
+                    &mut moves,
+                    Target::Move {
+                        static_: &rules.static_facts,
+                        state: facts,
+                    },
+                    &mut self.terms,
+                    &self.symbols,
+                    &self.limits,
+                )?;
+                let next = match p.info(kw.next).phase {
+                    Phase::Move => moves.relation(kw.next),
+                    _ => Game::facts(rules, facts, kw.next),
+                };
+                next.rows().map(|r| r[0]).collect()
+            }
+            (Facts::Values(_), None) => unreachable!(),
+        };
+        Ok(State::from_terms(next))
     }
 
     /// A move written in KIF, such as `(move a 2 b 3)` or `noop`.
-    pub fn move_text(&self, _m: Move) -> String {
-        todo!()
+    pub fn move_text(&self, m: Move) -> String {
+        self.terms.text(m.0, &self.symbols)
     }
 
     /// Reads a move typed as a KIF term. Does not check legality.
-    pub fn parse_move(&mut self, _text: &str) -> Result<Move, GameError> {
-        todo!()
+    pub fn parse_move(&mut self, text: &str) -> Result<Move, GameError> {
+        let term = parse::parse_ground_term(text, &mut self.symbols).map_err(|reason| {
+            GameError::BadMoveText {
+                text: text.to_string(),
+                reason,
+            }
+        })?;
+        Ok(Move(self.intern_ground(&term)))
+    }
+
+    fn intern_ground(&mut self, t: &crate::ast::Term) -> TermId {
+        use crate::ast::Term;
+        match t {
+            Term::Atom(a, _) => self.terms.atom(*a),
+            Term::Func(f, args, _) => {
+                let ids: Vec<TermId> = args.iter().map(|a| self.intern_ground(a)).collect();
+                self.terms.intern(*f, &ids)
+            }
+            Term::Var(..) => unreachable!("parse_ground_term refuses variables"),
+        }
     }
 
     /// The facts of a state in KIF, such as `(cell a 1 wp)`, sorted.
-    pub fn state_facts(&self, _state: &State) -> Vec<String> {
-        todo!()
+    pub fn state_facts(&self, state: &State) -> Vec<String> {
+        let mut facts: Vec<String> = state
+            .0
+            .iter()
+            .map(|&t| self.terms.text(t, &self.symbols))
+            .collect();
+        facts.sort();
+        facts
     }
+}
+
+/// An empty model of a state: its `true` facts only.
+fn new_model(rules: &Rules, state: &State, terms: &TermTable) -> Model {
+    let p = &rules.program;
+    let facts = match &rules.ground {
+        Some(g) => {
+            let mut values = vec![false; g.program.atoms()];
+            for &f in state.0.iter() {
+                if let Some(a) = g.program.atom(p.keywords.true_, &[f]) {
+                    values[a as usize] = true;
+                }
+            }
+            Facts::Values(values)
+        }
+        None => {
+            let mut facts = Store::new(p);
+            for &f in state.0.iter() {
+                facts.insert(p, p.keywords.true_, &[f], terms);
+            }
+            Facts::Store(facts)
+        }
+    };
+    Model {
+        facts,
+        done: vec![false; p.components.len()],
+    }
+}
+
+/// Where to point a limit error raised at load: the first rule deriving the
+/// relation named in it.
+fn limit_span(
+    e: &GameError,
+    p: &Program,
+    d: &crate::ast::Description,
+    symbols: &Symbols,
+) -> crate::source::Span {
+    if let GameError::Limit { relation, .. } = e {
+        if let Some(rel) = symbols.get(relation).and_then(|s| p.relation(s)) {
+            if let Some(c) = p.clauses.iter().find(|c| c.head == rel) {
+                return d.rules[c.rule].head.span;
+            }
+        }
+    }
+    d.rules.first().map(|r| r.span).unwrap_or_default()
 }
