@@ -288,6 +288,98 @@ fn king_capture_play_goes_on() {
     );
 }
 
+/// The moves of a game in turn order, White first, as joint moves.
+fn alternating(moves: &[&'static str]) -> Vec<[&'static str; 2]> {
+    moves
+        .iter()
+        .enumerate()
+        .map(|(i, &m)| if i % 2 == 0 { [m, "noop"] } else { ["noop", m] })
+        .collect()
+}
+
+/// A game found by a search over random games, checked move by move: at
+/// step 32 Black is in control and has moves, but White's four pawns are
+/// all stuck ((3 2) and (6 2) face holes with nothing to take, (7 5) and
+/// (8 2) are blocked with nothing to take). Also: long slides, recaptures,
+/// a king captured by a rook (move 22) with play going on.
+const IDLE_PLAYER_STUCK: &[&str] = &[
+    "(move 1 2 1 3)", // 1
+    "(move 5 7 5 5)",
+    "(move 4 2 4 4)",
+    "(move 6 8 1 3)", // bishop takes the pawn on (1 3)
+    "(move 4 4 5 5)", // 5
+    "(move 1 3 2 2)",
+    "(move 1 1 1 7)", // rook up the first column, takes (1 7)
+    "(move 1 8 1 7)",
+    "(move 3 1 2 2)",
+    "(move 1 7 1 6)", // 10
+    "(move 4 1 4 7)",
+    "(move 3 8 4 7)",
+    "(move 5 5 5 6)",
+    "(move 6 7 5 6)",
+    "(move 7 2 7 3)", // 15
+    "(move 7 7 7 6)",
+    "(move 2 2 1 1)",
+    "(move 1 6 1 1)",
+    "(move 5 1 4 1)",
+    "(move 1 1 2 1)", // 20
+    "(move 6 1 8 3)",
+    "(move 2 1 4 1)", // the rook takes the white king; play goes on
+    "(move 8 3 5 6)",
+    "(move 4 7 5 6)",
+    "(move 7 1 8 3)", // 25
+    "(move 5 6 8 3)",
+    "(move 8 1 4 1)",
+    "(move 4 8 4 1)",
+    "(move 7 3 7 4)",
+    "(move 4 1 5 2)", // 30
+    "(move 7 4 7 5)",
+];
+
+/// Pins: the game ends when either player has no move, judged for the
+/// player not in control too; goals follow the capture counts.
+#[test]
+fn idle_player_without_moves_ends_the_game() {
+    let mut game = load();
+    let moves = alternating(IDLE_PLAYER_STUCK);
+    let state = play(&mut game, &moves[..22]);
+    assert!(!game.state_facts(&state).iter().any(|f| f.ends_with(" wk)")));
+    assert!(!game.is_terminal(&state).unwrap());
+    let before = play(&mut game, &moves[..30]);
+    assert!(!game.is_terminal(&before).unwrap());
+    // White's last move: only (7 4) can still move, straight to (7 5).
+    assert_eq!(legal(&mut game, &before, 0), ["(move 7 4 7 5)"]);
+    let end = play(&mut game, &moves);
+    assert!(has_fact(&game, &end, "(control black)"));
+    assert!(has_fact(&game, &end, "(step 32)"));
+    assert!(game.is_terminal(&end).unwrap());
+    assert!(has_fact(&game, &end, "(captures white 6)"));
+    assert!(has_fact(&game, &end, "(captures black 12)"));
+    assert_eq!(game.goals(&end).unwrap(), [36, 72]);
+    let pawns: Vec<String> = game
+        .state_facts(&end)
+        .into_iter()
+        .filter(|f| f.starts_with("(cell ") && f.ends_with(" wp)"))
+        .collect();
+    assert_eq!(
+        pawns,
+        [
+            "(cell 3 2 wp)",
+            "(cell 6 2 wp)",
+            "(cell 7 5 wp)",
+            "(cell 8 2 wp)"
+        ]
+    );
+    assert!(!game
+        .state_facts(&end)
+        .iter()
+        .any(|f| f.starts_with("(cell ") && f.contains(" w") && !f.ends_with(" wp)")));
+    insta::assert_snapshot!(
+        "idle_player_without_moves_ends_the_game",
+        gdl::trace::replay_text(&mut game, &to_strings(&moves)).unwrap()
+    );
+}
+
 /// Ninety-nine turns of the queen-side knights jumping out and back.
 fn knight_shuffle() -> Vec<[&'static str; 2]> {
     (1..=99)
@@ -335,12 +427,13 @@ fn captures(game: &Game, state: &State, role: &str) -> usize {
 /// Pins the score table beyond 12 captures, which random play never
 /// reaches: White takes whenever it can, Black plays at random; the rules
 /// file and the oracle play side by side and the goals must follow the
-/// table at every step.
+/// table at every step. Also pins the end when a player has no piece left.
 #[test]
 fn score_table_with_a_greedy_white() {
     let mut game = load();
     let mut rng = Pcg64::seed_from_u64(4);
     let mut counts_seen = [false; 17];
+    let mut black_wiped_out = 0;
     for g in 0..20 {
         let mut state = game.initial_state();
         let mut oracle = SkirmishHoles::initial();
@@ -403,7 +496,19 @@ fn score_table_with_a_greedy_white() {
         }
         assert!(oracle.is_terminal());
         assert_eq!(game.goals(&state).unwrap(), oracle.goals().to_vec());
+        let black_pieces = game
+            .state_facts(&state)
+            .iter()
+            .filter(|f| f.starts_with("(cell ") && f.ends_with(')'))
+            .filter(|f| f.rsplit(' ').next().is_some_and(|p| p.starts_with('b')))
+            .count();
+        if black_pieces == 0 {
+            assert_eq!(captures(&game, &state, "white"), 16);
+            black_wiped_out += 1;
+        }
     }
+    // Some games end early because Black has no piece left.
+    assert!(black_wiped_out > 0);
     let missing: Vec<usize> = (0..17).filter(|&n| !counts_seen[n]).collect();
     assert!(
         missing.is_empty(),

@@ -160,6 +160,11 @@ impl SkirmishHoles {
         moves
     }
 
+    /// Whether `role` has a move, whoever is in control.
+    pub fn has_move(&self, role: usize) -> bool {
+        !self.piece_moves(role).is_empty()
+    }
+
     fn has_piece(&self, role: usize) -> bool {
         self.board.iter().flatten().any(|&p| owner(p) == Some(role))
     }
@@ -213,8 +218,7 @@ impl Oracle for SkirmishHoles {
     }
 
     fn is_terminal(&self) -> bool {
-        self.step >= LAST_STEP
-            || (0..2).any(|r| !self.has_piece(r) || self.piece_moves(r).is_empty())
+        self.step >= LAST_STEP || (0..2).any(|r| !self.has_piece(r) || !self.has_move(r))
     }
 
     fn goals(&self) -> [u8; 2] {
