@@ -15,6 +15,7 @@ use crate::plan::{Pat, Phase, Program, RelId, Step};
 use crate::symbol::Symbols;
 use crate::term::{TermId, TermTable};
 use rustc_hash::FxHashSet;
+use std::cell::Cell;
 
 /// The budget of a grounding attempt: past it, the game is evaluated by the
 /// interpreter instead.
@@ -23,6 +24,10 @@ pub const GROUNDING_LIMITS: Limits = Limits {
     max_term_depth: 64,
     max_nesting: usize::MAX,
 };
+
+/// How many candidate facts the joins of a grounding attempt may look at
+/// (about a second of work) before it gives up.
+const GROUNDING_WORK: u64 = 50_000_000;
 
 /// The most body literals all ground rules together may have.
 const MAX_GROUND_LITERALS: usize = 20_000_000;
@@ -86,6 +91,7 @@ impl Grounded {
         let dynamic: Vec<usize> = (0..p.components.len())
             .filter(|&c| p.components[c].phase != Phase::Static)
             .collect();
+        let budget = Cell::new(GROUNDING_WORK);
         let mut facts = Store::new(p);
         for &f in init {
             facts.insert(p, kw.true_, &[f], terms);
@@ -94,6 +100,7 @@ impl Grounded {
         loop {
             let target = Target::Relaxed {
                 static_: static_facts,
+                budget: &budget,
             };
             run_strata(p, &dynamic, &mut facts, target, terms, symbols, &limits)?;
             let next: Vec<TermId> = rows_of(p, kw.next, static_facts, &facts)
@@ -154,6 +161,7 @@ impl Grounded {
                 };
                 let layers = Target::Relaxed {
                     static_: static_facts,
+                    budget: &budget,
                 }
                 .layers(&facts, &empty);
                 join(
