@@ -20,6 +20,9 @@ pub struct Limits {
     pub max_term_depth: usize,
     /// How deep lists may nest in a rules file.
     pub max_nesting: usize,
+    /// How many candidate facts grounding may look at before it gives up
+    /// and the interpreter is used instead; 0 never grounds.
+    pub max_ground_work: u64,
 }
 
 impl Default for Limits {
@@ -28,6 +31,7 @@ impl Default for Limits {
             max_facts: 10_000_000,
             max_term_depth: 64,
             max_nesting: crate::parse::DEFAULT_MAX_NESTING,
+            max_ground_work: 50_000_000,
         }
     }
 }
