@@ -241,6 +241,12 @@ impl Grounded {
         self.atoms
     }
 
+    /// An atom that is always true: it stands for static facts among the
+    /// answers to queries (a `legal` given as a fact, say).
+    pub fn always(&self) -> u32 {
+        self.atoms as u32
+    }
+
     /// How many ground rules there are.
     pub fn rules(&self) -> usize {
         self.rules.len()
@@ -264,8 +270,10 @@ impl Grounded {
 
     /// Empty values: no atom true, nothing pending.
     pub fn empty_values(&self) -> Values {
+        let mut truth = vec![false; self.atoms + 1];
+        truth[self.atoms] = true;
         Values {
-            truth: vec![false; self.atoms],
+            truth,
             pending: vec![0; self.rules.len().div_ceil(64)],
         }
     }

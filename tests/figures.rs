@@ -150,3 +150,51 @@ fn nim_figures(mut game: Game) {
         .count();
     assert_eq!(checked, direct.len() - empty);
 }
+
+/// Buttons and lights, stepped directly: a toggles p, b swaps p and q, c
+/// swaps q and r.
+fn press(lights: [bool; 3], button: char) -> [bool; 3] {
+    let [p, q, r] = lights;
+    match button {
+        'a' => [!p, q, r],
+        'b' => [q, p, r],
+        'c' => [p, r, q],
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn buttons_and_lights_agree_with_direct_stepping() {
+    for mut game in [load("buttons.gdl"), load_interpreted("buttons.gdl")] {
+        // Every sequence of presses: the rules and direct stepping agree on
+        // the lights, the end and the goal.
+        let mut frontier = vec![(game.initial_state(), [false; 3], 1)];
+        let mut ends = 0;
+        while let Some((state, lights, step)) = frontier.pop() {
+            let facts = game.state_facts(&state);
+            let lit: Vec<&str> = ["p", "q", "r"]
+                .into_iter()
+                .zip(lights)
+                .filter(|(_, on)| *on)
+                .map(|(name, _)| name)
+                .collect();
+            let mut expected: Vec<String> = lit.iter().map(|s| s.to_string()).collect();
+            expected.push(step.to_string());
+            expected.sort();
+            assert_eq!(facts, expected);
+            let won = lights == [true; 3];
+            assert_eq!(game.is_terminal(&state).unwrap(), won || step == 7);
+            if won || step == 7 {
+                assert_eq!(game.goals(&state).unwrap(), [if won { 100 } else { 0 }]);
+                ends += 1;
+                continue;
+            }
+            for button in ['a', 'b', 'c'] {
+                let m = game.parse_move(&button.to_string()).unwrap();
+                let next = game.next_state(&state, &[m]).unwrap();
+                frontier.push((next, press(lights, button), step + 1));
+            }
+        }
+        assert!(ends > 0);
+    }
+}
