@@ -33,8 +33,10 @@ pub struct State(pub(crate) Arc<[TermId]>);
 
 impl State {
     fn from_terms(mut facts: Vec<TermId>) -> State {
-        facts.sort_unstable();
-        facts.dedup();
+        if !facts.windows(2).all(|w| w[0] < w[1]) {
+            facts.sort_unstable();
+            facts.dedup();
+        }
         State(facts.into())
     }
 
@@ -128,7 +130,14 @@ impl GroundTables {
             legal_atom,
             goal: per_role(kw.goal),
             terminal: facts(kw.terminal).first().map(|(a, _)| *a),
-            next: facts(kw.next).into_iter().map(|(a, r)| (a, r[0])).collect(),
+            next: {
+                // Sorted by fact, so the facts of a next state come out in
+                // the order a `State` keeps them.
+                let mut next: Vec<(u32, TermId)> =
+                    facts(kw.next).into_iter().map(|(a, r)| (a, r[0])).collect();
+                next.sort_unstable_by_key(|&(_, f)| f);
+                next
+            },
             program,
         }
     }

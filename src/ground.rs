@@ -12,9 +12,10 @@
 use crate::error::GameError;
 use crate::eval::{join, lookup_tuple, run_strata, Frame, Limits, Sink, Store, Target};
 use crate::plan::{Pat, Phase, Program, RelId, Step};
+use crate::symbol::Symbol;
 use crate::symbol::Symbols;
 use crate::term::{TermId, TermTable};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::cell::Cell;
 
 /// The most facts that could hold (atoms) a grounding attempt accepts:
@@ -183,13 +184,23 @@ impl Grounded {
             strata[c] = (first, rules.len() as u32);
         }
         let recursive: Vec<bool> = p.components.iter().map(|c| c.recursive).collect();
-        // The trigger of a rule: its positive atom of the relation with the
-        // most atoms (the least likely to be true).
-        let mut relation_size = vec![0u32; atoms];
+        // The trigger of a rule: its positive atom of the largest family,
+        // facts of one relation whose first argument has one function
+        // symbol (`(true (cell ...))` apart from `(true (control ...))`):
+        // the least likely to be true.
+        let mut family_size = vec![0u32; atoms];
         for (r, &o) in offset.iter().enumerate() {
-            if o != u32::MAX {
-                let n = facts.relation(RelId(r as u32)).len();
-                relation_size[o as usize..o as usize + n].fill(n as u32);
+            if o == u32::MAX {
+                continue;
+            }
+            let rows = facts.relation(RelId(r as u32));
+            let family = |row: &[TermId]| row.first().map(|&t| terms.functor(t));
+            let mut sizes: FxHashMap<Option<Symbol>, u32> = FxHashMap::default();
+            for row in rows.rows() {
+                *sizes.entry(family(row)).or_default() += 1;
+            }
+            for (i, row) in rows.rows().enumerate() {
+                family_size[o as usize + i] = sizes[&family(row)];
             }
         }
         let mut triggers: Vec<(u32, u32)> = Vec::new();
@@ -203,7 +214,7 @@ impl Grounded {
             let trigger = pos
                 .iter()
                 .enumerate()
-                .max_by_key(|(k, &a)| (relation_size[a as usize], -(*k as i64)));
+                .max_by_key(|(k, &a)| (family_size[a as usize], -(*k as i64)));
             match trigger {
                 Some((k, &a)) => {
                     // Check the trigger first: it is the likeliest to fail.
