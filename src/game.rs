@@ -7,7 +7,7 @@
 
 use crate::error::{Diagnostic, GameError, LoadError};
 use crate::eval::{run_strata, Limits, Store, Target};
-use crate::ground::Grounded;
+use crate::ground::{Grounded, Values};
 use crate::plan::{self, Phase, Program, RelId};
 use crate::source::SourceFile;
 use crate::symbol::Symbols;
@@ -33,8 +33,10 @@ pub struct State(pub(crate) Arc<[TermId]>);
 
 impl State {
     fn from_terms(mut facts: Vec<TermId>) -> State {
-        facts.sort_unstable();
-        facts.dedup();
+        if !facts.windows(2).all(|w| w[0] < w[1]) {
+            facts.sort_unstable();
+            facts.dedup();
+        }
         State(facts.into())
     }
 
@@ -77,6 +79,8 @@ struct GroundTables {
     program: Grounded,
     /// Per role: each legal move's atom.
     legal: Vec<Vec<(u32, TermId)>>,
+    /// The atom of each (role index, move).
+    legal_atom: FxHashMap<(usize, TermId), u32>,
     /// Per role: each goal value's atom.
     goal: Vec<Vec<(u32, TermId)>>,
     terminal: Option<u32>,
@@ -84,29 +88,56 @@ struct GroundTables {
 }
 
 impl GroundTables {
-    fn new(program: Grounded, p: &Program, roles: &[TermId]) -> GroundTables {
+    fn new(program: Grounded, p: &Program, static_facts: &Store, roles: &[TermId]) -> GroundTables {
         let kw = p.keywords;
+        // A keyword relation's facts with their atoms; static facts hold in
+        // every state, so they all get the always-true atom.
+        let facts = |rel: RelId| -> Vec<(u32, Vec<TermId>)> {
+            if p.info(rel).phase == Phase::Static {
+                let always = program.always();
+                static_facts
+                    .relation(rel)
+                    .rows()
+                    .map(|r| (always, r.to_vec()))
+                    .collect()
+            } else {
+                program
+                    .atoms_of(rel)
+                    .map(|(a, r)| (a, r.to_vec()))
+                    .collect()
+            }
+        };
         let per_role = |rel: RelId| -> Vec<Vec<(u32, TermId)>> {
+            let all = facts(rel);
             roles
                 .iter()
                 .map(|&role| {
-                    program
-                        .atoms_of(rel)
+                    all.iter()
                         .filter(|(_, r)| r[0] == role)
-                        .map(|(a, r)| (a, r[1]))
+                        .map(|(a, r)| (*a, r[1]))
                         .collect()
                 })
                 .collect()
         };
         let legal = per_role(kw.legal);
-        let goal = per_role(kw.goal);
-        let terminal = program.atoms_of(kw.terminal).map(|(a, _)| a).next();
-        let next = program.atoms_of(kw.next).map(|(a, r)| (a, r[0])).collect();
+        let legal_atom = legal
+            .iter()
+            .enumerate()
+            .flat_map(|(i, moves)| moves.iter().map(move |&(a, m)| ((i, m), a)))
+            .collect();
         GroundTables {
             legal,
-            goal,
-            terminal,
-            next,
+            legal_atom,
+            goal: per_role(kw.goal),
+            terminal: facts(kw.terminal).first().map(|(a, _)| *a),
+            next: {
+                // Sorted by fact, so the facts of a next state come out in
+                // the order a `State` keeps them.
+                let mut next: Vec<(u32, TermId)> =
+                    facts(kw.next).into_iter().map(|(a, r)| (a, r[0])).collect();
+                next.sort_unstable_by_key(|&(_, f)| f);
+                next
+            },
             program,
         }
     }
@@ -116,7 +147,7 @@ impl GroundTables {
 /// interpreter, or one truth value per atom for the ground rules.
 enum Facts {
     Store(Store),
-    Values(Vec<bool>),
+    Values(Values),
 }
 
 /// What has been derived for one state.
@@ -188,7 +219,7 @@ pub struct Game {
     memo: Memo,
     limits: Limits,
     /// Truth values of one joint move's atoms (ground rules only).
-    scratch: Vec<bool>,
+    scratch: Values,
 }
 
 impl Clone for Game {
@@ -202,7 +233,7 @@ impl Clone for Game {
                 ..Memo::default()
             },
             limits: self.limits,
-            scratch: Vec::new(),
+            scratch: Values::default(),
         }
     }
 }
@@ -310,9 +341,19 @@ impl Game {
                 .filter(|&c| program.components[c].phase == phase)
                 .collect()
         };
-        let ground = Grounded::new(&program, &static_facts, &initial.0, &mut terms, &symbols)
-            .ok()
-            .map(|g| GroundTables::new(g, &program, &roles));
+        let ground = (limits.max_ground_work > 0)
+            .then(|| {
+                Grounded::new(
+                    &program,
+                    &static_facts,
+                    &initial.0,
+                    &mut terms,
+                    &symbols,
+                    &limits,
+                )
+            })
+            .and_then(Result::ok)
+            .map(|g| GroundTables::new(g, &program, &static_facts, &roles));
         let rules = Rules {
             ground,
             legal: of_phase(kw.legal, Phase::State),
@@ -337,7 +378,7 @@ impl Game {
                 ..Memo::default()
             },
             limits,
-            scratch: Vec::new(),
+            scratch: Values::default(),
         })
     }
 
@@ -455,9 +496,9 @@ impl Game {
         let tuple = [rules.roles[role], m.0];
         match (&self.memoised(state).facts, &rules.ground) {
             (Facts::Values(values), Some(g)) => g
-                .program
-                .atom(rules.program.keywords.legal, &tuple)
-                .is_some_and(|a| values[a as usize]),
+                .legal_atom
+                .get(&(role, m.0))
+                .is_some_and(|&a| values.truth[a as usize]),
             (Facts::Store(facts), _) => {
                 Game::facts(rules, facts, rules.program.keywords.legal).contains(&tuple)
             }
@@ -473,7 +514,7 @@ impl Game {
         Ok(match (&self.memoised(state).facts, &rules.ground) {
             (Facts::Values(values), Some(g)) => g.legal[role.0 as usize]
                 .iter()
-                .filter(|(a, _)| values[*a as usize])
+                .filter(|(a, _)| values.truth[*a as usize])
                 .map(|&(_, m)| Move(m))
                 .collect(),
             (Facts::Store(facts), _) => Game::facts(rules, facts, rules.program.keywords.legal)
@@ -509,7 +550,9 @@ impl Game {
         self.model(state, |r| &r.terminal)?;
         let rules = &*self.rules;
         Ok(match (&self.memoised(state).facts, &rules.ground) {
-            (Facts::Values(values), Some(g)) => g.terminal.is_some_and(|a| values[a as usize]),
+            (Facts::Values(values), Some(g)) => {
+                g.terminal.is_some_and(|a| values.truth[a as usize])
+            }
             (Facts::Store(facts), _) => {
                 !Game::facts(rules, facts, rules.program.keywords.terminal).is_empty()
             }
@@ -528,7 +571,7 @@ impl Game {
             let values: Vec<TermId> = match (&model.facts, &rules.ground) {
                 (Facts::Values(values), Some(g)) => g.goal[i]
                     .iter()
-                    .filter(|(a, _)| values[*a as usize])
+                    .filter(|(a, _)| values.truth[*a as usize])
                     .map(|&(_, v)| v)
                     .collect(),
                 (Facts::Store(facts), _) => Game::facts(rules, facts, rules.program.keywords.goal)
@@ -545,7 +588,12 @@ impl Game {
                     let text = self.terms.text(*v, &self.symbols);
                     match text.parse::<u8>() {
                         Ok(n) if n <= 100 => goals.push(n),
-                        _ => return Err(GameError::BadGoal { role: name, value: text }),
+                        _ => {
+                            return Err(GameError::BadGoal {
+                                role: name,
+                                value: text,
+                            })
+                        }
                     }
                 }
                 several => {
@@ -598,17 +646,16 @@ impl Game {
             (Facts::Values(values), Some(g)) => {
                 // Ground rules: the state's values plus the joint move's atoms.
                 let scratch = &mut self.scratch;
-                scratch.clear();
-                scratch.extend_from_slice(values);
+                scratch.clone_from(values);
                 for (i, m) in joint.iter().enumerate() {
                     if let Some(a) = g.program.atom(kw.does, &[rules.roles[i], m.0]) {
-                        scratch[a as usize] = true;
+                        g.program.set(scratch, a);
                     }
                 }
                 g.program.run(&rules.next_moves, scratch);
                 g.next
                     .iter()
-                    .filter(|(a, _)| scratch[*a as usize])
+                    .filter(|(a, _)| scratch.truth[*a as usize])
                     .map(|&(_, f)| f)
                     .collect()
             }
@@ -685,10 +732,10 @@ fn new_model(rules: &Rules, state: &State, terms: &TermTable) -> Model {
     let p = &rules.program;
     let facts = match &rules.ground {
         Some(g) => {
-            let mut values = vec![false; g.program.atoms()];
+            let mut values = g.program.empty_values();
             for &f in state.0.iter() {
                 if let Some(a) = g.program.atom(p.keywords.true_, &[f]) {
-                    values[a as usize] = true;
+                    g.program.set(&mut values, a);
                 }
             }
             Facts::Values(values)
