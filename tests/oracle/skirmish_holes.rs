@@ -88,14 +88,18 @@ impl SkirmishHoles {
         self.board[x as usize][y as usize]
     }
 
-    /// Every move of `role`'s pieces, whoever is in control.
-    fn piece_moves(&self, role: usize) -> Vec<Move> {
+    /// The moves of `role`'s pieces, whoever is in control: all of them, or
+    /// those of the first pieces met once `enough` moves are found.
+    fn piece_moves(&self, role: usize, enough: usize) -> Vec<Move> {
         let mut moves = Vec::new();
         for x in 0..8i8 {
             for y in 0..8i8 {
                 let piece = self.at(x, y);
                 if owner(piece) != Some(role) {
                     continue;
+                }
+                if moves.len() >= enough {
+                    return moves;
                 }
                 let from = (x, y);
                 // A target a piece may land on: a square not held by a friend.
@@ -162,7 +166,7 @@ impl SkirmishHoles {
 
     /// Whether `role` has a move, whoever is in control.
     pub fn has_move(&self, role: usize) -> bool {
-        !self.piece_moves(role).is_empty()
+        !self.piece_moves(role, 1).is_empty()
     }
 
     fn has_piece(&self, role: usize) -> bool {
@@ -196,7 +200,7 @@ impl Oracle for SkirmishHoles {
         } else if role != self.control {
             vec![Move::Noop]
         } else {
-            self.piece_moves(role)
+            self.piece_moves(role, usize::MAX)
         }
     }
 
