@@ -189,23 +189,23 @@ impl Trace {
 
     /// Plays a random game: each role picks uniformly among its legal moves
     /// in natural order, with `player`'s generator. Stops at a terminal
-    /// state or after `max_steps` joint moves.
-    pub fn random(
-        game: &mut Game,
-        player: &mut RandomPlayer,
-        max_steps: usize,
-    ) -> Result<Trace, GameError> {
+    /// state or after `max_steps` joint moves, or at an error of the rules.
+    pub fn random(game: &mut Game, player: &mut RandomPlayer, max_steps: usize) -> Replay {
         let mut trace = Trace::new(game);
         let mut state = game.initial_state();
-        trace.push(game, &state)?;
-        while !trace.steps[trace.steps.len() - 1].terminal && trace.steps.len() <= max_steps {
-            let joint = player.joint(game, &state)?;
-            let i = trace.steps.len() - 1;
-            trace.steps[i].moves = Some(joint.iter().map(|&m| game.move_text(m)).collect());
-            state = game.next_state(&state, &joint)?;
-            trace.push(game, &state)?;
-        }
-        Ok(trace)
+        let error = (|| {
+            trace.push(game, &state).map_err(|e| (0, e))?;
+            while !trace.steps[trace.steps.len() - 1].terminal && trace.steps.len() <= max_steps {
+                let i = trace.steps.len() - 1;
+                let joint = player.joint(game, &state).map_err(|e| (i, e))?;
+                state = game.next_state(&state, &joint).map_err(|e| (i, e))?;
+                trace.steps[i].moves = Some(joint.iter().map(|&m| game.move_text(m)).collect());
+                trace.push(game, &state).map_err(|e| (i + 1, e))?;
+            }
+            Ok(())
+        })()
+        .err();
+        Replay { trace, error }
     }
 
     /// The trace as text: a header naming the roles, then for each step its
