@@ -39,6 +39,14 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Die quietly when the reader of standard output goes away (`gdl trace
+    // FILE | head`), as command-line tools do, instead of panicking.
+    #[cfg(unix)]
+    // SAFETY: restoring the default action of a signal at start-up, before
+    // any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let args = Args::parse();
     let result = match args.command {
         Command::Check(a) => cli::check::check(a),

@@ -236,7 +236,7 @@ impl Trace {
                 let _ = writeln!(out, "goals: {}", self.goals_text(goals));
             }
             (None, Some(last)) if !last.terminal => {
-                let _ = writeln!(out, "stopped after {} steps: not terminal", last.step);
+                let _ = writeln!(out, "not terminal after {} steps", last.step);
             }
             _ => {}
         }
@@ -406,7 +406,10 @@ pub fn replay_text(game: &mut Game, moves: &[Vec<String>]) -> Result<String, Gam
     let replay = Trace::replay(game, moves);
     match replay.error {
         Some((_, e)) => Err(e),
-        None => Ok(replay.trace.to_text(&BoardSpec::default())),
+        None => {
+            let (spec, _) = BoardSpec::from_source(&game.source().text);
+            Ok(replay.trace.to_text(&spec))
+        }
     }
 }
 

@@ -79,7 +79,10 @@ fn run(game: &mut Game, seed: u64, deadline: Instant) -> Result<Count, GameError
 /// Runs `gdl bench`.
 pub fn bench(args: BenchArgs) -> Result<ExitCode, Failure> {
     if !(args.seconds > 0.0 && args.seconds.is_finite()) {
-        return Err(Failure::Usage(format!("--seconds {}: must be a positive number", args.seconds)));
+        return Err(Failure::Usage(format!(
+            "--seconds {}: must be a positive number",
+            args.seconds
+        )));
     }
     let loaded = load(&args.file, &args.limits)?;
     let n = threads(args.threads);

@@ -51,7 +51,10 @@ pub fn check(args: CheckArgs) -> Result<ExitCode, Failure> {
             Ok(ExitCode::SUCCESS)
         }
         Err(e @ LoadError::Io { .. }) => Err(Failure::Io(
-            e.render(false).trim_start_matches("error: ").trim_end().to_string(),
+            e.render(false)
+                .trim_start_matches("error: ")
+                .trim_end()
+                .to_string(),
         )),
         Err(e) => {
             eprint!("{}", e.render(color()));

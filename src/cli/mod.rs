@@ -9,7 +9,7 @@ pub mod random;
 pub mod trace_cmd;
 
 use gdl::board::BoardSpec;
-use gdl::{Game, GameError, LoadError};
+use gdl::{Game, GameError, Limits, LoadError};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -104,14 +104,18 @@ pub struct Loaded {
 pub fn load(path: &Path, limits: &LimitArgs) -> Result<Loaded, Failure> {
     let name = path.display().to_string();
     let game = load_game(path, limits).map_err(|e| match e {
-        LoadError::Io { .. } => Failure::Io(e.render(false).trim_start_matches("error: ").trim_end().to_string()),
+        LoadError::Io { .. } => Failure::Io(
+            e.render(false)
+                .trim_start_matches("error: ")
+                .trim_end()
+                .to_string(),
+        ),
         LoadError::Invalid { .. } => Failure::Invalid(format!(
             "{}{name}: not a valid game description; see `gdl check {name}`\n",
             e.render(color())
         )),
     })?;
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    let (spec, problems) = BoardSpec::from_source(&text);
+    let (spec, problems) = BoardSpec::from_source(&game.source().text);
     for p in problems {
         eprintln!("warning: {name}: {p}");
     }
@@ -120,13 +124,20 @@ pub fn load(path: &Path, limits: &LimitArgs) -> Result<Loaded, Failure> {
 
 /// Loads with the limits given on the command line.
 pub fn load_game(path: &Path, limits: &LimitArgs) -> Result<Game, LoadError> {
-    let _ = limits;
-    Game::load(path)
+    let mut l = Limits::default();
+    if let Some(n) = limits.max_facts {
+        l.max_facts = n;
+    }
+    if let Some(n) = limits.max_term_depth {
+        l.max_term_depth = n;
+    }
+    Game::load_with(path, l)
 }
 
 /// Reads a file named on the command line (exit 2 when it cannot be read).
 pub fn read_file(path: &Path) -> Result<String, Failure> {
-    std::fs::read_to_string(path).map_err(|e| Failure::Io(format!("cannot read {}: {e}", path.display())))
+    std::fs::read_to_string(path)
+        .map_err(|e| Failure::Io(format!("cannot read {}: {e}", path.display())))
 }
 
 /// Writes a file atomically (a temporary file renamed over it), so that an

@@ -35,10 +35,15 @@ struct Level {
 /// Runs `gdl perft`.
 pub fn perft(args: PerftArgs) -> Result<ExitCode, Failure> {
     let mut game = load(&args.file, &args.limits)?.game;
-    let fail = |depth: usize, e: gdl::GameError| Failure::Game(format!("depth {depth}: {}", super::describe(&e)));
+    let fail = |depth: usize, e: gdl::GameError| {
+        Failure::Game(format!("depth {depth}: {}", super::describe(&e)))
+    };
     // Each distinct state of the level with the number of paths reaching it.
     let mut level: HashMap<State, u128> = HashMap::from([(game.initial_state(), 1)]);
-    println!("{:>5} {:>12} {:>16} {:>10}", "depth", "positions", "sequences", "terminal");
+    println!(
+        "{:>5} {:>12} {:>16} {:>10}",
+        "depth", "positions", "sequences", "terminal"
+    );
     for depth in 0..=args.depth {
         let mut counts = Level {
             positions: level.len(),

@@ -147,7 +147,11 @@ impl Session {
     }
 
     fn save_to(&self, path: &Path) -> Result<(), Failure> {
-        let roles: Vec<String> = self.roles().iter().map(|&r| self.game.role_name(r).to_string()).collect();
+        let roles: Vec<String> = self
+            .roles()
+            .iter()
+            .map(|&r| self.game.role_name(r).to_string())
+            .collect();
         write_file(path, &moves_file(&self.name, &roles, &self.moves_text()))
     }
 
@@ -206,7 +210,12 @@ impl Session {
 
     /// Reads one person's line for `role` until it names a legal move or a
     /// command that changes the game.
-    fn ask(&mut self, input: &mut Input, role: Role, legal: &[(Move, String)]) -> Result<Action, Failure> {
+    fn ask(
+        &mut self,
+        input: &mut Input,
+        role: Role,
+        legal: &[(Move, String)],
+    ) -> Result<Action, Failure> {
         let name = self.game.role_name(role).to_string();
         let prompt = format!("{name}> ");
         let Some(line) = input.read(&prompt)? else {
@@ -215,9 +224,10 @@ impl Session {
         let line = line.trim();
         let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let rest = rest.trim();
+        let step = self.step();
         let fail = |input: &Input, message: String| {
             if input.scripted() {
-                Err(Failure::Game(format!("step {}: {message}", self.step())))
+                Err(Failure::Game(format!("step {step}: {message}")))
             } else {
                 println!("{message}");
                 Ok(Action::Again)
@@ -260,7 +270,13 @@ impl Session {
             "save" => fail(input, "save needs a file name: save FILE".into()),
             _ if line.chars().all(|c| c.is_ascii_digit()) => match line.parse::<usize>() {
                 Ok(n) if (1..=legal.len()).contains(&n) => Ok(Action::Move(legal[n - 1].0)),
-                _ => fail(input, format!("no move numbered {line}: {name} has moves 1 to {}", legal.len())),
+                _ => fail(
+                    input,
+                    format!(
+                        "no move numbered {line}: {name} has moves 1 to {}",
+                        legal.len()
+                    ),
+                ),
             },
             _ => {
                 let text = if line.starts_with('(') || !line.contains(char::is_whitespace) {
@@ -273,7 +289,9 @@ impl Session {
                     Err(e @ GameError::IllegalMove { .. }) => fail(input, describe(&e)),
                     Err(GameError::BadMoveText { reason, .. }) => fail(
                         input,
-                        format!("cannot read {line:?} as a move or a command ({reason}); type help"),
+                        format!(
+                            "cannot read {line:?} as a move or a command ({reason}); type help"
+                        ),
                     ),
                     Err(e) => Err(Failure::at_step(self.step(), &e)),
                 }
@@ -302,13 +320,16 @@ fn print_legal(role: &str, legal: &[(Move, String)]) {
 /// Runs `gdl play`.
 pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
     let loaded = load(&args.file, &args.limits)?;
-    let mut game = loaded.game;
+    let game = loaded.game;
     let roles = game.roles();
     let mut machine = vec![false; roles.len()];
     for name in &args.random {
         let role = game.role_by_name(name).ok_or_else(|| {
             let names: Vec<&str> = roles.iter().map(|&r| game.role_name(r)).collect();
-            Failure::Usage(format!("--random {name}: no such role; the roles are {}", names.join(" ")))
+            Failure::Usage(format!(
+                "--random {name}: no such role; the roles are {}",
+                names.join(" ")
+            ))
         })?;
         machine[role.0 as usize] = true;
     }
@@ -335,7 +356,8 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
         save: args.save,
     };
     if let Some(path) = &args.load {
-        let record = read_game(&read_file(path)?).map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
+        let record = read_game(&read_file(path)?)
+            .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
         for joint in record.moves {
             if joint.len() != roles.len() {
                 let e = GameError::WrongMoveCount {
@@ -370,7 +392,10 @@ fn run(session: &mut Session, input: &mut Input) -> Result<ExitCode, Failure> {
             .is_terminal(&session.state)
             .map_err(|e| Failure::at_step(step, &e))?;
         if terminal {
-            let goals = session.game.goals(&session.state).map_err(|e| Failure::at_step(step, &e))?;
+            let goals = session
+                .game
+                .goals(&session.state)
+                .map_err(|e| Failure::at_step(step, &e))?;
             let parts: Vec<String> = session
                 .roles()
                 .iter()
@@ -399,7 +424,9 @@ fn run(session: &mut Session, input: &mut Input) -> Result<ExitCode, Failure> {
         let mut joint = Vec::new();
         let mut chosen = false;
         for &role in &roles {
-            let legal = session.sorted_legal(role).map_err(|e| Failure::at_step(step, &e))?;
+            let legal = session
+                .sorted_legal(role)
+                .map_err(|e| Failure::at_step(step, &e))?;
             let name = session.game.role_name(role).to_string();
             if session.machine[role.0 as usize] {
                 let moves: Vec<Move> = legal.iter().map(|(m, _)| *m).collect();

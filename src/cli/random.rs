@@ -61,7 +61,11 @@ fn play_one(game: &mut Game, seed: u64, max_steps: usize) -> Result<Outcome, (us
 pub fn random(args: RandomArgs) -> Result<ExitCode, Failure> {
     let loaded = load(&args.file, &args.limits)?;
     let game = loaded.game;
-    let roles: Vec<String> = game.roles().iter().map(|&r| game.role_name(r).to_string()).collect();
+    let roles: Vec<String> = game
+        .roles()
+        .iter()
+        .map(|&r| game.role_name(r).to_string())
+        .collect();
     let n = args.games;
     let results: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; n]);
     let first_error: Mutex<Option<(usize, usize, GameError)>> = Mutex::new(None);
@@ -72,7 +76,8 @@ pub fn random(args: RandomArgs) -> Result<ExitCode, Failure> {
     std::thread::scope(|scope| {
         for _ in 0..threads(args.threads).min(n.max(1)) {
             let mut game = game.clone();
-            let (results, first_error, next, done, stop) = (&results, &first_error, &next, &done, &stop);
+            let (results, first_error, next, done, stop) =
+                (&results, &first_error, &next, &done, &stop);
             scope.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 if i >= n || stop.load(Ordering::Relaxed) {
@@ -100,9 +105,14 @@ pub fn random(args: RandomArgs) -> Result<ExitCode, Failure> {
         let mut bar: Option<ProgressBar> = None;
         while done.load(Ordering::Relaxed) < n && !stop.load(Ordering::Relaxed) {
             std::thread::sleep(Duration::from_millis(100));
-            if bar.is_none() && start.elapsed() > Duration::from_secs(1) && std::io::stderr().is_terminal() {
+            if bar.is_none()
+                && start.elapsed() > Duration::from_secs(1)
+                && std::io::stderr().is_terminal()
+            {
                 let b = ProgressBar::new(n as u64);
-                if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}") {
+                if let Ok(style) =
+                    ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
+                {
                     b.set_style(style);
                 }
                 bar = Some(b);
@@ -123,7 +133,12 @@ pub fn random(args: RandomArgs) -> Result<ExitCode, Failure> {
             super::describe(&e)
         )));
     }
-    let outcomes: Vec<Outcome> = results.into_inner().unwrap_or_default().into_iter().flatten().collect();
+    let outcomes: Vec<Outcome> = results
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .collect();
     print!("{}", summary(&roles, &outcomes, args.seed, args.max_steps));
     eprintln!("time: {:.2}s", start.elapsed().as_secs_f64());
     Ok(ExitCode::SUCCESS)
@@ -133,16 +148,25 @@ pub fn random(args: RandomArgs) -> Result<ExitCode, Failure> {
 fn summary(roles: &[String], outcomes: &[Outcome], seed: u64, max_steps: usize) -> String {
     let mut out = String::new();
     let n = outcomes.len();
-    out.push_str(&format!("games: {n} (seeds {seed} to {})\n", seed.wrapping_add(n.saturating_sub(1) as u64)));
+    out.push_str(&format!(
+        "games: {n} (seeds {seed} to {})\n",
+        seed.wrapping_add(n.saturating_sub(1) as u64)
+    ));
     let lengths: Vec<usize> = outcomes.iter().map(|o| o.0).collect();
     if n > 0 {
         let mean = lengths.iter().sum::<usize>() as f64 / n as f64;
-        let (min, max) = (lengths.iter().min().unwrap_or(&0), lengths.iter().max().unwrap_or(&0));
+        let (min, max) = (
+            lengths.iter().min().unwrap_or(&0),
+            lengths.iter().max().unwrap_or(&0),
+        );
         out.push_str(&format!("length: mean {mean:.1}, min {min}, max {max}\n"));
     }
     let ended: Vec<&Vec<u8>> = outcomes.iter().filter_map(|o| o.1.as_ref()).collect();
     if ended.len() < n {
-        out.push_str(&format!("unfinished: {} (no end after {max_steps} steps)\n", n - ended.len()));
+        out.push_str(&format!(
+            "unfinished: {} (no end after {max_steps} steps)\n",
+            n - ended.len()
+        ));
     }
     if ended.is_empty() {
         return out;
@@ -157,7 +181,10 @@ fn summary(roles: &[String], outcomes: &[Outcome], seed: u64, max_steps: usize) 
             *counts.entry(v).or_default() += 1;
         }
         let counts: Vec<String> = counts.iter().map(|(v, c)| format!("{v}: {c}")).collect();
-        out.push_str(&format!("  {role:<width$}  mean {mean:.1}  ({})\n", counts.join(", ")));
+        out.push_str(&format!(
+            "  {role:<width$}  mean {mean:.1}  ({})\n",
+            counts.join(", ")
+        ));
     }
     let mut wins = vec![0; roles.len()];
     let mut draws = 0;
@@ -169,7 +196,11 @@ fn summary(roles: &[String], outcomes: &[Outcome], seed: u64, max_steps: usize) 
             _ => draws += 1,
         }
     }
-    let wins: Vec<String> = roles.iter().zip(&wins).map(|(r, w)| format!("{r} {w}")).collect();
+    let wins: Vec<String> = roles
+        .iter()
+        .zip(&wins)
+        .map(|(r, w)| format!("{r} {w}"))
+        .collect();
     out.push_str(&format!("wins: {}; draws: {draws}\n", wins.join(", ")));
     out
 }

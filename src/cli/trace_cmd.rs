@@ -81,7 +81,13 @@ pub fn trace(args: TraceArgs) -> Result<ExitCode, Failure> {
     let mut loaded = load(&args.file, &args.limits)?;
     let mut player = RandomPlayer::new(args.seed);
     let replay = Trace::random(&mut loaded.game, &mut player, args.max_steps);
-    finish(replay, args.format, &loaded.spec, args.save.as_ref(), &loaded.name)
+    finish(
+        replay,
+        args.format,
+        &loaded.spec,
+        args.save.as_ref(),
+        &loaded.name,
+    )
 }
 
 /// Runs `gdl replay`.
@@ -94,7 +100,13 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
         .trace
         .as_ref()
         .and_then(|recorded| recorded.first_difference(&replay.trace));
-    let code = finish(replay, args.format, &loaded.spec, args.save.as_ref(), &loaded.name)?;
+    let code = finish(
+        replay,
+        args.format,
+        &loaded.spec,
+        args.save.as_ref(),
+        &loaded.name,
+    )?;
     match difference {
         Some(d) => Err(Failure::Game(format!("{}: {d}", args.game.display()))),
         None => Ok(code),
