@@ -7,10 +7,12 @@
 
 pub mod ast;
 pub mod board;
+pub mod check;
 pub mod deps;
 pub mod error;
 pub mod eval;
 pub mod game;
+pub mod ground;
 pub mod normal;
 pub mod parse;
 pub mod plan;
