@@ -37,7 +37,7 @@ pub fn check(args: CheckArgs) -> Result<ExitCode, Failure> {
     match load_game(&args.file, &args.limits) {
         Ok(game) => {
             let warnings = game.warnings();
-            eprint!("{}", gdl::error::render(game.source(), warnings, color()));
+            print!("{}", gdl::error::render(game.source(), warnings, color()));
             let roles: Vec<&str> = game.roles().iter().map(|&r| game.role_name(r)).collect();
             println!(
                 "{name}: valid, {} ({}), {}",
@@ -57,7 +57,7 @@ pub fn check(args: CheckArgs) -> Result<ExitCode, Failure> {
                 .to_string(),
         )),
         Err(e) => {
-            eprint!("{}", e.render(color()));
+            print!("{}", e.render(color()));
             let errors = e.diagnostics().iter().filter(|d| d.is_error()).count();
             let warnings = e.diagnostics().len() - errors;
             println!(

@@ -73,9 +73,11 @@ pub fn describe(e: &GameError) -> String {
     }
 }
 
-/// Whether to colour diagnostics on standard error.
+/// Whether to colour diagnostics: only on a terminal, unless NO_COLOR is set.
 pub fn color() -> bool {
-    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+    std::io::stderr().is_terminal()
+        && std::io::stdout().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none()
 }
 
 /// The evaluator limits, flags shared by every command that loads rules.
