@@ -235,7 +235,7 @@ impl Trace {
             (Some(goals), _) => {
                 let _ = writeln!(out, "goals: {}", self.goals_text(goals));
             }
-            (None, Some(last)) if !last.terminal => {
+            (None, Some(last)) if !last.terminal && last.moves.is_none() => {
                 let _ = writeln!(out, "not terminal after {} steps", last.step);
             }
             _ => {}
