@@ -272,8 +272,17 @@ pub fn run_strata(
                 tuples: &mut tuples,
             };
             let layers = below.layers(target, &empty);
-            join(p, &cl.full.steps, cl.vars, layers, terms, &delta, limits, &mut out)
-                .map_err(|e| named(e, p, cl.head, symbols))?;
+            join(
+                p,
+                &cl.full.steps,
+                cl.vars,
+                layers,
+                terms,
+                &delta,
+                limits,
+                &mut out,
+            )
+            .map_err(|e| named(e, p, cl.head, symbols))?;
             flush(p, cl.head, &tuples, target, terms, limits, symbols)?;
         }
         if !comp.recursive {
@@ -301,8 +310,10 @@ pub fn run_strata(
                         tuples: &mut tuples,
                     };
                     let layers = below.layers(target, &empty);
-                    join(p, &jp.steps, cl.vars, layers, terms, &delta, limits, &mut out)
-                        .map_err(|e| named(e, p, cl.head, symbols))?;
+                    join(
+                        p, &jp.steps, cl.vars, layers, terms, &delta, limits, &mut out,
+                    )
+                    .map_err(|e| named(e, p, cl.head, symbols))?;
                     flush(p, cl.head, &tuples, target, terms, limits, symbols)?;
                 }
             }
@@ -497,7 +508,16 @@ pub(crate) fn join<'a>(
             sink.matched(&b, &frames, terms, limits)?;
         } else {
             let mark = trail.len();
-            let f = enter(p, &steps[depth + 1], layers, terms, &b, delta, &mut key, mark);
+            let f = enter(
+                p,
+                &steps[depth + 1],
+                layers,
+                terms,
+                &b,
+                delta,
+                &mut key,
+                mark,
+            );
             frames.push(f);
         }
     }

@@ -7,7 +7,7 @@
 
 use crate::error::{Diagnostic, GameError, LoadError};
 use crate::eval::{run_strata, Limits, Store, Target};
-use crate::ground::Grounded;
+use crate::ground::{Grounded, Values};
 use crate::plan::{self, Phase, Program, RelId};
 use crate::source::SourceFile;
 use crate::symbol::Symbols;
@@ -116,7 +116,7 @@ impl GroundTables {
 /// interpreter, or one truth value per atom for the ground rules.
 enum Facts {
     Store(Store),
-    Values(Vec<bool>),
+    Values(Values),
 }
 
 /// What has been derived for one state.
@@ -188,7 +188,7 @@ pub struct Game {
     memo: Memo,
     limits: Limits,
     /// Truth values of one joint move's atoms (ground rules only).
-    scratch: Vec<bool>,
+    scratch: Values,
 }
 
 impl Clone for Game {
@@ -202,7 +202,7 @@ impl Clone for Game {
                 ..Memo::default()
             },
             limits: self.limits,
-            scratch: Vec::new(),
+            scratch: Values::default(),
         }
     }
 }
@@ -337,7 +337,7 @@ impl Game {
                 ..Memo::default()
             },
             limits,
-            scratch: Vec::new(),
+            scratch: Values::default(),
         })
     }
 
@@ -457,7 +457,7 @@ impl Game {
             (Facts::Values(values), Some(g)) => g
                 .program
                 .atom(rules.program.keywords.legal, &tuple)
-                .is_some_and(|a| values[a as usize]),
+                .is_some_and(|a| values.truth[a as usize]),
             (Facts::Store(facts), _) => {
                 Game::facts(rules, facts, rules.program.keywords.legal).contains(&tuple)
             }
@@ -473,7 +473,7 @@ impl Game {
         Ok(match (&self.memoised(state).facts, &rules.ground) {
             (Facts::Values(values), Some(g)) => g.legal[role.0 as usize]
                 .iter()
-                .filter(|(a, _)| values[*a as usize])
+                .filter(|(a, _)| values.truth[*a as usize])
                 .map(|&(_, m)| Move(m))
                 .collect(),
             (Facts::Store(facts), _) => Game::facts(rules, facts, rules.program.keywords.legal)
@@ -509,7 +509,9 @@ impl Game {
         self.model(state, |r| &r.terminal)?;
         let rules = &*self.rules;
         Ok(match (&self.memoised(state).facts, &rules.ground) {
-            (Facts::Values(values), Some(g)) => g.terminal.is_some_and(|a| values[a as usize]),
+            (Facts::Values(values), Some(g)) => {
+                g.terminal.is_some_and(|a| values.truth[a as usize])
+            }
             (Facts::Store(facts), _) => {
                 !Game::facts(rules, facts, rules.program.keywords.terminal).is_empty()
             }
@@ -528,7 +530,7 @@ impl Game {
             let values: Vec<TermId> = match (&model.facts, &rules.ground) {
                 (Facts::Values(values), Some(g)) => g.goal[i]
                     .iter()
-                    .filter(|(a, _)| values[*a as usize])
+                    .filter(|(a, _)| values.truth[*a as usize])
                     .map(|&(_, v)| v)
                     .collect(),
                 (Facts::Store(facts), _) => Game::facts(rules, facts, rules.program.keywords.goal)
@@ -545,7 +547,12 @@ impl Game {
                     let text = self.terms.text(*v, &self.symbols);
                     match text.parse::<u8>() {
                         Ok(n) if n <= 100 => goals.push(n),
-                        _ => return Err(GameError::BadGoal { role: name, value: text }),
+                        _ => {
+                            return Err(GameError::BadGoal {
+                                role: name,
+                                value: text,
+                            })
+                        }
                     }
                 }
                 several => {
@@ -598,17 +605,16 @@ impl Game {
             (Facts::Values(values), Some(g)) => {
                 // Ground rules: the state's values plus the joint move's atoms.
                 let scratch = &mut self.scratch;
-                scratch.clear();
-                scratch.extend_from_slice(values);
+                scratch.clone_from(values);
                 for (i, m) in joint.iter().enumerate() {
                     if let Some(a) = g.program.atom(kw.does, &[rules.roles[i], m.0]) {
-                        scratch[a as usize] = true;
+                        g.program.set(scratch, a);
                     }
                 }
                 g.program.run(&rules.next_moves, scratch);
                 g.next
                     .iter()
-                    .filter(|(a, _)| scratch[*a as usize])
+                    .filter(|(a, _)| scratch.truth[*a as usize])
                     .map(|&(_, f)| f)
                     .collect()
             }
@@ -685,10 +691,10 @@ fn new_model(rules: &Rules, state: &State, terms: &TermTable) -> Model {
     let p = &rules.program;
     let facts = match &rules.ground {
         Some(g) => {
-            let mut values = vec![false; g.program.atoms()];
+            let mut values = g.program.empty_values();
             for &f in state.0.iter() {
                 if let Some(a) = g.program.atom(p.keywords.true_, &[f]) {
-                    values[a as usize] = true;
+                    g.program.set(&mut values, a);
                 }
             }
             Facts::Values(values)

@@ -32,9 +32,22 @@ const MAX_GROUND_LITERALS: usize = 20_000_000;
 #[derive(Clone, Copy, Debug)]
 struct GroundRule {
     head: u32,
+    stratum: u32,
     start: u32,
     pos: u32,
     neg: u32,
+}
+
+/// The truth values of one state's (or joint move's) atoms, and the rules
+/// that became worth checking as atoms turned true.
+#[derive(Clone, Debug, Default)]
+pub struct Values {
+    /// One truth value per atom.
+    pub truth: Vec<bool>,
+    /// One bit per rule: its trigger atom turned true and it is not yet
+    /// checked. Rules are numbered stratum by stratum, so a stratum's bits
+    /// are one range.
+    pending: Vec<u64>,
 }
 
 /// Every state and move fact that could hold, numbered as atoms, and the
@@ -50,6 +63,12 @@ pub struct Grounded {
     /// The range of `rules` of each stratum.
     strata: Vec<(u32, u32)>,
     recursive: Vec<bool>,
+    /// Rules to check whenever an atom turns true (CSR by atom): each
+    /// non-recursive rule is watched by one positive atom, its trigger.
+    watch_start: Vec<u32>,
+    watch_rules: Vec<u32>,
+    /// Per stratum: rules with no positive atom, always checked.
+    always: Vec<Vec<u32>>,
 }
 
 impl Grounded {
@@ -131,12 +150,22 @@ impl Grounded {
                     literals: &mut literals,
                     seen: &mut seen,
                     tuple: Vec::new(),
+                    stratum: c as u32,
                 };
                 let layers = Target::Relaxed {
                     static_: static_facts,
                 }
                 .layers(&facts, &empty);
-                join(p, &cl.full.steps, cl.vars, layers, terms, &[], &limits, &mut sink)?;
+                join(
+                    p,
+                    &cl.full.steps,
+                    cl.vars,
+                    layers,
+                    terms,
+                    &[],
+                    &limits,
+                    &mut sink,
+                )?;
                 if literals.len() > MAX_GROUND_LITERALS {
                     return Err(GameError::Limit {
                         limit: "ground literals",
@@ -148,6 +177,46 @@ impl Grounded {
             }
             strata[c] = (first, rules.len() as u32);
         }
+        let recursive: Vec<bool> = p.components.iter().map(|c| c.recursive).collect();
+        // The trigger of a rule: its positive atom of the relation with the
+        // most atoms (the least likely to be true).
+        let mut relation_size = vec![0u32; atoms];
+        for (r, &o) in offset.iter().enumerate() {
+            if o != u32::MAX {
+                let n = facts.relation(RelId(r as u32)).len();
+                relation_size[o as usize..o as usize + n].fill(n as u32);
+            }
+        }
+        let mut triggers: Vec<(u32, u32)> = Vec::new();
+        let mut always = vec![Vec::new(); p.components.len()];
+        for (i, r) in rules.iter_mut().enumerate() {
+            if recursive[r.stratum as usize] {
+                continue;
+            }
+            let start = r.start as usize;
+            let pos = &mut literals[start..start + r.pos as usize];
+            let trigger = pos
+                .iter()
+                .enumerate()
+                .max_by_key(|(k, &a)| (relation_size[a as usize], -(*k as i64)));
+            match trigger {
+                Some((k, &a)) => {
+                    // Check the trigger first: it is the likeliest to fail.
+                    pos.swap(0, k);
+                    triggers.push((a, i as u32));
+                }
+                None => always[r.stratum as usize].push(i as u32),
+            }
+        }
+        triggers.sort_unstable();
+        let mut watch_start = vec![0u32; atoms + 1];
+        for &(a, _) in &triggers {
+            watch_start[a as usize + 1] += 1;
+        }
+        for a in 0..atoms {
+            watch_start[a + 1] += watch_start[a];
+        }
+        let watch_rules = triggers.iter().map(|&(_, r)| r).collect();
         Ok(Grounded {
             facts,
             offset,
@@ -155,7 +224,10 @@ impl Grounded {
             rules,
             literals,
             strata,
-            recursive: p.components.iter().map(|c| c.recursive).collect(),
+            recursive,
+            watch_start,
+            watch_rules,
+            always,
         })
     }
 
@@ -185,37 +257,97 @@ impl Grounded {
             .map(move |(i, r)| (base + i as u32, r))
     }
 
-    /// Derives the strata `comps` (in order) over `values`, one truth value
-    /// per atom, in which the input atoms (`true`, and `does` for move
-    /// strata) and the strata below are already set.
+    /// Empty values: no atom true, nothing pending.
+    pub fn empty_values(&self) -> Values {
+        Values {
+            truth: vec![false; self.atoms],
+            pending: vec![0; self.rules.len().div_ceil(64)],
+        }
+    }
+
+    /// Makes an atom true and queues the rules it triggers.
+    pub fn set(&self, values: &mut Values, atom: u32) {
+        let truth = &mut values.truth[atom as usize];
+        if *truth {
+            return;
+        }
+        *truth = true;
+        let (lo, hi) = (
+            self.watch_start[atom as usize] as usize,
+            self.watch_start[atom as usize + 1] as usize,
+        );
+        for &r in &self.watch_rules[lo..hi] {
+            values.pending[r as usize / 64] |= 1 << (r % 64);
+        }
+    }
+
+    /// Derives the strata `comps` (in order) over `values`, in which the
+    /// input atoms (`true`, and `does` for move strata) and the strata below
+    /// are already set.
     //
     // For each stratum: head :- pos_1, ..., pos_n, not neg_1, ..., not neg_m,
-    // over ground atoms; recursive strata repeat until nothing changes.
-    pub fn run(&self, comps: &[usize], values: &mut [bool]) {
+    // over ground atoms. A non-recursive stratum checks only the rules whose
+    // trigger atom turned true (and those with no positive atom); a
+    // recursive one repeats all its rules until nothing changes.
+    pub fn run(&self, comps: &[usize], values: &mut Values) {
         for &c in comps {
-            let (lo, hi) = self.strata[c];
-            let rules = &self.rules[lo as usize..hi as usize];
-            loop {
-                let mut changed = false;
-                for r in rules {
-                    if values[r.head as usize] {
-                        continue;
+            if self.recursive[c] {
+                let (lo, hi) = self.strata[c];
+                loop {
+                    let mut changed = false;
+                    for r in lo..hi {
+                        changed |= self.fire(r, values);
                     }
-                    let start = r.start as usize;
-                    let mid = start + r.pos as usize;
-                    let end = mid + r.neg as usize;
-                    if self.literals[start..mid].iter().all(|&a| values[a as usize])
-                        && !self.literals[mid..end].iter().any(|&a| values[a as usize])
-                    {
-                        values[r.head as usize] = true;
-                        changed = true;
+                    if !changed {
+                        break;
                     }
                 }
-                if !changed || !self.recursive[c] {
-                    break;
+            } else {
+                // Heads of this stratum trigger only later strata, so no
+                // bit of this range is set while it is read.
+                let (lo, hi) = (self.strata[c].0 as usize, self.strata[c].1 as usize);
+                let mut word = lo / 64;
+                while word * 64 < hi {
+                    let base = word * 64;
+                    let mut bits = values.pending[word];
+                    if base < lo {
+                        bits &= !0 << (lo - base);
+                    }
+                    if hi - base < 64 {
+                        bits &= (1 << (hi - base)) - 1;
+                    }
+                    values.pending[word] &= !bits;
+                    while bits != 0 {
+                        let r = base + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        self.fire(r as u32, values);
+                    }
+                    word += 1;
+                }
+                for &r in &self.always[c] {
+                    self.fire(r, values);
                 }
             }
         }
+    }
+
+    /// Sets the head of rule `r` if its body holds; true if it changed.
+    fn fire(&self, r: u32, values: &mut Values) -> bool {
+        let rule = self.rules[r as usize];
+        if values.truth[rule.head as usize] {
+            return false;
+        }
+        let start = rule.start as usize;
+        let mid = start + rule.pos as usize;
+        let end = mid + rule.neg as usize;
+        let truth = &values.truth;
+        if self.literals[start..mid].iter().all(|&a| truth[a as usize])
+            && !self.literals[mid..end].iter().any(|&a| truth[a as usize])
+        {
+            self.set(values, rule.head);
+            return true;
+        }
+        false
     }
 }
 
@@ -247,6 +379,7 @@ struct Instances<'a> {
     literals: &'a mut Vec<u32>,
     seen: &'a mut FxHashSet<Vec<u32>>,
     tuple: Vec<TermId>,
+    stratum: u32,
 }
 
 impl Sink for Instances<'_> {
@@ -272,12 +405,13 @@ impl Sink for Instances<'_> {
                 Step::Scan { rel, .. } if self.p.info(*rel).phase != Phase::Static => {
                     pos.push(atom(*rel, frame.current_row().expect("a scan has a row")));
                 }
-                Step::Absent { rel, args } if self.p.info(*rel).phase != Phase::Static => {
-                    // A fact that can never hold is never there to negate.
-                    if lookup_tuple(args, b, terms, &mut self.tuple) {
-                        if let Some(row) = self.facts.relation(*rel).find(&self.tuple) {
-                            neg.push(atom(*rel, row));
-                        }
+                // A fact that can never hold is never there to negate.
+                Step::Absent { rel, args }
+                    if self.p.info(*rel).phase != Phase::Static
+                        && lookup_tuple(args, b, terms, &mut self.tuple) =>
+                {
+                    if let Some(row) = self.facts.relation(*rel).find(&self.tuple) {
+                        neg.push(atom(*rel, row));
                     }
                 }
                 _ => {}
@@ -298,6 +432,7 @@ impl Sink for Instances<'_> {
         }
         self.rules.push(GroundRule {
             head,
+            stratum: self.stratum,
             start: self.literals.len() as u32,
             pos: pos.len() as u32,
             neg: neg.len() as u32,
