@@ -888,6 +888,11 @@ mod tests {
             "(cell 2 1 x)",
             "(cell 2 2 x)",
         ]);
-        assert_eq!(draw(";! board none\n", &[grid.clone()]).lines().count(), 4);
+        assert_eq!(
+            draw(";! board none\n", std::slice::from_ref(&grid))
+                .lines()
+                .count(),
+            4
+        );
     }
 }

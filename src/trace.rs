@@ -236,7 +236,7 @@ impl Trace {
                 let _ = writeln!(out, "goals: {}", self.goals_text(goals));
             }
             (None, Some(last)) if !last.terminal && last.moves.is_none() => {
-                let _ = writeln!(out, "not terminal after {} steps", last.step);
+                let _ = writeln!(out, "not terminal at step {}", last.step);
             }
             _ => {}
         }

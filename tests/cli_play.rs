@@ -11,10 +11,13 @@ const TTT: &str = "tests/cli/tictactoe.gdl";
 fn a_game_played_to_the_end_with_numbers_terms_and_commands() {
     // x takes the centre by number, o answers by term, x takes it back
     // (undo), o plays elsewhere; x wins on the diagonal.
-    let input = "5\nlegal\nmark 1 2\nundo\nmark 1 2\n(mark 1 1)\nhelp\nfacts\n1\nmoves\n(mark 3 3)\n";
+    let input =
+        "5\nlegal\nmark 1 2\nundo\nmark 1 2\n(mark 1 1)\nhelp\nfacts\n1\nmoves\n(mark 3 3)\n";
     let run = gdl(&["play", TTT], input);
     assert_eq!(run.code, 0, "{}", run.screen());
-    assert!(run.stdout.ends_with("game over after 5 steps; goals: xplayer 100, oplayer 0\n"));
+    assert!(run
+        .stdout
+        .ends_with("game over after 5 steps; goals: xplayer 100, oplayer 0\n"));
     insta::assert_snapshot!(run.screen());
 }
 
@@ -30,7 +33,11 @@ fn scripted_errors_stop_with_status_1_and_say_why() {
     for (name, input) in cases {
         let run = gdl(&["play", TTT], input);
         assert_eq!(run.code, 1, "{name}: {}", run.screen());
-        assert!(run.stderr.starts_with("error: step "), "{name}: {}", run.stderr);
+        assert!(
+            run.stderr.starts_with("error: step "),
+            "{name}: {}",
+            run.stderr
+        );
         insta::assert_snapshot!(format!("play_error_{name}"), run.stderr);
     }
 }
@@ -40,11 +47,24 @@ fn the_machine_plays_a_role_reproducibly() {
     let dir = scratch("play_machine");
     let moves = dir.join("moves.txt");
     std::fs::write(&moves, "5\n1\n1\n1\n1\n").unwrap();
-    let args = ["play", TTT, "--random", "oplayer", "--seed", "7", "--moves", moves.to_str().unwrap()];
+    let args = [
+        "play",
+        TTT,
+        "--random",
+        "oplayer",
+        "--seed",
+        "7",
+        "--moves",
+        moves.to_str().unwrap(),
+    ];
     let run = gdl(&args, "");
     assert_eq!(run.code, 0, "{}", run.screen());
     assert!(run.stdout.contains("oplayer plays (mark"), "{}", run.stdout);
-    assert_eq!(gdl(&args, "").stdout, run.stdout, "the same seed gives the same game");
+    assert_eq!(
+        gdl(&args, "").stdout,
+        run.stdout,
+        "the same seed gives the same game"
+    );
     insta::assert_snapshot!(run.screen());
     let run = gdl(&["play", TTT, "--random", "nobody"], "");
     assert_eq!(run.code, 2);
@@ -64,7 +84,15 @@ fn a_game_saved_after_an_error_replays_to_the_same_position() {
     assert_eq!(run.code, 1, "{}", run.screen());
     let text = std::fs::read_to_string(saved).unwrap();
     insta::assert_snapshot!(text);
-    let last_board = |out: &str| out.rsplit("== step").next().unwrap().lines().take(6).collect::<Vec<_>>().join("\n");
+    let last_board = |out: &str| {
+        out.rsplit("== step")
+            .next()
+            .unwrap()
+            .lines()
+            .take(6)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
     // `replay` ends on the board where the error happened...
     let replayed = gdl(&["replay", TTT, saved], "");
     assert_eq!(replayed.code, 0, "{}", replayed.screen());
@@ -72,11 +100,18 @@ fn a_game_saved_after_an_error_replays_to_the_same_position() {
     // ... and `play --load` takes the game up from there.
     let resumed = gdl(&["play", TTT, "--load", saved], "quit\n");
     assert_eq!(resumed.code, 0, "{}", resumed.screen());
-    assert!(resumed.stdout.starts_with("loaded 3 moves from"), "{}", resumed.stdout);
+    assert!(
+        resumed.stdout.starts_with("loaded 3 moves from"),
+        "{}",
+        resumed.stdout
+    );
     assert_eq!(last_board(&resumed.stdout), last_board(&run.stdout));
     // The `save` command writes the same file at any point.
     let copy = dir.join("copy.txt");
-    let run = gdl(&["play", TTT, "--load", saved], &format!("save {}\nquit\n", copy.display()));
+    let run = gdl(
+        &["play", TTT, "--load", saved],
+        &format!("save {}\nquit\n", copy.display()),
+    );
     assert_eq!(run.code, 0, "{}", run.screen());
     assert_eq!(std::fs::read_to_string(&copy).unwrap(), text);
 }

@@ -6,7 +6,14 @@ use common::gdl;
 
 #[test]
 fn random_summarises_lengths_goals_wins_and_draws_whatever_the_threads() {
-    let args = ["random", "tests/cli/tictactoe.gdl", "--games", "300", "--seed", "5"];
+    let args = [
+        "random",
+        "tests/cli/tictactoe.gdl",
+        "--games",
+        "300",
+        "--seed",
+        "5",
+    ];
     let one = gdl(&args, "");
     assert_eq!(one.code, 0, "{}", one.screen());
     let mut threaded = args.to_vec();
@@ -20,18 +27,53 @@ fn random_summarises_lengths_goals_wins_and_draws_whatever_the_threads() {
 #[test]
 fn random_game_i_is_the_trace_of_seed_s_plus_i() {
     // One game from seed 9 is the game `gdl trace --seed 9` shows.
-    let run = gdl(&["random", "tests/cli/count.gdl", "--games", "1", "--seed", "9"], "");
+    let run = gdl(
+        &[
+            "random",
+            "tests/cli/count.gdl",
+            "--games",
+            "1",
+            "--seed",
+            "9",
+        ],
+        "",
+    );
     let trace = gdl(&["trace", "tests/cli/count.gdl", "--seed", "9"], "").stdout;
-    let goals = trace.lines().last().unwrap().trim_start_matches("goals: ").to_string();
+    let goals = trace
+        .lines()
+        .last()
+        .unwrap()
+        .trim_start_matches("goals: ")
+        .to_string();
     let steps = trace.matches("== step").count() - 1;
-    assert!(run.stdout.contains(&format!("length: mean {steps}.0, min {steps}, max {steps}\n")), "{}", run.stdout);
-    let winner = if goals == "left 100, right 0" { "left 1, right 0" } else { "left 0, right 1" };
+    assert!(
+        run.stdout.contains(&format!(
+            "length: mean {steps}.0, min {steps}, max {steps}\n"
+        )),
+        "{}",
+        run.stdout
+    );
+    let winner = if goals == "left 100, right 0" {
+        "left 1, right 0"
+    } else {
+        "left 0, right 1"
+    };
     assert!(run.stdout.contains(winner), "{}\n{goals}", run.stdout);
 }
 
 #[test]
 fn random_reports_games_that_do_not_end() {
-    let run = gdl(&["random", "tests/cli/tictactoe.gdl", "--games", "3", "--max-steps", "2"], "");
+    let run = gdl(
+        &[
+            "random",
+            "tests/cli/tictactoe.gdl",
+            "--games",
+            "3",
+            "--max-steps",
+            "2",
+        ],
+        "",
+    );
     assert_eq!(run.code, 0);
     assert_eq!(
         run.stdout,
@@ -60,16 +102,44 @@ fn perft_of_tic_tac_toe_matches_the_known_counts() {
 
 #[test]
 fn bench_gives_rates_as_text_and_json() {
-    let run = gdl(&["bench", "tests/cli/tictactoe.gdl", "--seconds", "0.3", "--json"], "");
+    let run = gdl(
+        &[
+            "bench",
+            "tests/cli/tictactoe.gdl",
+            "--seconds",
+            "0.3",
+            "--json",
+        ],
+        "",
+    );
     assert_eq!(run.code, 0, "{}", run.screen());
     let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     assert!(v["playouts"].as_u64().unwrap() > 0, "{v}");
     let depth = v["mean_depth"].as_f64().unwrap();
-    assert!((5.0..=9.0).contains(&depth), "tic-tac-toe lasts 5 to 9 steps: {depth}");
-    for key in ["states", "playouts_per_second", "states_per_second", "seconds", "threads"] {
+    assert!(
+        (5.0..=9.0).contains(&depth),
+        "tic-tac-toe lasts 5 to 9 steps: {depth}"
+    );
+    for key in [
+        "states",
+        "playouts_per_second",
+        "states_per_second",
+        "seconds",
+        "threads",
+    ] {
         assert!(v.get(key).is_some(), "{key} missing in {v}");
     }
-    let run = gdl(&["bench", "tests/cli/tictactoe.gdl", "--seconds", "0.2", "--threads", "2"], "");
+    let run = gdl(
+        &[
+            "bench",
+            "tests/cli/tictactoe.gdl",
+            "--seconds",
+            "0.2",
+            "--threads",
+            "2",
+        ],
+        "",
+    );
     assert_eq!(run.code, 0, "{}", run.screen());
     assert!(run.stdout.contains("threads: 2,"), "{}", run.stdout);
     assert!(run.stdout.contains("playouts: "), "{}", run.stdout);

@@ -21,41 +21,89 @@ fn trace_of_a_game_without_a_board_lists_the_facts() {
 #[test]
 fn a_seed_always_gives_the_same_game_and_seeds_differ() {
     let games: Vec<String> = (0..6)
-        .map(|seed| gdl(&["trace", "tests/cli/tictactoe.gdl", "--seed", &seed.to_string()], "").stdout)
+        .map(|seed| {
+            gdl(
+                &[
+                    "trace",
+                    "tests/cli/tictactoe.gdl",
+                    "--seed",
+                    &seed.to_string(),
+                ],
+                "",
+            )
+            .stdout
+        })
         .collect();
     let again = gdl(&["trace", "tests/cli/tictactoe.gdl", "--seed", "3"], "").stdout;
     assert_eq!(again, games[3]);
     let mut distinct = games.clone();
     distinct.sort();
     distinct.dedup();
-    assert!(distinct.len() >= 5, "six seeds gave only {} games", distinct.len());
+    assert!(
+        distinct.len() >= 5,
+        "six seeds gave only {} games",
+        distinct.len()
+    );
 }
 
 #[test]
 fn max_steps_stops_a_game_that_has_not_ended() {
-    let run = gdl(&["trace", "tests/cli/tictactoe.gdl", "--max-steps", "2"], "");
+    let run = gdl(
+        &["trace", "tests/cli/tictactoe.gdl", "--max-steps", "2"],
+        "",
+    );
     assert_eq!(run.code, 0);
     assert!(run.stdout.contains("== step 2 =="));
     assert!(!run.stdout.contains("== step 3"));
-    assert!(run.stdout.ends_with("not terminal after 2 steps\n"), "{}", run.stdout);
+    assert!(
+        run.stdout.ends_with("not terminal at step 2\n"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
 fn json_and_text_traces_replay_to_the_same_trace() {
     let dir = scratch("trace_roundtrip");
     for format in ["json", "text"] {
-        let run = gdl(&["trace", "tests/cli/minidraughts.gdl", "--seed", "4", "--format", format], "");
+        let run = gdl(
+            &[
+                "trace",
+                "tests/cli/minidraughts.gdl",
+                "--seed",
+                "4",
+                "--format",
+                format,
+            ],
+            "",
+        );
         assert_eq!(run.code, 0, "{}", run.screen());
         let file = dir.join(format!("game.{format}"));
         std::fs::write(&file, &run.stdout).unwrap();
         let replayed = gdl(
-            &["replay", "tests/cli/minidraughts.gdl", file.to_str().unwrap(), "--format", format],
+            &[
+                "replay",
+                "tests/cli/minidraughts.gdl",
+                file.to_str().unwrap(),
+                "--format",
+                format,
+            ],
             "",
         );
         assert_eq!(replayed.code, 0, "{}", replayed.screen());
         assert_eq!(replayed.stdout, run.stdout, "{format}");
     }
-    let json = gdl(&["trace", "tests/cli/count.gdl", "--seed", "2", "--format", "json"], "");
+    let json = gdl(
+        &[
+            "trace",
+            "tests/cli/count.gdl",
+            "--seed",
+            "2",
+            "--format",
+            "json",
+        ],
+        "",
+    );
     insta::assert_snapshot!(json.stdout);
 }
 
@@ -63,10 +111,20 @@ fn json_and_text_traces_replay_to_the_same_trace() {
 fn an_illegal_move_stops_the_replay_with_its_step_role_and_the_legal_moves() {
     let dir = scratch("replay_illegal");
     let game = dir.join("game.txt");
-    std::fs::write(&game, "; white opens\n(move a 1 b 2) noop\nnoop (move b 4 b 3)\n").unwrap();
+    std::fs::write(
+        &game,
+        "; white opens\n(move a 1 b 2) noop\nnoop (move b 4 b 3)\n",
+    )
+    .unwrap();
     let saved = dir.join("saved.txt");
     let run = gdl(
-        &["replay", "tests/cli/minidraughts.gdl", game.to_str().unwrap(), "--save", saved.to_str().unwrap()],
+        &[
+            "replay",
+            "tests/cli/minidraughts.gdl",
+            game.to_str().unwrap(),
+            "--save",
+            saved.to_str().unwrap(),
+        ],
         "",
     );
     assert_eq!(run.code, 1);
@@ -103,12 +161,27 @@ fn replay_errors_for_people() {
 #[test]
 fn a_recorded_trace_that_disagrees_with_the_rules_is_refused() {
     let dir = scratch("replay_mismatch");
-    let run = gdl(&["trace", "tests/cli/tictactoe.gdl", "--seed", "1", "--format", "json"], "");
-    let edited = run.stdout.replacen("(control oplayer)", "(control nobody)", 1);
+    let run = gdl(
+        &[
+            "trace",
+            "tests/cli/tictactoe.gdl",
+            "--seed",
+            "1",
+            "--format",
+            "json",
+        ],
+        "",
+    );
+    let edited = run
+        .stdout
+        .replacen("(control oplayer)", "(control nobody)", 1);
     assert_ne!(edited, run.stdout);
     let file = dir.join("edited.json");
     std::fs::write(&file, edited).unwrap();
-    let replayed = gdl(&["replay", "tests/cli/tictactoe.gdl", file.to_str().unwrap()], "");
+    let replayed = gdl(
+        &["replay", "tests/cli/tictactoe.gdl", file.to_str().unwrap()],
+        "",
+    );
     assert_eq!(replayed.code, 1);
     let stderr = replayed.stderr.replace(dir.to_str().unwrap(), "DIR");
     assert_eq!(

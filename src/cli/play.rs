@@ -63,7 +63,7 @@ commands:
 /// Where commands come from.
 enum Input {
     /// A terminal, with line editing and history.
-    Editor(rustyline::DefaultEditor),
+    Editor(Box<rustyline::DefaultEditor>),
     /// Lines of a file or of a pipe, echoed after the prompt.
     Script(Box<dyn BufRead>),
 }
@@ -339,7 +339,7 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
             Input::Script(Box::new(std::io::Cursor::new(text)))
         }
         None if std::io::stdin().is_terminal() => match rustyline::DefaultEditor::new() {
-            Ok(editor) => Input::Editor(editor),
+            Ok(editor) => Input::Editor(Box::new(editor)),
             Err(_) => Input::Script(Box::new(std::io::stdin().lock())),
         },
         None => Input::Script(Box::new(std::io::stdin().lock())),
