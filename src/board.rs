@@ -25,8 +25,13 @@
 //! ;! holes 3:3 3:6 6:3 6:6        ; cells drawn as holes, as file:rank
 //! ;! piece wk K                   ; show the content `wk` as `K`
 //! ;! numbers from-top             ; number the cells in use row by row from the top
+//! ;! numbers from-top a:1         ; number the cells of a1's colour (needs files, ranks)
 //! ;! numbers b:8 d:8 f:8 h:8 ...  ; or list the cells in number order (lines add up)
 //! ```
+//!
+//! A board whose cells are square numbers, such as `(cell 12 wm)`, needs
+//! `board REL square=N piece=M` and a numbering given as a list or with a
+//! colour (`numbers from-top a:1` after `files` and `ranks`).
 //!
 //! With `numbers`, a key grid of the square numbers is drawn to the right of
 //! the board (the numbering of draughts players).
@@ -293,6 +298,26 @@ impl BoardSpec {
             "numbers" => match args {
                 [w] if w.eq_ignore_ascii_case("from-top") => self.numbers = Numbers::FromTop,
                 [w] if w.eq_ignore_ascii_case("from-bottom") => self.numbers = Numbers::FromBottom,
+                [w, like] if w.eq_ignore_ascii_case("from-top") || w.eq_ignore_ascii_case("from-bottom") => {
+                    let (x, y) = cell_pair(like).ok_or(format!("`{like}` is not a cell written file:rank"))?;
+                    let files = self.files.as_ref().ok_or("`numbers ... CELL` needs `files` before it")?;
+                    let ranks = self.ranks.as_ref().ok_or("`numbers ... CELL` needs `ranks` before it")?;
+                    let xi = files.iter().position(|f| *f == x).ok_or(format!("`{x}` is not one of the files"))?;
+                    let yi = ranks.iter().position(|r| *r == y).ok_or(format!("`{y}` is not one of the ranks"))?;
+                    let mut rows: Vec<(usize, &String)> = ranks.iter().enumerate().collect();
+                    if w.eq_ignore_ascii_case("from-top") {
+                        rows.reverse();
+                    }
+                    let mut list = Vec::new();
+                    for (ri, rank) in rows {
+                        for (fi, file) in files.iter().enumerate() {
+                            if (fi + ri) % 2 == (xi + yi) % 2 {
+                                list.push((file.clone(), rank.clone()));
+                            }
+                        }
+                    }
+                    self.numbers = Numbers::List(list);
+                }
                 _ => {
                     let mut list = match std::mem::take(&mut self.numbers) {
                         Numbers::List(list) => list,
@@ -564,6 +589,10 @@ impl Board {
     ) -> String {
         if self.spec.holes.contains(key) {
             return "#".into();
+        }
+        // Cells named by square numbers: a cell without a number is unused.
+        if let (Some(_), Numbers::List(list)) = (self.spec.square, &self.spec.numbers) {
+            return if list.contains(key) { "." } else { " " }.into();
         }
         if parity.is_some_and(|p| (xi + yi) % 2 != p) {
             return " ".into();
@@ -868,14 +897,36 @@ mod tests {
             "(at 4 b)",
         ]);
         let out = draw(spec, &[s]);
-        // Square 4 is not numbered: that fact is listed below the grid. The
-        // states list empty cells, so the cells never listed are holes.
-        assert!(out.contains("\n2  #  W  #   2       1\n"), "{out}");
-        assert!(out.contains("\n1  .  #  bm  1     2   3\n"), "{out}");
+        // Square 4 is not numbered: that fact is listed below the grid.
+        // Cells without a number are unused, drawn blank.
+        assert!(out.contains("\n2     W      2       1\n"), "{out}");
+        assert!(out.contains("\n1  .     bm  1     2   3\n"), "{out}");
         assert!(out.contains("W = (white man)"), "{out}");
         assert!(out.contains("(at 4 b)"), "{out}");
         let (_, problems) = BoardSpec::from_source(";! board\n;! frobnicate\n;! holes 1-2\n");
         assert_eq!(problems.len(), 3, "{problems:?}");
+    }
+
+    #[test]
+    fn square_numbers_of_one_colour_from_the_top() {
+        // Brazilian draughts: a1 dark, b8 d8 f8 h8 are 1-4, a1 c1 e1 g1 29-32.
+        let spec = ";! board cell square=1 piece=2\n;! files a b c d e f g h\n\
+                    ;! ranks 1 2 3 4 5 6 7 8\n;! numbers from-top a:1\n";
+        let (parsed, problems) = BoardSpec::from_source(spec);
+        assert!(problems.is_empty(), "{problems:?}");
+        let Numbers::List(list) = &parsed.numbers else {
+            panic!("{:?}", parsed.numbers)
+        };
+        assert_eq!(list.len(), 32);
+        assert_eq!(list[0], ("b".to_string(), "8".to_string()));
+        assert_eq!(list[4], ("a".to_string(), "7".to_string()));
+        assert_eq!(list[31], ("g".to_string(), "1".to_string()));
+        let s = facts(&["(cell 1 bm)", "(cell 32 wm)", "(cell 18 wk)", "(control white)"]);
+        let out = draw(spec, &[s]);
+        assert!(out.starts_with("   a  b  c  d  e  f  g  h\n8     bm    .     .     .   8"), "{out}");
+        assert!(out.contains("\n1  .     .     .     wm     1     29    30    31    32\n"), "{out}");
+        let (_, problems) = BoardSpec::from_source(";! numbers from-top a:1\n");
+        assert_eq!(problems.len(), 1, "{problems:?}");
     }
 
     #[test]
