@@ -310,8 +310,18 @@ impl Game {
                 .filter(|&c| program.components[c].phase == phase)
                 .collect()
         };
-        let ground = Grounded::new(&program, &static_facts, &initial.0, &mut terms, &symbols)
-            .ok()
+        let ground = (limits.max_ground_work > 0)
+            .then(|| {
+                Grounded::new(
+                    &program,
+                    &static_facts,
+                    &initial.0,
+                    &mut terms,
+                    &symbols,
+                    &limits,
+                )
+            })
+            .and_then(Result::ok)
             .map(|g| GroundTables::new(g, &program, &roles));
         let rules = Rules {
             ground,

@@ -15,14 +15,11 @@ use crate::plan::{Pat, Phase, Program, RelId, Step};
 use crate::symbol::Symbols;
 use crate::term::{TermId, TermTable};
 use rustc_hash::FxHashSet;
+use std::cell::Cell;
 
-/// The budget of a grounding attempt: past it, the game is evaluated by the
-/// interpreter instead.
-pub const GROUNDING_LIMITS: Limits = Limits {
-    max_facts: 400_000,
-    max_term_depth: 64,
-    max_nesting: usize::MAX,
-};
+/// The most facts that could hold (atoms) a grounding attempt accepts:
+/// past it, the game is evaluated by the interpreter instead.
+const MAX_ATOMS: usize = 400_000;
 
 /// The most body literals all ground rules together may have.
 const MAX_GROUND_LITERALS: usize = 20_000_000;
@@ -72,20 +69,26 @@ pub struct Grounded {
 }
 
 impl Grounded {
-    /// Grounds the program, or fails when the facts that could hold, or
-    /// the ground rules, exceed the grounding budget.
+    /// Grounds the program, or fails when the facts that could hold, the
+    /// ground rules or the work exceed the grounding budget (the work is
+    /// `limits.max_ground_work`).
     pub fn new(
         p: &Program,
         static_facts: &Store,
         init: &[TermId],
         terms: &mut TermTable,
         symbols: &Symbols,
+        limits: &Limits,
     ) -> Result<Grounded, GameError> {
         let kw = p.keywords;
-        let limits = GROUNDING_LIMITS;
+        let limits = Limits {
+            max_facts: MAX_ATOMS,
+            ..*limits
+        };
         let dynamic: Vec<usize> = (0..p.components.len())
             .filter(|&c| p.components[c].phase != Phase::Static)
             .collect();
+        let budget = Cell::new(limits.max_ground_work);
         let mut facts = Store::new(p);
         for &f in init {
             facts.insert(p, kw.true_, &[f], terms);
@@ -94,6 +97,7 @@ impl Grounded {
         loop {
             let target = Target::Relaxed {
                 static_: static_facts,
+                budget: &budget,
             };
             run_strata(p, &dynamic, &mut facts, target, terms, symbols, &limits)?;
             let next: Vec<TermId> = rows_of(p, kw.next, static_facts, &facts)
@@ -154,6 +158,7 @@ impl Grounded {
                 };
                 let layers = Target::Relaxed {
                     static_: static_facts,
+                    budget: &budget,
                 }
                 .layers(&facts, &empty);
                 join(

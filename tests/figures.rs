@@ -8,6 +8,18 @@ fn load(name: &str) -> Game {
     Game::load(&path).unwrap_or_else(|e| panic!("{}", e.render(false)))
 }
 
+/// The same rules, evaluated by the interpreter (grounding switched off).
+fn load_interpreted(name: &str) -> Game {
+    let path = format!("{}/tests/games/{name}", env!("CARGO_MANIFEST_DIR"));
+    let limits = gdl::Limits {
+        max_ground_work: 0,
+        ..gdl::Limits::default()
+    };
+    let game = Game::load_with(&path, limits).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    assert_eq!(game.engine(), "interpreter");
+    game
+}
+
 /// Counts complete games (sequences of joint moves from the initial state to
 /// a terminal state) and collects every reachable state.
 fn explore(game: &mut Game, state: &State, seen: &mut HashSet<State>) -> u64 {
@@ -26,12 +38,13 @@ fn explore(game: &mut Game, state: &State, seen: &mut HashSet<State>) -> u64 {
 
 #[test]
 fn tictactoe_has_255168_games_and_5478_positions() {
-    let mut game = load("tictactoe.gdl");
-    let mut seen = HashSet::new();
-    let initial = game.initial_state();
-    let games = explore(&mut game, &initial, &mut seen);
-    assert_eq!(games, 255_168);
-    assert_eq!(seen.len(), 5_478);
+    for mut game in [load("tictactoe.gdl"), load_interpreted("tictactoe.gdl")] {
+        let mut seen = HashSet::new();
+        let initial = game.initial_state();
+        let games = explore(&mut game, &initial, &mut seen);
+        assert_eq!(games, 255_168, "{}", game.engine());
+        assert_eq!(seen.len(), 5_478, "{}", game.engine());
+    }
 }
 
 /// Heap sizes of a nim state, read from its `(heap h size)` facts, where
@@ -83,7 +96,11 @@ fn minimax(game: &mut Game, state: &State, mover: usize) -> u8 {
 
 #[test]
 fn nim_matches_direct_counts_and_the_nim_sum_rule() {
-    let mut game = load("nim.gdl");
+    nim_figures(load("nim.gdl"));
+    nim_figures(load_interpreted("nim.gdl"));
+}
+
+fn nim_figures(mut game: Game) {
     let initial = game.initial_state();
     assert_eq!(heaps(&game, &initial), [2, 3, 4]);
     let mut seen = HashSet::new();
