@@ -1,9 +1,11 @@
 //! `gdl bench FILE`: random playouts per second, states per second, mean
-//! depth; `--json` for scripts.
+//! depth; `--json` for scripts. Each thread plays on its own clone of the
+//! game.
 
 use super::{load, threads, Failure, LimitArgs};
+use gdl::playout::random_playout;
 use gdl::{Game, GameError};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_pcg::Pcg64;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,6 +25,9 @@ pub struct BenchArgs {
     /// Seed of the random choices (thread t uses seed S+t).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Stop a playout after this many steps.
+    #[arg(long, default_value_t = 10_000, value_name = "N")]
+    pub max_steps: usize,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -30,50 +35,31 @@ pub struct BenchArgs {
     pub limits: LimitArgs,
 }
 
-/// What one thread did: finished playouts, every next state computed (the
-/// unfinished playout at the deadline included), and the steps of the
-/// finished playouts.
+/// What one thread did: playouts, and the states they went through (next
+/// states computed).
 #[derive(Default)]
 struct Count {
     playouts: u64,
     states: u64,
-    depth: u64,
 }
 
-/// Plays random playouts until `deadline`. Moves are picked from the
-/// evaluator's own order (no sorting), which is all a benchmark needs.
-fn run(game: &mut Game, seed: u64, deadline: Instant) -> Result<Count, GameError> {
+/// Plays the library's random playouts until `deadline` (the playout
+/// under way at the deadline is finished and counted).
+fn run(
+    game: &mut Game,
+    seed: u64,
+    deadline: Instant,
+    max_steps: usize,
+) -> Result<Count, GameError> {
     let mut rng = Pcg64::seed_from_u64(seed);
-    let roles = game.roles();
+    let initial = game.initial_state();
     let mut count = Count::default();
-    loop {
-        let mut state = game.initial_state();
-        let mut depth = 0;
-        while !game.is_terminal(&state)? {
-            if Instant::now() >= deadline {
-                return Ok(count);
-            }
-            let mut joint = Vec::with_capacity(roles.len());
-            for &role in &roles {
-                let moves = game.legal_moves(&state, role)?;
-                if moves.is_empty() {
-                    return Err(GameError::NoLegalMove {
-                        role: game.role_name(role).to_string(),
-                    });
-                }
-                joint.push(moves[rng.gen_range(0..moves.len())]);
-            }
-            state = game.next_state(&state, &joint)?;
-            count.states += 1;
-            depth += 1;
-        }
-        game.goals(&state)?;
+    while Instant::now() < deadline {
+        let playout = random_playout(game, &initial, &mut rng, max_steps)?;
         count.playouts += 1;
-        count.depth += depth;
-        if Instant::now() >= deadline {
-            return Ok(count);
-        }
+        count.states += playout.steps as u64;
     }
+    Ok(count)
 }
 
 /// Runs `gdl bench`.
@@ -93,7 +79,8 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode, Failure> {
             .map(|t| {
                 let mut game = loaded.game.clone();
                 let seed = args.seed.wrapping_add(t as u64);
-                scope.spawn(move || run(&mut game, seed, deadline))
+                let max_steps = args.max_steps;
+                scope.spawn(move || run(&mut game, seed, deadline, max_steps))
             })
             .collect();
         handles
@@ -107,11 +94,10 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode, Failure> {
         let c = r.map_err(|e| Failure::Game(super::describe(&e)))?;
         total.playouts += c.playouts;
         total.states += c.states;
-        total.depth += c.depth;
     }
     let playouts_per_second = total.playouts as f64 / elapsed;
     let states_per_second = total.states as f64 / elapsed;
-    let mean_depth = total.depth as f64 / total.playouts.max(1) as f64;
+    let mean_depth = total.states as f64 / total.playouts.max(1) as f64;
     if args.json {
         let json = serde_json::json!({
             "rules": loaded.name,
