@@ -453,7 +453,13 @@ fn run(session: &mut Session, input: &mut Input) -> Result<ExitCode, Failure> {
                         continue 'turn;
                     }
                     Action::Quit => {
-                        println!("stopped at step {step}");
+                        match &session.save {
+                            Some(path) => println!(
+                                "stopped at step {step}; the game so far is in {}",
+                                path.display()
+                            ),
+                            None => println!("stopped at step {step}"),
+                        }
                         return Ok(ExitCode::SUCCESS);
                     }
                     Action::Again => {}

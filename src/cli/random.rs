@@ -111,7 +111,7 @@ pub fn random(args: RandomArgs) -> Result<ExitCode, Failure> {
             {
                 let b = ProgressBar::new(n as u64);
                 if let Ok(style) =
-                    ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
+                    ProgressStyle::with_template("{bar:30} {pos}/{len} games, {eta} left")
                 {
                     b.set_style(style);
                 }
