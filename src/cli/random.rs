@@ -115,6 +115,10 @@ pub fn random(args: RandomArgs) -> Result<ExitCode, Failure> {
                 {
                     b.set_style(style);
                 }
+                // Estimate the time left from now on, not from the jump to
+                // the games already done.
+                b.set_position(done.load(Ordering::Relaxed) as u64);
+                b.reset_eta();
                 bar = Some(b);
             }
             if let Some(b) = &bar {
