@@ -254,10 +254,25 @@ impl Trace {
         parts.join(", ")
     }
 
-    /// The trace as pretty-printed JSON.
+    /// The trace as JSON, one step a line:
+    /// `{"roles": [...], "steps": [{...}, ...], "goals": [...]}`.
     pub fn to_json(&self) -> String {
-        // Serialising plain strings and numbers cannot fail.
-        serde_json::to_string_pretty(self).unwrap_or_default() + "\n"
+        let steps: Vec<String> = self
+            .steps
+            .iter()
+            .map(|s| format!("    {}", compact(s)))
+            .collect();
+        let mut out = format!(
+            "{{\n  \"roles\": {},\n  \"steps\": [\n",
+            compact(&self.roles)
+        );
+        out.push_str(&steps.join(",\n"));
+        out.push_str("\n  ]");
+        if let Some(goals) = &self.goals {
+            out.push_str(&format!(",\n  \"goals\": {}", compact(goals)));
+        }
+        out.push_str("\n}\n");
+        out
     }
 
     /// The first step where `self` (as recorded) and `replayed` (as the
@@ -284,6 +299,12 @@ impl Trace {
         }
         None
     }
+}
+
+/// A part of a trace as compact JSON. Serialising plain strings and
+/// numbers cannot fail.
+fn compact<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_default()
 }
 
 fn wrap_moves(head: &str, moves: &[String]) -> String {

@@ -10,7 +10,10 @@ use common::gdl;
 /// The first board of a game's trace (step 0), if its rules file exists.
 fn first_board(name: &str) -> Option<String> {
     let path = format!("rules/{name}.gdl");
-    if !std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(&path).exists() {
+    if !std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(&path)
+        .exists()
+    {
         eprintln!("{path} is not in this tree yet: skipped");
         return None;
     }
@@ -22,13 +25,18 @@ fn first_board(name: &str) -> Option<String> {
 
 fn assert_lines(board: &str, expected: &[&str]) {
     for line in expected {
-        assert!(board.lines().any(|l| l == *line), "no line {line:?} in\n{board}");
+        assert!(
+            board.lines().any(|l| l == *line),
+            "no line {line:?} in\n{board}"
+        );
     }
 }
 
 #[test]
 fn english_draughts_uses_the_dark_squares_and_leaves_the_light_ones_blank() {
-    let Some(board) = first_board("english_draughts") else { return };
+    let Some(board) = first_board("english_draughts") else {
+        return;
+    };
     assert_lines(
         &board,
         &[
@@ -42,7 +50,9 @@ fn english_draughts_uses_the_dark_squares_and_leaves_the_light_ones_blank() {
 
 #[test]
 fn brazilian_draughts_shows_the_square_numbers() {
-    let Some(board) = first_board("brazilian_draughts") else { return };
+    let Some(board) = first_board("brazilian_draughts") else {
+        return;
+    };
     assert_lines(
         &board,
         &[
@@ -56,7 +66,9 @@ fn brazilian_draughts_shows_the_square_numbers() {
 
 #[test]
 fn escort_breakthrough_shows_pawns_and_kings() {
-    let Some(board) = first_board("escort_breakthrough") else { return };
+    let Some(board) = first_board("escort_breakthrough") else {
+        return;
+    };
     assert_lines(
         &board,
         &[
@@ -69,10 +81,15 @@ fn escort_breakthrough_shows_pawns_and_kings() {
 
 #[test]
 fn mad_bishops_fills_a_ten_by_ten_checkerboard() {
-    let Some(board) = first_board("mad_bishops") else { return };
+    let Some(board) = first_board("mad_bishops") else {
+        return;
+    };
     let header = board.lines().next().unwrap();
     assert_eq!(header.split_whitespace().collect::<String>(), "abcdefghij");
-    let rows: Vec<&str> = board.lines().filter(|l| l.trim_start().starts_with("10 ")).collect();
+    let rows: Vec<&str> = board
+        .lines()
+        .filter(|l| l.trim_start().starts_with("10 "))
+        .collect();
     assert_eq!(rows.len(), 1, "{board}");
     // Rank 10: the black pieces on b d f h j, the other squares blank.
     let cells: Vec<&str> = rows[0].split_whitespace().collect();
@@ -81,7 +98,9 @@ fn mad_bishops_fills_a_ten_by_ten_checkerboard() {
 
 #[test]
 fn skirmish_shows_its_holes() {
-    let Some(board) = first_board("skirmish_holes") else { return };
+    let Some(board) = first_board("skirmish_holes") else {
+        return;
+    };
     assert_lines(
         &board,
         &[

@@ -79,6 +79,55 @@ fn usage_errors_exit_2() {
 }
 
 #[test]
+fn evaluator_limits_are_flags_and_their_errors_name_them() {
+    let run = gdl(
+        &["trace", "tests/cli/tictactoe.gdl", "--max-facts", "5"],
+        "",
+    );
+    assert_eq!(run.code, 1, "{}", run.screen());
+    assert!(
+        run.stderr.contains("raise it with --max-facts"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .ends_with("tests/cli/tictactoe.gdl: an evaluator limit stopped the loading\n"),
+        "{}",
+        run.stderr
+    );
+    let run = gdl(
+        &[
+            "perft",
+            "tests/cli/tictactoe.gdl",
+            "--depth",
+            "2",
+            "--max-term-depth",
+            "1",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 1, "{}", run.screen());
+    assert!(
+        run.stderr.contains("raise it with --max-term-depth"),
+        "{}",
+        run.stderr
+    );
+    let run = gdl(
+        &[
+            "perft",
+            "tests/cli/tictactoe.gdl",
+            "--depth",
+            "2",
+            "--max-facts",
+            "100000",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.screen());
+}
+
+#[test]
 fn plan_prints_the_plans_of_a_valid_file() {
     let run = gdl(&["plan", "tests/cli/count.gdl"], "");
     assert_eq!(run.code, 0, "{}", run.screen());

@@ -159,6 +159,24 @@ fn replay_errors_for_people() {
 }
 
 #[test]
+fn a_json_trace_of_other_roles_is_refused() {
+    let dir = scratch("replay_roles");
+    let run = gdl(&["trace", "tests/cli/count.gdl", "--format", "json"], "");
+    let file = dir.join("count.json");
+    std::fs::write(&file, &run.stdout).unwrap();
+    let replayed = gdl(
+        &["replay", "tests/cli/tictactoe.gdl", file.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(replayed.code, 1);
+    assert_eq!(
+        replayed.stderr.replace(dir.to_str().unwrap(), "DIR"),
+        "error: DIR/count.json: recorded for the roles left right, but the rules have xplayer oplayer\n"
+    );
+    assert!(replayed.stdout.is_empty());
+}
+
+#[test]
 fn a_recorded_trace_that_disagrees_with_the_rules_is_refused() {
     let dir = scratch("replay_mismatch");
     let run = gdl(

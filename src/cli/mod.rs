@@ -112,10 +112,20 @@ pub fn load(path: &Path, limits: &LimitArgs) -> Result<Loaded, Failure> {
                 .trim_end()
                 .to_string(),
         ),
-        LoadError::Invalid { .. } => Failure::Invalid(format!(
-            "{}{name}: not a valid game description; see `gdl check {name}`\n",
-            e.render(color())
-        )),
+        LoadError::Invalid {
+            ref diagnostics, ..
+        } => {
+            let limits_only = diagnostics
+                .iter()
+                .filter(|d| d.is_error())
+                .all(|d| d.code == "runaway");
+            let why = if limits_only {
+                "an evaluator limit stopped the loading".to_string()
+            } else {
+                format!("not a valid game description; see `gdl check {name}`")
+            };
+            Failure::Invalid(format!("{}{name}: {why}\n", e.render(color())))
+        }
     })?;
     let (spec, problems) = BoardSpec::from_source(&game.source().text);
     for p in problems {

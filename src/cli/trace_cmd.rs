@@ -95,6 +95,17 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
     let mut loaded = load(&args.file, &args.limits)?;
     let record = read_game(&read_file(&args.game)?)
         .map_err(|e| Failure::Usage(format!("{}: {e}", args.game.display())))?;
+    if let Some(recorded) = &record.trace {
+        let roles = Trace::new(&loaded.game).roles;
+        if recorded.roles != roles {
+            return Err(Failure::Game(format!(
+                "{}: recorded for the roles {}, but the rules have {}",
+                args.game.display(),
+                recorded.roles.join(" "),
+                roles.join(" ")
+            )));
+        }
+    }
     let replay = Trace::replay(&mut loaded.game, &record.moves);
     let difference = record
         .trace
