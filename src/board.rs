@@ -298,12 +298,28 @@ impl BoardSpec {
             "numbers" => match args {
                 [w] if w.eq_ignore_ascii_case("from-top") => self.numbers = Numbers::FromTop,
                 [w] if w.eq_ignore_ascii_case("from-bottom") => self.numbers = Numbers::FromBottom,
-                [w, like] if w.eq_ignore_ascii_case("from-top") || w.eq_ignore_ascii_case("from-bottom") => {
-                    let (x, y) = cell_pair(like).ok_or(format!("`{like}` is not a cell written file:rank"))?;
-                    let files = self.files.as_ref().ok_or("`numbers ... CELL` needs `files` before it")?;
-                    let ranks = self.ranks.as_ref().ok_or("`numbers ... CELL` needs `ranks` before it")?;
-                    let xi = files.iter().position(|f| *f == x).ok_or(format!("`{x}` is not one of the files"))?;
-                    let yi = ranks.iter().position(|r| *r == y).ok_or(format!("`{y}` is not one of the ranks"))?;
+                [w, like]
+                    if w.eq_ignore_ascii_case("from-top")
+                        || w.eq_ignore_ascii_case("from-bottom") =>
+                {
+                    let (x, y) = cell_pair(like)
+                        .ok_or(format!("`{like}` is not a cell written file:rank"))?;
+                    let files = self
+                        .files
+                        .as_ref()
+                        .ok_or("`numbers ... CELL` needs `files` before it")?;
+                    let ranks = self
+                        .ranks
+                        .as_ref()
+                        .ok_or("`numbers ... CELL` needs `ranks` before it")?;
+                    let xi = files
+                        .iter()
+                        .position(|f| *f == x)
+                        .ok_or(format!("`{x}` is not one of the files"))?;
+                    let yi = ranks
+                        .iter()
+                        .position(|r| *r == y)
+                        .ok_or(format!("`{y}` is not one of the ranks"))?;
                     let mut rows: Vec<(usize, &String)> = ranks.iter().enumerate().collect();
                     if w.eq_ignore_ascii_case("from-top") {
                         rows.reverse();
@@ -921,10 +937,21 @@ mod tests {
         assert_eq!(list[0], ("b".to_string(), "8".to_string()));
         assert_eq!(list[4], ("a".to_string(), "7".to_string()));
         assert_eq!(list[31], ("g".to_string(), "1".to_string()));
-        let s = facts(&["(cell 1 bm)", "(cell 32 wm)", "(cell 18 wk)", "(control white)"]);
+        let s = facts(&[
+            "(cell 1 bm)",
+            "(cell 32 wm)",
+            "(cell 18 wk)",
+            "(control white)",
+        ]);
         let out = draw(spec, &[s]);
-        assert!(out.starts_with("   a  b  c  d  e  f  g  h\n8     bm    .     .     .   8"), "{out}");
-        assert!(out.contains("\n1  .     .     .     wm     1     29    30    31    32\n"), "{out}");
+        assert!(
+            out.starts_with("   a  b  c  d  e  f  g  h\n8     bm    .     .     .   8"),
+            "{out}"
+        );
+        assert!(
+            out.contains("\n1  .     .     .     wm     1     29    30    31    32\n"),
+            "{out}"
+        );
         let (_, problems) = BoardSpec::from_source(";! numbers from-top a:1\n");
         assert_eq!(problems.len(), 1, "{problems:?}");
     }
