@@ -65,3 +65,139 @@ fn oracle_opening_moves_follow_the_notation() {
     );
     assert_eq!(g.legal(1), vec![Move::Noop]);
 }
+
+/// The facts of a position, read back into (board, capturing, jumped).
+fn read_facts(g: &Brazilian) -> (Vec<String>, Option<u32>, Vec<u32>) {
+    let mut board = vec![String::from("e"); 33];
+    let (mut capturing, mut jumped) = (None, Vec::new());
+    for f in g.facts() {
+        let words: Vec<&str> = f
+            .trim_matches(|c| c == '(' || c == ')')
+            .split(' ')
+            .collect();
+        match words[0] {
+            "cell" => board[words[1].parse::<usize>().unwrap()] = words[2].to_string(),
+            "capturing" => capturing = Some(words[1].parse().unwrap()),
+            "jumped" => jumped.push(words[1].parse().unwrap()),
+            _ => {}
+        }
+    }
+    (board, capturing, jumped)
+}
+
+/// Searches random oracle games for short games that show each rule the
+/// snapshot tests must pin, and prints their moves. Used to pick the
+/// hand-checked fragments below.
+#[test]
+#[ignore = "search tool: run with --ignored --nocapture"]
+fn find_fragments() {
+    let names = [
+        "king must take the most",
+        "jumped piece blocks",
+        "man passes far rank mid-capture",
+        "man captures backward",
+        "draw by third repetition",
+        "loss with blocked pieces",
+    ];
+    let mut best: Vec<Option<(usize, u64, Vec<String>)>> = vec![None; names.len()];
+    for seed in 0..20000u64 {
+        let mut rng = Pcg64::seed_from_u64(seed);
+        let mut g = Brazilian::initial();
+        let mut played: Vec<String> = Vec::new();
+        let mut found = [false; 6];
+        let mut at = [0usize; 6];
+        while !g.is_terminal() {
+            let step = played.len();
+            let (board, capturing, jumped) = read_facts(&g);
+            let mover = g.legal(0) != vec![Move::Noop];
+            let mover = if mover { 0 } else { 1 };
+            let options = g.capture_options();
+            if capturing.is_none() {
+                let top = options.iter().map(|o| o.2).max().unwrap_or(0);
+                let king = |o: u8| board[o as usize].ends_with('k');
+                if options.iter().any(|o| king(o.0) && o.2 == top && top >= 2)
+                    && options.iter().any(|o| king(o.0) && o.2 < top)
+                    && !found[0]
+                {
+                    found[0] = true;
+                    at[0] = step;
+                }
+            }
+            if let Some(c) = capturing {
+                let piece = &board[c as usize];
+                let enemy =
+                    |s: usize| board[s] != "e" && board[s].as_bytes()[0] != piece.as_bytes()[0];
+                let _ = enemy;
+                // A man on its far rank mid-sequence.
+                if piece.ends_with('m')
+                    && ((piece == "wm" && c <= 4) || (piece == "bm" && c >= 29))
+                    && !found[2]
+                {
+                    found[2] = true;
+                    at[2] = step;
+                }
+                if !jumped.is_empty() && !found[1] {
+                    // Would the piece have more jumps if jumped pieces vanished?
+                    let mut lifted = g.clone();
+                    let (f, _, _) = read_facts(&g);
+                    let _ = f;
+                    lifted.remove_jumped_for_test();
+                    let more = lifted
+                        .capture_options()
+                        .iter()
+                        .map(|o| o.2)
+                        .max()
+                        .unwrap_or(0);
+                    let now = options.iter().map(|o| o.2).max().unwrap_or(0);
+                    if more > now {
+                        found[1] = true;
+                        at[1] = step;
+                    }
+                }
+            }
+            let m = [g.legal(0), g.legal(1)].map(|ms| ms.choose(&mut rng).unwrap().clone());
+            if let Move::Jump(a, b) = m[mover] {
+                let piece = &board[a as usize];
+                let backward = if piece == "wm" {
+                    b > a
+                } else {
+                    piece == "bm" && b < a
+                };
+                if backward && !found[3] {
+                    found[3] = true;
+                    at[3] = step;
+                }
+            }
+            played.push(if mover == 0 {
+                format!("{} noop", Brazilian::move_text(&m[0]))
+            } else {
+                format!("noop {}", Brazilian::move_text(&m[1]))
+            });
+            g.apply(&m);
+        }
+        if g.goals() == [50, 50] {
+            found[4] = true;
+            at[4] = played.len();
+        } else {
+            let (board, _, _) = read_facts(&g);
+            let loser = if g.goals()[0] == 0 { 'w' } else { 'b' };
+            if board.iter().any(|p| p.starts_with(loser)) {
+                found[5] = true;
+                at[5] = played.len();
+            }
+        }
+        for i in 0..6 {
+            if found[i] && best[i].as_ref().is_none_or(|b| at[i] < b.0) {
+                best[i] = Some((at[i], seed, played.clone()));
+            }
+        }
+    }
+    for (i, b) in best.iter().enumerate() {
+        if let Some((at, seed, played)) = b {
+            println!("== {} at step {at} (seed {seed})", names[i]);
+            for (n, m) in played.iter().enumerate().take(at + 6) {
+                println!("{n}: {m}");
+            }
+        }
+    }
+}

@@ -53,6 +53,7 @@ fn neighbour(square: u8, d: usize) -> Option<u8> {
     square_at(file + df, rank + dr)
 }
 
+/// Whether the content of a square is a white piece.
 fn is_white(piece: u8) -> bool {
     piece == WM || piece == WK
 }
@@ -172,9 +173,10 @@ impl Brazilian {
             .unwrap_or(0)
     }
 
-    /// Every first jump (origin, landing) with the number of pieces the best
-    /// sequence starting with it captures.
-    fn capture_options(&self) -> Vec<(u8, u8, u32)> {
+    /// Every first jump (origin, landing) open to the side to move, with the
+    /// number of pieces the best sequence starting with it captures (before
+    /// the maximum-capture rule keeps only the best).
+    pub fn capture_options(&self) -> Vec<(u8, u8, u32)> {
         let origins: Vec<u8> = match self.capturing {
             Some(s) => vec![s],
             None => (1..=32u8)
@@ -197,6 +199,17 @@ impl Brazilian {
             scratch.board[o as usize] = piece;
         }
         out
+    }
+
+    /// The same position with the pieces jumped so far taken off the board
+    /// at once (not the rules: tests use it to show that jumped pieces block).
+    pub fn remove_jumped_for_test(&mut self) {
+        for x in 1..=32u8 {
+            if self.jumped & (1 << x) != 0 {
+                self.board[x as usize] = EMPTY;
+            }
+        }
+        self.jumped = 0;
     }
 
     fn legal_for_mover(&self) -> Vec<Move> {

@@ -66,7 +66,10 @@ pub fn compare<O: Oracle>(rules: &str, games: usize, seed: u64, max_steps: usize
         let mut state = game.initial_state();
         let mut oracle = O::initial();
         for step in 0.. {
-            assert!(step <= max_steps, "game {g}: no end after {max_steps} steps");
+            assert!(
+                step <= max_steps,
+                "game {g}: no end after {max_steps} steps"
+            );
             seen.states += 1;
             let where_ = || format!("game {g} (seed {seed}), step {step}\noracle: {oracle:?}");
             assert_eq!(
@@ -76,10 +79,20 @@ pub fn compare<O: Oracle>(rules: &str, games: usize, seed: u64, max_steps: usize
                 where_()
             );
             let terminal = game.is_terminal(&state).unwrap();
-            assert_eq!(terminal, oracle.is_terminal(), "terminal differs at {}", where_());
+            assert_eq!(
+                terminal,
+                oracle.is_terminal(),
+                "terminal differs at {}",
+                where_()
+            );
             if terminal {
                 let goals = game.goals(&state).unwrap();
-                assert_eq!(goals, oracle.goals().to_vec(), "goals differ at {}", where_());
+                assert_eq!(
+                    goals,
+                    oracle.goals().to_vec(),
+                    "goals differ at {}",
+                    where_()
+                );
                 break;
             }
             let mut joint = Vec::new();
