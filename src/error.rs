@@ -251,15 +251,29 @@ impl fmt::Display for GameError {
                 }
             }
             GameError::WrongMoveCount { expected, given } => {
-                write!(f, "expected one move for each of {expected} roles, got {given}")
+                write!(
+                    f,
+                    "expected one move for each of {expected} roles, got {given}"
+                )
             }
-            GameError::Terminal => f.write_str("the game is over: a terminal state has no next state"),
+            GameError::Terminal => {
+                f.write_str("the game is over: a terminal state has no next state")
+            }
             GameError::NoLegalMove { role } => {
-                write!(f, "{role} has no legal move in a state that is not terminal")
+                write!(
+                    f,
+                    "{role} has no legal move in a state that is not terminal"
+                )
             }
-            GameError::NoGoal { role } => write!(f, "the terminal state gives {role} no goal value"),
+            GameError::NoGoal { role } => {
+                write!(f, "the terminal state gives {role} no goal value")
+            }
             GameError::SeveralGoals { role, values } => {
-                write!(f, "the state gives {role} several goal values: {}", values.join(", "))
+                write!(
+                    f,
+                    "the state gives {role} several goal values: {}",
+                    values.join(", ")
+                )
             }
             GameError::BadGoal { role, value } => write!(
                 f,

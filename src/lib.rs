@@ -6,11 +6,18 @@
 //! legal moves, next states, terminal and goals on top.
 
 pub mod ast;
+pub mod deps;
 pub mod error;
+pub mod eval;
 pub mod game;
+pub mod normal;
+pub mod parse;
+pub mod plan;
 pub mod source;
 pub mod symbol;
+pub mod term;
 pub mod trace;
 
 pub use error::{Diagnostic, GameError, LoadError, Severity};
+pub use eval::Limits;
 pub use game::{Game, Move, Role, State};

@@ -1,0 +1,674 @@
+//! Bottom-up evaluation: fact stores with indexes, and the semi-naive
+//! fixpoint of each stratum following its join plans.
+
+use crate::error::GameError;
+use crate::plan::{IndexSpec, Pat, Phase, Program, RelId, Shape, Step};
+use crate::symbol::Symbols;
+use crate::term::{TermId, TermTable};
+use hashbrown::HashTable;
+use rustc_hash::{FxHashMap, FxHasher};
+use std::hash::{Hash, Hasher};
+
+/// Bounds that stop rules which would derive without end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The most facts one model (static, one state's, or one joint move's)
+    /// may hold.
+    pub max_facts: usize,
+    /// The deepest term a rule may build.
+    pub max_term_depth: usize,
+    /// How deep lists may nest in a rules file.
+    pub max_nesting: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_facts: 10_000_000,
+            max_term_depth: 64,
+            max_nesting: crate::parse::DEFAULT_MAX_NESTING,
+        }
+    }
+}
+
+fn hash_tuple(t: &[TermId]) -> u64 {
+    let mut h = FxHasher::default();
+    t.hash(&mut h);
+    h.finish()
+}
+
+/// The facts of one relation: tuples stored flat, a hash set over them, and
+/// the indexes its join plans need.
+#[derive(Clone, Debug, Default)]
+pub struct Relation {
+    arity: usize,
+    rows: u32,
+    data: Vec<TermId>,
+    set: HashTable<u32>,
+    indexes: Vec<FxHashMap<Box<[TermId]>, Vec<u32>>>,
+}
+
+impl Relation {
+    fn new(arity: usize, indexes: usize) -> Relation {
+        Relation {
+            arity,
+            indexes: vec![FxHashMap::default(); indexes],
+            ..Relation::default()
+        }
+    }
+
+    /// How many facts it holds.
+    pub fn len(&self) -> usize {
+        self.rows as usize
+    }
+
+    /// True when it holds no fact.
+    pub fn is_empty(&self) -> bool {
+        self.rows == 0
+    }
+
+    /// The arguments of fact number `i`.
+    pub fn row(&self, i: u32) -> &[TermId] {
+        let a = self.arity;
+        &self.data[i as usize * a..(i as usize + 1) * a]
+    }
+
+    /// Every fact, in the order derived.
+    pub fn rows(&self) -> impl Iterator<Item = &[TermId]> {
+        (0..self.rows).map(|i| self.row(i))
+    }
+
+    /// Whether the fact is present.
+    pub fn contains(&self, tuple: &[TermId]) -> bool {
+        self.set
+            .find(hash_tuple(tuple), |&i| self.row(i) == tuple)
+            .is_some()
+    }
+
+    /// Adds a fact unless present; returns whether it was new.
+    fn insert(&mut self, tuple: &[TermId], specs: &[IndexSpec], terms: &TermTable) -> bool {
+        let hash = hash_tuple(tuple);
+        if self.set.find(hash, |&i| self.row(i) == tuple).is_some() {
+            return false;
+        }
+        let id = self.rows;
+        self.data.extend_from_slice(tuple);
+        self.rows += 1;
+        let (data, arity) = (&self.data, self.arity);
+        self.set.insert_unique(hash, id, |&i| {
+            hash_tuple(&data[i as usize * arity..(i as usize + 1) * arity])
+        });
+        let mut key = Vec::new();
+        for (spec, index) in specs.iter().zip(&mut self.indexes) {
+            key.clear();
+            let fits = spec
+                .columns
+                .iter()
+                .zip(tuple)
+                .all(|(shape, &t)| extract(shape, t, terms, &mut key));
+            if fits {
+                index.entry(key.as_slice().into()).or_default().push(id);
+            }
+        }
+        true
+    }
+}
+
+/// Appends the key parts of `t` under `shape`; false if `t` does not fit.
+fn extract(shape: &Shape, t: TermId, terms: &TermTable, key: &mut Vec<TermId>) -> bool {
+    match shape {
+        Shape::Key => {
+            key.push(t);
+            true
+        }
+        Shape::Free => true,
+        Shape::Func(f, n, subs) => {
+            terms.functor(t) == *f
+                && terms.args(t).len() == *n as usize
+                && subs
+                    .iter()
+                    .zip(terms.args(t))
+                    .all(|(s, &a)| extract(s, a, terms, key))
+        }
+    }
+}
+
+/// The facts of one phase (static, one state, one joint move), one
+/// `Relation` per relation of the program (those of other phases stay empty).
+#[derive(Clone, Debug, Default)]
+pub struct Store {
+    relations: Vec<Relation>,
+    facts: usize,
+}
+
+impl Store {
+    /// An empty store for the program's relations.
+    pub fn new(p: &Program) -> Store {
+        Store {
+            relations: p
+                .relations
+                .iter()
+                .map(|r| Relation::new(r.arity, r.indexes.len()))
+                .collect(),
+            facts: 0,
+        }
+    }
+
+    /// The facts of a relation.
+    pub fn relation(&self, r: RelId) -> &Relation {
+        &self.relations[r.0 as usize]
+    }
+
+    /// Adds a fact (input facts such as `true` and `does`).
+    pub fn insert(&mut self, p: &Program, r: RelId, tuple: &[TermId], terms: &TermTable) -> bool {
+        let specs = &p.info(r).indexes;
+        let new = self.relations[r.0 as usize].insert(tuple, specs, terms);
+        self.facts += new as usize;
+        new
+    }
+
+    /// How many facts it holds in all.
+    pub fn facts(&self) -> usize {
+        self.facts
+    }
+}
+
+/// The stores an evaluation reads, by phase.
+#[derive(Clone, Copy)]
+struct Layers<'a> {
+    static_: &'a Store,
+    state: &'a Store,
+    moves: &'a Store,
+}
+
+impl<'a> Layers<'a> {
+    fn relation(&self, p: &Program, r: RelId) -> &'a Relation {
+        let store = match p.info(r).phase {
+            Phase::Static => self.static_,
+            Phase::State => self.state,
+            Phase::Move => self.moves,
+        };
+        store.relation(r)
+    }
+}
+
+/// The stores below the one being written: `None` where the phase is the
+/// one being written (or not involved).
+#[derive(Clone, Copy, Default)]
+pub struct Below<'a> {
+    /// The static facts, unless they are being derived.
+    pub static_: Option<&'a Store>,
+    /// The state's facts, unless they are being derived.
+    pub state: Option<&'a Store>,
+}
+
+/// Runs the strata `comps` (in order) writing into `target`, which holds the
+/// facts of phase `phase`; the other phases are read from `below`.
+#[allow(clippy::too_many_arguments)]
+pub fn run_strata(
+    p: &Program,
+    comps: &[usize],
+    target: &mut Store,
+    below: Below<'_>,
+    terms: &mut TermTable,
+    symbols: &Symbols,
+    limits: &Limits,
+) -> Result<(), GameError> {
+    let empty = Store::default();
+    let mut out: Vec<TermId> = Vec::new();
+    let mut delta: Vec<(u32, u32)> = vec![(0, 0); p.relations.len()];
+    for &c in comps {
+        let comp = &p.components[c];
+        // Round 0: every clause over whole relations.
+        let mut start: Vec<u32> = comp
+            .relations
+            .iter()
+            .map(|&r| target.relation(r).rows)
+            .collect();
+        for &ci in &comp.clauses {
+            let cl = &p.clauses[ci];
+            out.clear();
+            {
+                let layers = layers(target, below, &empty);
+                join(
+                    p,
+                    &cl.full.steps,
+                    &cl.head_args,
+                    cl.vars,
+                    layers,
+                    terms,
+                    &delta,
+                    &mut out,
+                    limits,
+                )
+                .map_err(|e| named(e, p, cl.head, symbols))?;
+            }
+            flush(p, cl.head, &out, target, terms, limits, symbols)?;
+        }
+        if !comp.recursive {
+            continue;
+        }
+        // Later rounds: each recursive literal in turn reads only the facts
+        // new in the previous round (semi-naive evaluation).
+        loop {
+            let mut any = false;
+            for (k, &r) in comp.relations.iter().enumerate() {
+                let end = target.relation(r).rows;
+                delta[r.0 as usize] = (start[k], end);
+                any |= end > start[k];
+                start[k] = end;
+            }
+            if !any {
+                break;
+            }
+            for &ci in &comp.clauses {
+                let cl = &p.clauses[ci];
+                for jp in &cl.deltas {
+                    out.clear();
+                    {
+                        let layers = layers(target, below, &empty);
+                        join(
+                            p,
+                            &jp.steps,
+                            &cl.head_args,
+                            cl.vars,
+                            layers,
+                            terms,
+                            &delta,
+                            &mut out,
+                            limits,
+                        )
+                        .map_err(|e| named(e, p, cl.head, symbols))?;
+                    }
+                    flush(p, cl.head, &out, target, terms, limits, symbols)?;
+                }
+            }
+        }
+        for &r in &comp.relations {
+            delta[r.0 as usize] = (0, 0);
+        }
+    }
+    Ok(())
+}
+
+fn layers<'a>(target: &'a Store, below: Below<'a>, empty: &'a Store) -> Layers<'a> {
+    match (below.static_, below.state) {
+        (None, _) => Layers {
+            static_: target,
+            state: empty,
+            moves: empty,
+        },
+        (Some(s), None) => Layers {
+            static_: s,
+            state: target,
+            moves: empty,
+        },
+        (Some(s), Some(st)) => Layers {
+            static_: s,
+            state: st,
+            moves: target,
+        },
+    }
+}
+
+/// Names the relation in a limit error raised while deriving it.
+fn named(e: GameError, p: &Program, head: RelId, symbols: &Symbols) -> GameError {
+    match e {
+        GameError::Limit {
+            limit, value, flag, ..
+        } => GameError::Limit {
+            limit,
+            value,
+            relation: symbols.name(p.info(head).name).to_string(),
+            flag,
+        },
+        other => other,
+    }
+}
+
+fn flush(
+    p: &Program,
+    head: RelId,
+    out: &[TermId],
+    target: &mut Store,
+    terms: &TermTable,
+    limits: &Limits,
+    symbols: &Symbols,
+) -> Result<(), GameError> {
+    let arity = p.info(head).arity;
+    let mut emit = |tuple: &[TermId]| -> Result<(), GameError> {
+        target.insert(p, head, tuple, terms);
+        if target.facts > limits.max_facts {
+            return Err(GameError::Limit {
+                limit: "facts",
+                value: limits.max_facts,
+                relation: symbols.name(p.info(head).name).to_string(),
+                flag: "--max-facts",
+            });
+        }
+        Ok(())
+    };
+    if arity == 0 {
+        if !out.is_empty() {
+            emit(&[])?;
+        }
+        return Ok(());
+    }
+    for tuple in out.chunks_exact(arity) {
+        emit(tuple)?;
+    }
+    Ok(())
+}
+
+const UNBOUND: TermId = TermId(u32::MAX);
+
+/// Where the candidate facts of a scan come from.
+enum Candidates<'a> {
+    Rows(&'a [u32]),
+    Range(u32, u32),
+    Once(bool),
+}
+
+struct Frame<'a> {
+    candidates: Candidates<'a>,
+    pos: usize,
+    mark: usize,
+}
+
+/// Runs one join plan, appending each derived head tuple to `out` (for a
+/// 0-ary head, one `UNBOUND` marker per derivation).
+#[allow(clippy::too_many_arguments)]
+fn join<'a>(
+    p: &Program,
+    steps: &[Step],
+    head: &[Pat],
+    nvars: usize,
+    layers: Layers<'a>,
+    terms: &mut TermTable,
+    delta: &[(u32, u32)],
+    out: &mut Vec<TermId>,
+    limits: &Limits,
+) -> Result<(), GameError> {
+    let mut b = vec![UNBOUND; nvars];
+    let mut trail: Vec<u16> = Vec::new();
+    let mut key: Vec<TermId> = Vec::new();
+    let mut frames: Vec<Frame<'a>> = Vec::with_capacity(steps.len());
+    let emit = |b: &[TermId], terms: &mut TermTable, out: &mut Vec<TermId>| {
+        if head.is_empty() {
+            out.push(UNBOUND);
+            return Ok(());
+        }
+        for h in head {
+            out.push(ground_intern(h, b, terms, limits)?);
+        }
+        Ok(())
+    };
+    if steps.is_empty() {
+        return emit(&b, terms, out);
+    }
+    frames.push(enter(p, &steps[0], layers, terms, &b, delta, &mut key, 0));
+    while !frames.is_empty() {
+        let depth = frames.len() - 1;
+        let frame = &mut frames[depth];
+        undo(&mut b, &mut trail, frame.mark);
+        let step = &steps[depth];
+        let mut advanced = false;
+        match &mut frame.candidates {
+            Candidates::Once(ok) => {
+                advanced = *ok;
+                *ok = false;
+            }
+            Candidates::Rows(rows) => {
+                let Step::Scan { rel, args, .. } = step else {
+                    unreachable!()
+                };
+                let relation = layers.relation(p, *rel);
+                while frame.pos < rows.len() {
+                    let row = relation.row(rows[frame.pos]);
+                    frame.pos += 1;
+                    if unify_all(args, row, terms, &mut b, &mut trail) {
+                        advanced = true;
+                        break;
+                    }
+                    undo(&mut b, &mut trail, frame.mark);
+                }
+            }
+            Candidates::Range(lo, hi) => {
+                let Step::Scan { rel, args, .. } = step else {
+                    unreachable!()
+                };
+                let relation = layers.relation(p, *rel);
+                while *lo < *hi {
+                    let row = relation.row(*lo);
+                    *lo += 1;
+                    if unify_all(args, row, terms, &mut b, &mut trail) {
+                        advanced = true;
+                        break;
+                    }
+                    undo(&mut b, &mut trail, frame.mark);
+                }
+            }
+        }
+        if !advanced {
+            frames.pop();
+            continue;
+        }
+        if depth + 1 == steps.len() {
+            emit(&b, terms, out)?;
+        } else {
+            let mark = trail.len();
+            let f = enter(
+                p,
+                &steps[depth + 1],
+                layers,
+                terms,
+                &b,
+                delta,
+                &mut key,
+                mark,
+            );
+            frames.push(f);
+        }
+    }
+    Ok(())
+}
+
+/// Prepares the candidates of a step under the current bindings.
+#[allow(clippy::too_many_arguments)]
+fn enter<'a>(
+    p: &Program,
+    step: &Step,
+    layers: Layers<'a>,
+    terms: &TermTable,
+    b: &[TermId],
+    delta: &[(u32, u32)],
+    key: &mut Vec<TermId>,
+    mark: usize,
+) -> Frame<'a> {
+    let candidates = match step {
+        Step::Scan {
+            rel,
+            index,
+            key: key_pats,
+            delta: is_delta,
+            ..
+        } => {
+            let relation = layers.relation(p, *rel);
+            if *is_delta {
+                let (lo, hi) = delta[rel.0 as usize];
+                Candidates::Range(lo, hi)
+            } else if let Some(ix) = index {
+                key.clear();
+                let mut found = true;
+                for kp in key_pats.iter() {
+                    match ground_lookup(kp, b, terms) {
+                        Some(t) => key.push(t),
+                        None => {
+                            found = false;
+                            break;
+                        }
+                    }
+                }
+                match relation.indexes[*ix].get(key.as_slice()).filter(|_| found) {
+                    Some(rows) => Candidates::Rows(rows),
+                    None => Candidates::Rows(&[]),
+                }
+            } else {
+                Candidates::Range(0, relation.rows)
+            }
+        }
+        Step::Absent { rel, args } => {
+            let relation = layers.relation(p, *rel);
+            key.clear();
+            let mut all = true;
+            for a in args.iter() {
+                match ground_lookup(a, b, terms) {
+                    Some(t) => key.push(t),
+                    None => {
+                        all = false;
+                        break;
+                    }
+                }
+            }
+            // A term never interned cannot be in any relation.
+            Candidates::Once(!all || !relation.contains(key))
+        }
+        Step::Distinct(x, y) => Candidates::Once(!ground_eq(x, y, b, terms)),
+        Step::Same(x, y) => Candidates::Once(ground_eq(x, y, b, terms)),
+    };
+    Frame {
+        candidates,
+        pos: 0,
+        mark,
+    }
+}
+
+fn undo(b: &mut [TermId], trail: &mut Vec<u16>, mark: usize) {
+    for v in trail.drain(mark..) {
+        b[v as usize] = UNBOUND;
+    }
+}
+
+fn unify_all(
+    args: &[Pat],
+    row: &[TermId],
+    terms: &TermTable,
+    b: &mut [TermId],
+    trail: &mut Vec<u16>,
+) -> bool {
+    args.iter()
+        .zip(row)
+        .all(|(p, &t)| unify(p, t, terms, b, trail))
+}
+
+/// Matches a pattern against a ground term, binding unbound variables.
+fn unify(p: &Pat, t: TermId, terms: &TermTable, b: &mut [TermId], trail: &mut Vec<u16>) -> bool {
+    match p {
+        Pat::Const(c) => *c == t,
+        Pat::Var(v) => {
+            let slot = &mut b[*v as usize];
+            if *slot == UNBOUND {
+                *slot = t;
+                trail.push(*v);
+                true
+            } else {
+                *slot == t
+            }
+        }
+        Pat::Func(f, args) => {
+            terms.functor(t) == *f
+                && terms.args(t).len() == args.len()
+                && args
+                    .iter()
+                    .zip(terms.args(t))
+                    .all(|(p, &a)| unify(p, a, terms, b, trail))
+        }
+    }
+}
+
+/// The id of a bound pattern's term, if that term was ever interned.
+fn ground_lookup(p: &Pat, b: &[TermId], terms: &TermTable) -> Option<TermId> {
+    match p {
+        Pat::Const(c) => Some(*c),
+        Pat::Var(v) => Some(b[*v as usize]),
+        Pat::Func(f, args) => {
+            let mut ids = Vec::with_capacity(args.len());
+            for a in args.iter() {
+                ids.push(ground_lookup(a, b, terms)?);
+            }
+            terms.lookup(*f, &ids)
+        }
+    }
+}
+
+/// The id of a bound pattern's term, interning it; refuses terms deeper than
+/// the limit.
+fn ground_intern(
+    p: &Pat,
+    b: &[TermId],
+    terms: &mut TermTable,
+    limits: &Limits,
+) -> Result<TermId, GameError> {
+    match p {
+        Pat::Const(c) => Ok(*c),
+        Pat::Var(v) => Ok(b[*v as usize]),
+        Pat::Func(f, args) => {
+            let mut ids = Vec::with_capacity(args.len());
+            for a in args.iter() {
+                ids.push(ground_intern(a, b, terms, limits)?);
+            }
+            let depth = 1 + ids.iter().map(|&t| terms.depth(t)).max().unwrap_or(0);
+            if depth > limits.max_term_depth {
+                return Err(GameError::Limit {
+                    limit: "term depth",
+                    value: limits.max_term_depth,
+                    relation: String::new(),
+                    flag: "--max-term-depth",
+                });
+            }
+            Ok(terms.intern(*f, &ids))
+        }
+    }
+}
+
+/// Whether two bound patterns denote the same term (without interning).
+fn ground_eq(x: &Pat, y: &Pat, b: &[TermId], terms: &TermTable) -> bool {
+    fn resolve(p: &Pat, b: &[TermId]) -> Option<TermId> {
+        match p {
+            Pat::Const(c) => Some(*c),
+            Pat::Var(v) => Some(b[*v as usize]),
+            Pat::Func(..) => None,
+        }
+    }
+    match (resolve(x, b), resolve(y, b)) {
+        (Some(s), Some(t)) => s == t,
+        (Some(t), None) => pat_eq_term(y, t, b, terms),
+        (None, Some(t)) => pat_eq_term(x, t, b, terms),
+        (None, None) => {
+            let (Pat::Func(f, xs), Pat::Func(g, ys)) = (x, y) else {
+                unreachable!()
+            };
+            f == g
+                && xs.len() == ys.len()
+                && xs
+                    .iter()
+                    .zip(ys.iter())
+                    .all(|(a, c)| ground_eq(a, c, b, terms))
+        }
+    }
+}
+
+fn pat_eq_term(p: &Pat, t: TermId, b: &[TermId], terms: &TermTable) -> bool {
+    match p {
+        Pat::Const(c) => *c == t,
+        Pat::Var(v) => b[*v as usize] == t,
+        Pat::Func(f, args) => {
+            terms.functor(t) == *f
+                && terms.args(t).len() == args.len()
+                && args
+                    .iter()
+                    .zip(terms.args(t))
+                    .all(|(a, &u)| pat_eq_term(a, u, b, terms))
+        }
+    }
+}
