@@ -201,3 +201,29 @@ fn find_fragments() {
         }
     }
 }
+
+const RULES: &str = "rules/brazilian_draughts.gdl";
+
+/// Every random game of the rules file ends, every role always has a move,
+/// and every end gives each role one goal.
+#[test]
+fn random_playouts_end_well() {
+    let start = Instant::now();
+    let seen = oracle::random_playouts(RULES, PLAYOUTS, 2003, 2000);
+    eprintln!("{seen:?} in {:?}", start.elapsed());
+    assert_eq!(seen.games, PLAYOUTS);
+}
+
+/// The rules file and the oracle agree move for move over random games.
+#[test]
+fn rules_agree_with_the_oracle() {
+    let start = Instant::now();
+    let seen = oracle::compare::<Brazilian>(RULES, ORACLE_GAMES, 3003, 2000);
+    eprintln!("{seen:?} in {:?}", start.elapsed());
+    assert_eq!(seen.games, ORACLE_GAMES);
+}
+
+/// Random playouts of the rules file run in CI.
+const PLAYOUTS: usize = 20;
+/// Random games compared with the oracle in CI.
+const ORACLE_GAMES: usize = 20;
