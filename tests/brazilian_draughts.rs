@@ -224,6 +224,6 @@ fn rules_agree_with_the_oracle() {
 }
 
 /// Random playouts of the rules file run in CI.
-const PLAYOUTS: usize = 20;
+const PLAYOUTS: usize = 1000;
 /// Random games compared with the oracle in CI.
-const ORACLE_GAMES: usize = 20;
+const ORACLE_GAMES: usize = 500;
