@@ -80,9 +80,14 @@ impl Relation {
 
     /// Whether the fact is present.
     pub fn contains(&self, tuple: &[TermId]) -> bool {
+        self.find(tuple).is_some()
+    }
+
+    /// The row number of the fact, if present.
+    pub fn find(&self, tuple: &[TermId]) -> Option<u32> {
         self.set
             .find(hash_tuple(tuple), |&i| self.row(i) == tuple)
-            .is_some()
+            .copied()
     }
 
     /// Adds a fact unless present; returns whether it was new.
@@ -175,10 +180,13 @@ impl Store {
 
 /// The stores an evaluation reads, by phase.
 #[derive(Clone, Copy)]
-struct Layers<'a> {
+pub(crate) struct Layers<'a> {
     static_: &'a Store,
     state: &'a Store,
     moves: &'a Store,
+    /// Negation of state or move facts is taken as true: the evaluation
+    /// over-approximates every model (used to ground the rules).
+    relaxed: bool,
 }
 
 impl<'a> Layers<'a> {
@@ -192,30 +200,61 @@ impl<'a> Layers<'a> {
     }
 }
 
-/// The stores below the one being written: `None` where the phase is the
-/// one being written (or not involved).
-#[derive(Clone, Copy, Default)]
-pub struct Below<'a> {
-    /// The static facts, unless they are being derived.
-    pub static_: Option<&'a Store>,
-    /// The state's facts, unless they are being derived.
-    pub state: Option<&'a Store>,
+/// Which phase a run of strata writes, and the stores of the phases below.
+#[derive(Clone, Copy)]
+pub enum Target<'a> {
+    /// Deriving the static facts.
+    Static,
+    /// Deriving a state's facts over the static ones.
+    State {
+        /// The static facts.
+        static_: &'a Store,
+    },
+    /// Deriving a joint move's facts over the static and the state's.
+    Move {
+        /// The static facts.
+        static_: &'a Store,
+        /// The state's facts.
+        state: &'a Store,
+    },
+    /// Deriving every state and move fact that could ever hold, into one
+    /// store, ignoring negation of such facts (an over-approximation).
+    Relaxed {
+        /// The static facts.
+        static_: &'a Store,
+    },
 }
 
-/// Runs the strata `comps` (in order) writing into `target`, which holds the
-/// facts of phase `phase`; the other phases are read from `below`.
-#[allow(clippy::too_many_arguments)]
+impl<'a> Target<'a> {
+    /// The stores to read, with `target` in the phase being written.
+    pub(crate) fn layers(self, target: &'a Store, empty: &'a Store) -> Layers<'a> {
+        let (static_, state, moves, relaxed) = match self {
+            Target::Static => (target, empty, empty, false),
+            Target::State { static_ } => (static_, target, empty, false),
+            Target::Move { static_, state } => (static_, state, target, false),
+            Target::Relaxed { static_ } => (static_, target, target, true),
+        };
+        Layers {
+            static_,
+            state,
+            moves,
+            relaxed,
+        }
+    }
+}
+
+/// Runs the strata `comps` (in order), writing their facts into `target`.
 pub fn run_strata(
     p: &Program,
     comps: &[usize],
     target: &mut Store,
-    below: Below<'_>,
+    below: Target<'_>,
     terms: &mut TermTable,
     symbols: &Symbols,
     limits: &Limits,
 ) -> Result<(), GameError> {
     let empty = Store::default();
-    let mut out: Vec<TermId> = Vec::new();
+    let mut tuples: Vec<TermId> = Vec::new();
     let mut delta: Vec<(u32, u32)> = vec![(0, 0); p.relations.len()];
     for &c in comps {
         let comp = &p.components[c];
@@ -227,23 +266,24 @@ pub fn run_strata(
             .collect();
         for &ci in &comp.clauses {
             let cl = &p.clauses[ci];
-            out.clear();
-            {
-                let layers = layers(target, below, &empty);
-                join(
-                    p,
-                    &cl.full.steps,
-                    &cl.head_args,
-                    cl.vars,
-                    layers,
-                    terms,
-                    &delta,
-                    &mut out,
-                    limits,
-                )
-                .map_err(|e| named(e, p, cl.head, symbols))?;
-            }
-            flush(p, cl.head, &out, target, terms, limits, symbols)?;
+            tuples.clear();
+            let mut out = Derived {
+                head: &cl.head_args,
+                tuples: &mut tuples,
+            };
+            let layers = below.layers(target, &empty);
+            join(
+                p,
+                &cl.full.steps,
+                cl.vars,
+                layers,
+                terms,
+                &delta,
+                limits,
+                &mut out,
+            )
+            .map_err(|e| named(e, p, cl.head, symbols))?;
+            flush(p, cl.head, &tuples, target, terms, limits, symbols)?;
         }
         if !comp.recursive {
             continue;
@@ -264,23 +304,17 @@ pub fn run_strata(
             for &ci in &comp.clauses {
                 let cl = &p.clauses[ci];
                 for jp in &cl.deltas {
-                    out.clear();
-                    {
-                        let layers = layers(target, below, &empty);
-                        join(
-                            p,
-                            &jp.steps,
-                            &cl.head_args,
-                            cl.vars,
-                            layers,
-                            terms,
-                            &delta,
-                            &mut out,
-                            limits,
-                        )
-                        .map_err(|e| named(e, p, cl.head, symbols))?;
-                    }
-                    flush(p, cl.head, &out, target, terms, limits, symbols)?;
+                    tuples.clear();
+                    let mut out = Derived {
+                        head: &cl.head_args,
+                        tuples: &mut tuples,
+                    };
+                    let layers = below.layers(target, &empty);
+                    join(
+                        p, &jp.steps, cl.vars, layers, terms, &delta, limits, &mut out,
+                    )
+                    .map_err(|e| named(e, p, cl.head, symbols))?;
+                    flush(p, cl.head, &tuples, target, terms, limits, symbols)?;
                 }
             }
         }
@@ -289,26 +323,6 @@ pub fn run_strata(
         }
     }
     Ok(())
-}
-
-fn layers<'a>(target: &'a Store, below: Below<'a>, empty: &'a Store) -> Layers<'a> {
-    match (below.static_, below.state) {
-        (None, _) => Layers {
-            static_: target,
-            state: empty,
-            moves: empty,
-        },
-        (Some(s), None) => Layers {
-            static_: s,
-            state: target,
-            moves: empty,
-        },
-        (Some(s), Some(st)) => Layers {
-            static_: s,
-            state: st,
-            moves: target,
-        },
-    }
 }
 
 /// Names the relation in a limit error raised while deriving it.
@@ -360,7 +374,7 @@ fn flush(
     Ok(())
 }
 
-const UNBOUND: TermId = TermId(u32::MAX);
+pub(crate) const UNBOUND: TermId = TermId(u32::MAX);
 
 /// Where the candidate facts of a scan come from.
 enum Candidates<'a> {
@@ -369,42 +383,79 @@ enum Candidates<'a> {
     Once(bool),
 }
 
-struct Frame<'a> {
+/// The state of one step of a running join.
+pub(crate) struct Frame<'a> {
     candidates: Candidates<'a>,
     pos: usize,
     mark: usize,
 }
 
-/// Runs one join plan, appending each derived head tuple to `out` (for a
-/// 0-ary head, one `UNBOUND` marker per derivation).
+impl Frame<'_> {
+    /// The fact a scan step is at (its row in the relation), if a scan.
+    pub(crate) fn current_row(&self) -> Option<u32> {
+        match self.candidates {
+            Candidates::Rows(rows) => Some(rows[self.pos - 1]),
+            Candidates::Range(lo, _) => Some(lo - 1),
+            Candidates::Once(_) => None,
+        }
+    }
+}
+
+/// Receives each match of a join: the bindings and the frames of its steps.
+pub(crate) trait Sink {
+    fn matched(
+        &mut self,
+        b: &[TermId],
+        frames: &[Frame<'_>],
+        terms: &mut TermTable,
+        limits: &Limits,
+    ) -> Result<(), GameError>;
+}
+
+/// The usual sink: the head tuples derived, flat (one `UNBOUND` marker per
+/// derivation of a 0-ary head).
+struct Derived<'h> {
+    head: &'h [Pat],
+    tuples: &'h mut Vec<TermId>,
+}
+
+impl Sink for Derived<'_> {
+    fn matched(
+        &mut self,
+        b: &[TermId],
+        _: &[Frame<'_>],
+        terms: &mut TermTable,
+        limits: &Limits,
+    ) -> Result<(), GameError> {
+        if self.head.is_empty() {
+            self.tuples.push(UNBOUND);
+        }
+        for h in self.head {
+            self.tuples.push(ground_intern(h, b, terms, limits)?);
+        }
+        Ok(())
+    }
+}
+
+/// Runs one join plan, handing each match to `sink`. Iterative: one frame
+/// per step on a vector, so long bodies cannot overflow the stack.
 #[allow(clippy::too_many_arguments)]
-fn join<'a>(
+pub(crate) fn join<'a>(
     p: &Program,
     steps: &[Step],
-    head: &[Pat],
     nvars: usize,
     layers: Layers<'a>,
     terms: &mut TermTable,
     delta: &[(u32, u32)],
-    out: &mut Vec<TermId>,
     limits: &Limits,
+    sink: &mut dyn Sink,
 ) -> Result<(), GameError> {
     let mut b = vec![UNBOUND; nvars];
     let mut trail: Vec<u16> = Vec::new();
     let mut key: Vec<TermId> = Vec::new();
     let mut frames: Vec<Frame<'a>> = Vec::with_capacity(steps.len());
-    let emit = |b: &[TermId], terms: &mut TermTable, out: &mut Vec<TermId>| {
-        if head.is_empty() {
-            out.push(UNBOUND);
-            return Ok(());
-        }
-        for h in head {
-            out.push(ground_intern(h, b, terms, limits)?);
-        }
-        Ok(())
-    };
     if steps.is_empty() {
-        return emit(&b, terms, out);
+        return sink.matched(&b, &frames, terms, limits);
     }
     frames.push(enter(p, &steps[0], layers, terms, &b, delta, &mut key, 0));
     while !frames.is_empty() {
@@ -454,7 +505,7 @@ fn join<'a>(
             continue;
         }
         if depth + 1 == steps.len() {
-            emit(&b, terms, out)?;
+            sink.matched(&b, &frames, terms, limits)?;
         } else {
             let mark = trail.len();
             let f = enter(
@@ -499,16 +550,13 @@ fn enter<'a>(
                 Candidates::Range(lo, hi)
             } else if let Some(ix) = index {
                 key.clear();
-                let mut found = true;
-                for kp in key_pats.iter() {
-                    match ground_lookup(kp, b, terms) {
-                        Some(t) => key.push(t),
-                        None => {
-                            found = false;
-                            break;
-                        }
+                let found = key_pats.iter().all(|kp| match ground_lookup(kp, b, terms) {
+                    Some(t) => {
+                        key.push(t);
+                        true
                     }
-                }
+                    None => false,
+                });
                 match relation.indexes[*ix].get(key.as_slice()).filter(|_| found) {
                     Some(rows) => Candidates::Rows(rows),
                     None => Candidates::Rows(&[]),
@@ -517,21 +565,13 @@ fn enter<'a>(
                 Candidates::Range(0, relation.rows)
             }
         }
+        Step::Absent { rel, .. } if layers.relaxed && p.info(*rel).phase != Phase::Static => {
+            Candidates::Once(true)
+        }
         Step::Absent { rel, args } => {
             let relation = layers.relation(p, *rel);
-            key.clear();
-            let mut all = true;
-            for a in args.iter() {
-                match ground_lookup(a, b, terms) {
-                    Some(t) => key.push(t),
-                    None => {
-                        all = false;
-                        break;
-                    }
-                }
-            }
             // A term never interned cannot be in any relation.
-            Candidates::Once(!all || !relation.contains(key))
+            Candidates::Once(!lookup_tuple(args, b, terms, key) || !relation.contains(key))
         }
         Step::Distinct(x, y) => Candidates::Once(!ground_eq(x, y, b, terms)),
         Step::Same(x, y) => Candidates::Once(ground_eq(x, y, b, terms)),
@@ -541,6 +581,24 @@ fn enter<'a>(
         pos: 0,
         mark,
     }
+}
+
+/// Fills `out` with the ids of bound patterns; false if some term was never
+/// interned (so the tuple is in no relation).
+pub(crate) fn lookup_tuple(
+    args: &[Pat],
+    b: &[TermId],
+    terms: &TermTable,
+    out: &mut Vec<TermId>,
+) -> bool {
+    out.clear();
+    args.iter().all(|a| match ground_lookup(a, b, terms) {
+        Some(t) => {
+            out.push(t);
+            true
+        }
+        None => false,
+    })
 }
 
 fn undo(b: &mut [TermId], trail: &mut Vec<u16>, mark: usize) {
@@ -603,7 +661,7 @@ fn ground_lookup(p: &Pat, b: &[TermId], terms: &TermTable) -> Option<TermId> {
 
 /// The id of a bound pattern's term, interning it; refuses terms deeper than
 /// the limit.
-fn ground_intern(
+pub(crate) fn ground_intern(
     p: &Pat,
     b: &[TermId],
     terms: &mut TermTable,

@@ -6,7 +6,8 @@
 //! needs, and memoised by state.
 
 use crate::error::{Diagnostic, GameError, LoadError};
-use crate::eval::{run_strata, Below, Limits, Store};
+use crate::eval::{run_strata, Limits, Store, Target};
+use crate::ground::{Grounded, Values};
 use crate::plan::{self, Phase, Program, RelId};
 use crate::source::SourceFile;
 use crate::symbol::Symbols;
@@ -66,22 +67,113 @@ struct Rules {
     next_state: Vec<usize>,
     /// Move-phase strata needed for `next`.
     next_moves: Vec<usize>,
+    /// The ground rules, when grounding fit its budget.
+    ground: Option<GroundTables>,
 }
 
-/// The facts derived so far for one state.
+/// The ground program and, for each query, the atoms to read.
+#[derive(Debug)]
+struct GroundTables {
+    program: Grounded,
+    /// Per role: each legal move's atom.
+    legal: Vec<Vec<(u32, TermId)>>,
+    /// Per role: each goal value's atom.
+    goal: Vec<Vec<(u32, TermId)>>,
+    terminal: Option<u32>,
+    next: Vec<(u32, TermId)>,
+}
+
+impl GroundTables {
+    fn new(program: Grounded, p: &Program, roles: &[TermId]) -> GroundTables {
+        let kw = p.keywords;
+        let per_role = |rel: RelId| -> Vec<Vec<(u32, TermId)>> {
+            roles
+                .iter()
+                .map(|&role| {
+                    program
+                        .atoms_of(rel)
+                        .filter(|(_, r)| r[0] == role)
+                        .map(|(a, r)| (a, r[1]))
+                        .collect()
+                })
+                .collect()
+        };
+        let legal = per_role(kw.legal);
+        let goal = per_role(kw.goal);
+        let terminal = program.atoms_of(kw.terminal).map(|(a, _)| a).next();
+        let next = program.atoms_of(kw.next).map(|(a, r)| (a, r[0])).collect();
+        GroundTables {
+            legal,
+            goal,
+            terminal,
+            next,
+            program,
+        }
+    }
+}
+
+/// The facts derived so far for one state: relations of facts for the
+/// interpreter, or one truth value per atom for the ground rules.
+enum Facts {
+    Store(Store),
+    Values(Values),
+}
+
+/// What has been derived for one state.
 struct Model {
-    facts: Store,
+    facts: Facts,
     done: Vec<bool>,
 }
 
-/// Memoised models by state, in two generations: when the newer one is
-/// full it becomes the older one and the older one is dropped, so memory is
-/// bounded by twice the capacity and recently used models survive.
+/// Memoised models by state: the model in use, then two generations of
+/// others. When the newer generation is full it becomes the older one and
+/// the older one is dropped, so memory is bounded by twice the capacity and
+/// recently used models survive. Queries on the model in use (the common
+/// case: terminal, legal, next of one state) need no hashing.
 #[derive(Default)]
 struct Memo {
+    current: Option<(State, Box<Model>)>,
     new: FxHashMap<State, Box<Model>>,
     old: FxHashMap<State, Box<Model>>,
     capacity: usize,
+}
+
+impl Memo {
+    /// Makes the model of `state` the one in use, taking it from the memo
+    /// or making it with `make`.
+    fn select(&mut self, state: &State, make: impl FnOnce() -> Model) -> &mut Model {
+        if !matches!(&self.current, Some((s, _)) if s == state) {
+            if let Some((s, m)) = self.current.take() {
+                if self.capacity > 0 {
+                    if self.new.len() >= self.capacity {
+                        self.old = std::mem::take(&mut self.new);
+                    }
+                    self.new.insert(s, m);
+                }
+            }
+            let model = self
+                .new
+                .remove(state)
+                .or_else(|| self.old.remove(state))
+                .unwrap_or_else(|| Box::new(make()));
+            self.current = Some((state.clone(), model));
+        }
+        &mut self.current.as_mut().expect("just selected").1
+    }
+
+    /// The model in use, which must be that of `state`.
+    fn in_use(&self, state: &State) -> &Model {
+        match &self.current {
+            Some((s, m)) if s == state => m,
+            _ => unreachable!("the state's model is selected before it is read"),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.current = None;
+        self.new.clear();
+        self.old.clear();
+    }
 }
 
 /// The default number of state models kept per generation of the memo.
@@ -95,6 +187,8 @@ pub struct Game {
     symbols: Symbols,
     memo: Memo,
     limits: Limits,
+    /// Truth values of one joint move's atoms (ground rules only).
+    scratch: Values,
 }
 
 impl Clone for Game {
@@ -108,6 +202,7 @@ impl Clone for Game {
                 ..Memo::default()
             },
             limits: self.limits,
+            scratch: Values::default(),
         }
     }
 }
@@ -169,7 +264,7 @@ impl Game {
             Ok(c) => c,
             Err(errors) => return Err(invalid(file, errors)),
         };
-        let diagnostics = validate(&description, &clauses);
+        let diagnostics = crate::check::check(&description, &clauses);
         if diagnostics.iter().any(Diagnostic::is_error) {
             return Err(invalid(file, diagnostics));
         }
@@ -184,7 +279,7 @@ impl Game {
             &program,
             &static_strata,
             &mut static_facts,
-            Below::default(),
+            Target::Static,
             &mut terms,
             &symbols,
             &limits,
@@ -215,7 +310,11 @@ impl Game {
                 .filter(|&c| program.components[c].phase == phase)
                 .collect()
         };
+        let ground = Grounded::new(&program, &static_facts, &initial.0, &mut terms, &symbols)
+            .ok()
+            .map(|g| GroundTables::new(g, &program, &roles));
         let rules = Rules {
+            ground,
             legal: of_phase(kw.legal, Phase::State),
             terminal: of_phase(kw.terminal, Phase::State),
             goal: of_phase(kw.goal, Phase::State),
@@ -238,7 +337,21 @@ impl Game {
                 ..Memo::default()
             },
             limits,
+            scratch: Values::default(),
         })
+    }
+
+    /// How states are evaluated: by ground rules (with their size) or by
+    /// the interpreter (when grounding exceeded its budget).
+    pub fn engine(&self) -> String {
+        match &self.rules.ground {
+            Some(g) => format!(
+                "ground rules ({} atoms, {} rules)",
+                g.program.atoms(),
+                g.program.rules()
+            ),
+            None => "interpreter".to_string(),
+        }
     }
 
     /// The warnings of the rules file (it has no errors, or it would not
@@ -258,11 +371,10 @@ impl Game {
     }
 
     /// Sets how many state models the memo keeps (per generation; at most
-    /// twice this many are held). 0 keeps none beyond the current query.
+    /// twice this many are held). 0 keeps only the state in use.
     pub fn set_memo_capacity(&mut self, capacity: usize) {
         self.memo.capacity = capacity;
-        self.memo.old.clear();
-        self.memo.new.clear();
+        self.memo.clear();
     }
 
     /// The roles, in the order of the `role` facts.
@@ -290,78 +402,87 @@ impl Game {
         self.rules.initial.clone()
     }
 
-    /// Derives the strata `needed` for `state` (those not derived yet) and
-    /// returns the state's model.
-    fn model(
-        &mut self,
-        state: &State,
-        needed: fn(&Rules) -> &[usize],
-    ) -> Result<&Model, GameError> {
-        let memo = &mut self.memo;
-        if !memo.new.contains_key(state) {
-            let model = match memo.old.remove(state) {
-                Some(m) => m,
-                None => {
-                    let p = &self.rules.program;
-                    let mut facts = Store::new(p);
-                    for &f in state.0.iter() {
-                        facts.insert(p, p.keywords.true_, &[f], &self.terms);
-                    }
-                    Box::new(Model {
-                        facts,
-                        done: vec![false; p.components.len()],
-                    })
-                }
-            };
-            if memo.new.len() >= memo.capacity.max(1) {
-                memo.old = std::mem::take(&mut memo.new);
-            }
-            memo.new.insert(state.clone(), model);
-        }
-        let model = memo.new.get_mut(state).expect("just inserted");
+    /// Derives the strata `needed` for `state` (those not derived yet),
+    /// leaving the state's model in the memo.
+    fn model(&mut self, state: &State, needed: fn(&Rules) -> &[usize]) -> Result<(), GameError> {
         let rules = &*self.rules;
+        let terms = &self.terms;
+        let model = self.memo.select(state, || new_model(rules, state, terms));
         let todo: Vec<usize> = needed(rules)
             .iter()
             .copied()
             .filter(|&c| !model.done[c])
             .collect();
-        if !todo.is_empty() {
-            run_strata(
+        if todo.is_empty() {
+            return Ok(());
+        }
+        match (&mut model.facts, &rules.ground) {
+            (Facts::Values(values), Some(g)) => g.program.run(&todo, values),
+            (Facts::Store(facts), _) => run_strata(
                 &rules.program,
                 &todo,
-                &mut model.facts,
-                Below {
-                    static_: Some(&rules.static_facts),
-                    state: None,
+                facts,
+                Target::State {
+                    static_: &rules.static_facts,
                 },
                 &mut self.terms,
                 &self.symbols,
                 &self.limits,
-            )?;
-            todo.iter().for_each(|&c| model.done[c] = true);
+            )?,
+            (Facts::Values(_), None) => unreachable!("values only with ground rules"),
         }
-        Ok(model)
+        todo.iter().for_each(|&c| model.done[c] = true);
+        Ok(())
     }
 
-    /// The facts of `rel` in a model, wherever its phase keeps them.
-    fn facts<'a>(rules: &'a Rules, model: &'a Model, rel: RelId) -> &'a crate::eval::Relation {
+    /// The memoised model of a state (after `model` made it).
+    fn memoised(&self, state: &State) -> &Model {
+        self.memo.in_use(state)
+    }
+
+    /// The facts of `rel` in an interpreted model, wherever its phase keeps
+    /// them.
+    fn facts<'a>(rules: &'a Rules, facts: &'a Store, rel: RelId) -> &'a crate::eval::Relation {
         match rules.program.info(rel).phase {
             Phase::Static => rules.static_facts.relation(rel),
-            _ => model.facts.relation(rel),
+            _ => facts.relation(rel),
+        }
+    }
+
+    /// Whether `(legal role m)` holds in a state whose legal strata are done.
+    fn is_legal(&self, state: &State, role: usize, m: Move) -> bool {
+        let rules = &*self.rules;
+        let tuple = [rules.roles[role], m.0];
+        match (&self.memoised(state).facts, &rules.ground) {
+            (Facts::Values(values), Some(g)) => g
+                .program
+                .atom(rules.program.keywords.legal, &tuple)
+                .is_some_and(|a| values.truth[a as usize]),
+            (Facts::Store(facts), _) => {
+                Game::facts(rules, facts, rules.program.keywords.legal).contains(&tuple)
+            }
+            (Facts::Values(_), None) => unreachable!(),
         }
     }
 
     /// The legal moves of `role` in `state`, in the order derived.
     pub fn legal_moves(&mut self, state: &State, role: Role) -> Result<Vec<Move>, GameError> {
-        let role_term = self.rules.roles[role.0 as usize];
-        let legal = self.rules.program.keywords.legal;
         self.model(state, |r| &r.legal)?;
-        let model = &self.memo.new[state];
-        Ok(Game::facts(&self.rules, model, legal)
-            .rows()
-            .filter(|r| r[0] == role_term)
-            .map(|r| Move(r[1]))
-            .collect())
+        let rules = &*self.rules;
+        let role_term = rules.roles[role.0 as usize];
+        Ok(match (&self.memoised(state).facts, &rules.ground) {
+            (Facts::Values(values), Some(g)) => g.legal[role.0 as usize]
+                .iter()
+                .filter(|(a, _)| values.truth[*a as usize])
+                .map(|&(_, m)| Move(m))
+                .collect(),
+            (Facts::Store(facts), _) => Game::facts(rules, facts, rules.program.keywords.legal)
+                .rows()
+                .filter(|r| r[0] == role_term)
+                .map(|r| Move(r[1]))
+                .collect(),
+            (Facts::Values(_), None) => unreachable!(),
+        })
     }
 
     /// Every combination of one legal move per role, in role order.
@@ -385,27 +506,41 @@ impl Game {
 
     /// Whether `state` is terminal.
     pub fn is_terminal(&mut self, state: &State) -> Result<bool, GameError> {
-        let terminal = self.rules.program.keywords.terminal;
         self.model(state, |r| &r.terminal)?;
-        let model = &self.memo.new[state];
-        Ok(!Game::facts(&self.rules, model, terminal).is_empty())
+        let rules = &*self.rules;
+        Ok(match (&self.memoised(state).facts, &rules.ground) {
+            (Facts::Values(values), Some(g)) => {
+                g.terminal.is_some_and(|a| values.truth[a as usize])
+            }
+            (Facts::Store(facts), _) => {
+                !Game::facts(rules, facts, rules.program.keywords.terminal).is_empty()
+            }
+            (Facts::Values(_), None) => unreachable!(),
+        })
     }
 
     /// Each role's goal value in `state`, in role order. Every role must
     /// have exactly one value, a whole number from 0 to 100.
     pub fn goals(&mut self, state: &State) -> Result<Vec<u8>, GameError> {
-        let goal = self.rules.program.keywords.goal;
         self.model(state, |r| &r.goal)?;
-        let model = &self.memo.new[state];
-        let facts = Game::facts(&self.rules, model, goal);
-        let mut goals = Vec::with_capacity(self.rules.roles.len());
-        for (i, &role) in self.rules.roles.iter().enumerate() {
-            let values: Vec<TermId> = facts
-                .rows()
-                .filter(|r| r[0] == role)
-                .map(|r| r[1])
-                .collect();
-            let name = self.rules.role_names[i].clone();
+        let rules = &*self.rules;
+        let model = self.memoised(state);
+        let mut goals = Vec::with_capacity(rules.roles.len());
+        for (i, &role) in rules.roles.iter().enumerate() {
+            let values: Vec<TermId> = match (&model.facts, &rules.ground) {
+                (Facts::Values(values), Some(g)) => g.goal[i]
+                    .iter()
+                    .filter(|(a, _)| values.truth[*a as usize])
+                    .map(|&(_, v)| v)
+                    .collect(),
+                (Facts::Store(facts), _) => Game::facts(rules, facts, rules.program.keywords.goal)
+                    .rows()
+                    .filter(|r| r[0] == role)
+                    .map(|r| r[1])
+                    .collect(),
+                (Facts::Values(_), None) => unreachable!(),
+            };
+            let name = rules.role_names[i].clone();
             match values.as_slice() {
                 [] => return Err(GameError::NoGoal { role: name }),
                 [v] => {
@@ -446,12 +581,9 @@ impl Game {
         if self.is_terminal(state)? {
             return Err(GameError::Terminal);
         }
-        let kw = self.rules.program.keywords;
         self.model(state, |r| &r.legal)?;
-        for (i, m) in joint.iter().enumerate() {
-            let role = self.rules.roles[i];
-            let model = &self.memo.new[state];
-            if !Game::facts(&self.rules, model, kw.legal).contains(&[role, m.0]) {
+        for (i, &m) in joint.iter().enumerate() {
+            if !self.is_legal(state, i, m) {
                 let legal = self
                     .legal_moves(state, Role(i as u32))?
                     .into_iter()
@@ -459,7 +591,7 @@ impl Game {
                     .collect();
                 return Err(GameError::IllegalMove {
                     role: self.rules.role_names[i].clone(),
-                    played: self.move_text(*m),
+                    played: self.move_text(m),
                     legal,
                 });
             }
@@ -467,28 +599,51 @@ impl Game {
         self.model(state, |r| &r.next_state)?;
         let rules = &*self.rules;
         let p = &rules.program;
-        let model = &self.memo.new[state];
-        let mut moves = Store::new(p);
-        for (i, m) in joint.iter().enumerate() {
-            moves.insert(p, kw.does, &[rules.roles[i], m.0], &self.terms);
-        }
-        run_strata(
-            p,
-            &rules.next_moves,
-            &mut moves,
-            Below {
-                static_: Some(&rules.static_facts),
-                state: Some(&model.facts),
-            },
-            &mut self.terms,
-            &self.symbols,
-            &self.limits,
-        )?;
-        let next = match p.info(kw.next).phase {
-            Phase::Move => moves.relation(kw.next),
-            _ => Game::facts(rules, model, kw.next),
+        let kw = p.keywords;
+        let model = self.memo.in_use(state);
+        let next: Vec<TermId> = match (&model.facts, &rules.ground) {
+            (Facts::Values(values), Some(g)) => {
+                // Ground rules: the state's values plus the joint move's atoms.
+                let scratch = &mut self.scratch;
+                scratch.clone_from(values);
+                for (i, m) in joint.iter().enumerate() {
+                    if let Some(a) = g.program.atom(kw.does, &[rules.roles[i], m.0]) {
+                        g.program.set(scratch, a);
+                    }
+                }
+                g.program.run(&rules.next_moves, scratch);
+                g.next
+                    .iter()
+                    .filter(|(a, _)| scratch.truth[*a as usize])
+                    .map(|&(_, f)| f)
+                    .collect()
+            }
+            (Facts::Store(facts), _) => {
+                let mut moves = Store::new(p);
+                for (i, m) in joint.iter().enumerate() {
+                    moves.insert(p, kw.does, &[rules.roles[i], m.0], &self.terms);
+                }
+                run_strata(
+                    p,
+                    &rules.next_moves,
+                    &mut moves,
+                    Target::Move {
+                        static_: &rules.static_facts,
+                        state: facts,
+                    },
+                    &mut self.terms,
+                    &self.symbols,
+                    &self.limits,
+                )?;
+                let next = match p.info(kw.next).phase {
+                    Phase::Move => moves.relation(kw.next),
+                    _ => Game::facts(rules, facts, kw.next),
+                };
+                next.rows().map(|r| r[0]).collect()
+            }
+            (Facts::Values(_), None) => unreachable!(),
         };
-        Ok(State::from_terms(next.rows().map(|r| r[0]).collect()))
+        Ok(State::from_terms(next))
     }
 
     /// A move written in KIF, such as `(move a 2 b 3)` or `noop`.
@@ -531,9 +686,31 @@ impl Game {
     }
 }
 
-/// The checks a file must pass before it is planned.
-fn validate(_d: &crate::ast::Description, _clauses: &[normal::Clause]) -> Vec<Diagnostic> {
-    Vec::new()
+/// An empty model of a state: its `true` facts only.
+fn new_model(rules: &Rules, state: &State, terms: &TermTable) -> Model {
+    let p = &rules.program;
+    let facts = match &rules.ground {
+        Some(g) => {
+            let mut values = g.program.empty_values();
+            for &f in state.0.iter() {
+                if let Some(a) = g.program.atom(p.keywords.true_, &[f]) {
+                    g.program.set(&mut values, a);
+                }
+            }
+            Facts::Values(values)
+        }
+        None => {
+            let mut facts = Store::new(p);
+            for &f in state.0.iter() {
+                facts.insert(p, p.keywords.true_, &[f], terms);
+            }
+            Facts::Store(facts)
+        }
+    };
+    Model {
+        facts,
+        done: vec![false; p.components.len()],
+    }
 }
 
 /// Where to point a limit error raised at load: the first rule deriving the

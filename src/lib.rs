@@ -6,10 +6,12 @@
 //! legal moves, next states, terminal and goals on top.
 
 pub mod ast;
+pub mod check;
 pub mod deps;
 pub mod error;
 pub mod eval;
 pub mod game;
+pub mod ground;
 pub mod normal;
 pub mod parse;
 pub mod plan;

@@ -33,3 +33,103 @@ fn tictactoe_has_255168_games_and_5478_positions() {
     assert_eq!(games, 255_168);
     assert_eq!(seen.len(), 5_478);
 }
+
+/// Heap sizes of a nim state, read from its `(heap h size)` facts, where
+/// sizes are successor terms.
+fn heaps(game: &Game, state: &State) -> Vec<usize> {
+    let mut sizes: Vec<(String, usize)> = game
+        .state_facts(state)
+        .into_iter()
+        .filter_map(|f| {
+            let rest = f.strip_prefix("(heap ")?;
+            let (name, size) = rest.split_once(' ')?;
+            Some((name.to_string(), size.matches("(s").count()))
+        })
+        .collect();
+    sizes.sort();
+    sizes.into_iter().map(|(_, n)| n).collect()
+}
+
+/// Complete games of nim from these heap sizes, counted directly.
+fn nim_games(heaps: &mut Vec<usize>) -> u64 {
+    if heaps.iter().all(|&h| h == 0) {
+        return 1;
+    }
+    let mut total = 0;
+    for i in 0..heaps.len() {
+        let h = heaps[i];
+        for smaller in 0..h {
+            heaps[i] = smaller;
+            total += nim_games(heaps);
+        }
+        heaps[i] = h;
+    }
+    total
+}
+
+/// The goal of the player to move under perfect play (minimax), from the
+/// rules file.
+fn minimax(game: &mut Game, state: &State, mover: usize) -> u8 {
+    if game.is_terminal(state).unwrap() {
+        return game.goals(state).unwrap()[mover];
+    }
+    let mut best = 0;
+    for joint in game.joint_moves(state).unwrap() {
+        let next = game.next_state(state, &joint).unwrap();
+        best = best.max(100 - minimax(game, &next, 1 - mover));
+    }
+    best
+}
+
+#[test]
+fn nim_matches_direct_counts_and_the_nim_sum_rule() {
+    let mut game = load("nim.gdl");
+    let initial = game.initial_state();
+    assert_eq!(heaps(&game, &initial), [2, 3, 4]);
+    let mut seen = HashSet::new();
+    let games = explore(&mut game, &initial, &mut seen);
+    assert_eq!(games, nim_games(&mut vec![2, 3, 4]));
+    assert_eq!(games, 8_523);
+    // Every position with counters left: the player to move wins under
+    // perfect play exactly when the nim-sum is not zero.
+    let mut checked = 0;
+    for state in &seen {
+        let h = heaps(&game, state);
+        if h.iter().all(|&n| n == 0) {
+            continue;
+        }
+        let mover = if game
+            .state_facts(state)
+            .contains(&"(control first)".to_string())
+        {
+            0
+        } else {
+            1
+        };
+        let nim_sum = h.iter().fold(0, |x, &n| x ^ n);
+        let expected = if nim_sum != 0 { 100 } else { 0 };
+        assert_eq!(minimax(&mut game, state, mover), expected, "heaps {h:?}");
+        checked += 1;
+    }
+    // The reachable positions, found directly: (heap sizes, player to move).
+    let mut direct = HashSet::new();
+    let mut todo = vec![(vec![2, 3, 4], 0)];
+    while let Some((h, mover)) = todo.pop() {
+        if !direct.insert((h.clone(), mover)) {
+            continue;
+        }
+        for i in 0..h.len() {
+            for smaller in 0..h[i] {
+                let mut next = h.clone();
+                next[i] = smaller;
+                todo.push((next, 1 - mover));
+            }
+        }
+    }
+    assert_eq!(seen.len(), direct.len());
+    let empty = direct
+        .iter()
+        .filter(|(h, _)| h.iter().all(|&n| n == 0))
+        .count();
+    assert_eq!(checked, direct.len() - empty);
+}
