@@ -85,6 +85,17 @@ fn read_facts(g: &Brazilian) -> (Vec<String>, Option<u32>, Vec<u32>) {
     (board, capturing, jumped)
 }
 
+/// File (0 = a) and rank of a square number, for the fragment search.
+fn coords(s: u8) -> (i32, i32) {
+    let row = (i32::from(s) - 1) / 4;
+    (2 * ((i32::from(s) - 1) % 4) + (row + 1) % 2, 8 - row)
+}
+
+/// The square number of a file and rank (dark squares only).
+fn square_of(file: i32, rank: i32) -> u8 {
+    ((8 - rank) * 4 + file / 2 + 1) as u8
+}
+
 /// Searches random oracle games for short games that show each rule the
 /// snapshot tests must pin, and prints their moves. Used to pick the
 /// hand-checked fragments below.
@@ -98,14 +109,16 @@ fn find_fragments() {
         "man captures backward",
         "draw by third repetition",
         "loss with blocked pieces",
+        "king crosses its starting square",
     ];
     let mut best: Vec<Option<(usize, u64, Vec<String>)>> = vec![None; names.len()];
-    for seed in 0..20000u64 {
+    for seed in 0..40000u64 {
         let mut rng = Pcg64::seed_from_u64(seed);
         let mut g = Brazilian::initial();
         let mut played: Vec<String> = Vec::new();
-        let mut found = [false; 6];
-        let mut at = [0usize; 6];
+        let mut found = [false; 7];
+        let mut turn_start = 0u8;
+        let mut at = [0usize; 7];
         while !g.is_terminal() {
             let step = played.len();
             let (board, capturing, jumped) = read_facts(&g);
@@ -157,6 +170,20 @@ fn find_fragments() {
             }
             let m = [g.legal(0), g.legal(1)].map(|ms| ms.choose(&mut rng).unwrap().clone());
             if let Move::Jump(a, b) = m[mover] {
+                if capturing.is_none() {
+                    turn_start = a;
+                } else if board[a as usize].ends_with('k') && !found[6] {
+                    // Squares from a to b, b included.
+                    let (fa, ra) = coords(a);
+                    let (fb, rb) = coords(b);
+                    let (df, dr) = ((fb - fa).signum(), (rb - ra).signum());
+                    let crosses = (1..=(fb - fa).abs())
+                        .any(|k| square_of(fa + k * df, ra + k * dr) == turn_start);
+                    if crosses {
+                        found[6] = true;
+                        at[6] = step;
+                    }
+                }
                 let piece = &board[a as usize];
                 let backward = if piece == "wm" {
                     b > a
@@ -186,7 +213,7 @@ fn find_fragments() {
                 at[5] = played.len();
             }
         }
-        for i in 0..6 {
+        for i in 0..7 {
             if found[i] && best[i].as_ref().is_none_or(|b| at[i] < b.0) {
                 best[i] = Some((at[i], seed, played.clone()));
             }
@@ -227,3 +254,103 @@ fn rules_agree_with_the_oracle() {
 const PLAYOUTS: usize = 1000;
 /// Random games compared with the oracle in CI.
 const ORACLE_GAMES: usize = 500;
+
+/// A longer comparison with the oracle than CI runs.
+#[test]
+#[ignore = "long: run with --ignored"]
+fn rules_agree_with_the_oracle_long() {
+    let start = Instant::now();
+    let seen = oracle::compare::<Brazilian>(RULES, 5000, 4003, 2000);
+    eprintln!("{seen:?} in {:?}", start.elapsed());
+}
+
+/// Time per random game of the rules file (prints it).
+#[test]
+#[ignore = "measurement: run with --ignored --nocapture"]
+fn time_per_random_game() {
+    let games = 50;
+    let start = Instant::now();
+    let seen = oracle::random_playouts(RULES, games, 5003, 2000);
+    let elapsed = start.elapsed();
+    eprintln!(
+        "{seen:?}: {:?} per game, {:?} per state",
+        elapsed / games as u32,
+        elapsed / seen.states as u32
+    );
+}
+
+/// Load time of a rules file named by `RULES_FILE` (default: ours).
+#[test]
+#[ignore = "measurement: run with --ignored --nocapture"]
+fn load_time() {
+    let path = std::env::var("RULES_FILE").unwrap_or_else(|_| RULES.to_string());
+    let start = Instant::now();
+    let loaded = gdl::Game::load(&path);
+    eprintln!("{path}: loaded {} in {:?}", loaded.is_ok(), start.elapsed());
+    if let Err(e) = loaded {
+        eprintln!("{}", e.render(false));
+    }
+}
+
+/// The board of an oracle position as text, rank 8 on top; dark squares show
+/// their number and content, for reading fragments by hand.
+fn board_text(g: &Brazilian) -> String {
+    let (board, capturing, jumped) = read_facts(g);
+    let mut out = String::new();
+    for rank in (1..=8).rev() {
+        for file in 0..8 {
+            if (file + rank) % 2 == 0 {
+                out.push_str("  .   ");
+            } else {
+                let s = square_of(file, rank);
+                out.push_str(&format!("{s:>2}:{:<3}", board[s as usize]));
+            }
+        }
+        out.push('\n');
+    }
+    out.push_str(&format!("capturing {capturing:?} jumped {jumped:?}\n"));
+    out
+}
+
+/// Plays one side's moves (the other plays noop) on the oracle.
+fn oracle_after(moves: &[(usize, &str)]) -> Brazilian {
+    let mut g = Brazilian::initial();
+    for &(side, text) in moves {
+        let m = g
+            .legal(side)
+            .into_iter()
+            .find(|m| Brazilian::move_text(m) == text)
+            .unwrap_or_else(|| panic!("{text} is not legal in\n{}", board_text(&g)));
+        let mut joint = [Move::Noop, Move::Noop];
+        joint[side] = m;
+        g.apply(&joint);
+    }
+    g
+}
+
+/// Prints the positions of a move list given in `FRAGMENT` as lines
+/// `w (move 22 18)` / `b (jump 9 18)`.
+#[test]
+#[ignore = "tool: run with --ignored --nocapture"]
+fn show_fragment() {
+    let text = std::env::var("FRAGMENT").unwrap_or_default();
+    let moves: Vec<(usize, &str)> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| (usize::from(l.trim().starts_with('b')), l.trim()[2..].trim()))
+        .collect();
+    for n in 0..=moves.len() {
+        let g = oracle_after(&moves[..n]);
+        let mut legal: Vec<String> = [g.legal(0), g.legal(1)]
+            .concat()
+            .iter()
+            .map(Brazilian::move_text)
+            .collect();
+        legal.sort();
+        println!(
+            "after {n} moves:\n{}legal {legal:?} terminal {}\n",
+            board_text(&g),
+            g.is_terminal()
+        );
+    }
+}

@@ -269,14 +269,14 @@ impl Brazilian {
         self.to_move = 1 - self.to_move;
     }
 
+    /// A board as the rules file writes it in `seen` facts:
+    /// `(sq c1 (sq c2 ... (sq c32 nil)))`.
     fn position_term(board: &[u8; 33]) -> String {
-        let rows: Vec<String> = (0..8)
-            .map(|r| {
-                let cells: Vec<&str> = (1..=4).map(|i| NAMES[board[r * 4 + i] as usize]).collect();
-                format!("(row {})", cells.join(" "))
-            })
-            .collect();
-        format!("(rows {})", rows.join(" "))
+        let mut text = String::from("nil");
+        for s in (1..=32).rev() {
+            text = format!("(sq {} {text})", NAMES[board[s] as usize]);
+        }
+        text
     }
 }
 
