@@ -7,6 +7,7 @@ use crate::symbol::Symbols;
 use crate::term::{TermId, TermTable};
 use hashbrown::HashTable;
 use rustc_hash::{FxHashMap, FxHasher};
+use std::cell::Cell;
 use std::hash::{Hash, Hasher};
 
 /// Bounds that stop rules which would derive without end.
@@ -19,6 +20,9 @@ pub struct Limits {
     pub max_term_depth: usize,
     /// How deep lists may nest in a rules file.
     pub max_nesting: usize,
+    /// How many candidate facts grounding may look at before it gives up
+    /// and the interpreter is used instead; 0 never grounds.
+    pub max_ground_work: u64,
 }
 
 impl Default for Limits {
@@ -27,6 +31,7 @@ impl Default for Limits {
             max_facts: 10_000_000,
             max_term_depth: 64,
             max_nesting: crate::parse::DEFAULT_MAX_NESTING,
+            max_ground_work: 50_000_000,
         }
     }
 }
@@ -187,6 +192,8 @@ pub(crate) struct Layers<'a> {
     /// Negation of state or move facts is taken as true: the evaluation
     /// over-approximates every model (used to ground the rules).
     relaxed: bool,
+    /// When set, how many more candidate facts the joins may look at.
+    budget: Option<&'a Cell<u64>>,
 }
 
 impl<'a> Layers<'a> {
@@ -222,23 +229,26 @@ pub enum Target<'a> {
     Relaxed {
         /// The static facts.
         static_: &'a Store,
+        /// How many candidate facts the joins may still look at.
+        budget: &'a Cell<u64>,
     },
 }
 
 impl<'a> Target<'a> {
     /// The stores to read, with `target` in the phase being written.
     pub(crate) fn layers(self, target: &'a Store, empty: &'a Store) -> Layers<'a> {
-        let (static_, state, moves, relaxed) = match self {
-            Target::Static => (target, empty, empty, false),
-            Target::State { static_ } => (static_, target, empty, false),
-            Target::Move { static_, state } => (static_, state, target, false),
-            Target::Relaxed { static_ } => (static_, target, target, true),
+        let (static_, state, moves, budget) = match self {
+            Target::Static => (target, empty, empty, None),
+            Target::State { static_ } => (static_, target, empty, None),
+            Target::Move { static_, state } => (static_, state, target, None),
+            Target::Relaxed { static_, budget } => (static_, target, target, Some(budget)),
         };
         Layers {
             static_,
             state,
             moves,
-            relaxed,
+            relaxed: budget.is_some(),
+            budget,
         }
     }
 }
@@ -463,6 +473,17 @@ pub(crate) fn join<'a>(
         let frame = &mut frames[depth];
         undo(&mut b, &mut trail, frame.mark);
         let step = &steps[depth];
+        if let Some(budget) = layers.budget {
+            if budget.get() == 0 {
+                return Err(GameError::Limit {
+                    limit: "grounding work",
+                    value: 0,
+                    relation: String::new(),
+                    flag: "(none: the interpreter is used instead)",
+                });
+            }
+            budget.set(budget.get() - 1);
+        }
         let mut advanced = false;
         match &mut frame.candidates {
             Candidates::Once(ok) => {

@@ -33,8 +33,10 @@ pub struct State(pub(crate) Arc<[TermId]>);
 
 impl State {
     fn from_terms(mut facts: Vec<TermId>) -> State {
-        facts.sort_unstable();
-        facts.dedup();
+        if !facts.windows(2).all(|w| w[0] < w[1]) {
+            facts.sort_unstable();
+            facts.dedup();
+        }
         State(facts.into())
     }
 
@@ -77,6 +79,8 @@ struct GroundTables {
     program: Grounded,
     /// Per role: each legal move's atom.
     legal: Vec<Vec<(u32, TermId)>>,
+    /// The atom of each (role index, move).
+    legal_atom: FxHashMap<(usize, TermId), u32>,
     /// Per role: each goal value's atom.
     goal: Vec<Vec<(u32, TermId)>>,
     terminal: Option<u32>,
@@ -84,29 +88,56 @@ struct GroundTables {
 }
 
 impl GroundTables {
-    fn new(program: Grounded, p: &Program, roles: &[TermId]) -> GroundTables {
+    fn new(program: Grounded, p: &Program, static_facts: &Store, roles: &[TermId]) -> GroundTables {
         let kw = p.keywords;
+        // A keyword relation's facts with their atoms; static facts hold in
+        // every state, so they all get the always-true atom.
+        let facts = |rel: RelId| -> Vec<(u32, Vec<TermId>)> {
+            if p.info(rel).phase == Phase::Static {
+                let always = program.always();
+                static_facts
+                    .relation(rel)
+                    .rows()
+                    .map(|r| (always, r.to_vec()))
+                    .collect()
+            } else {
+                program
+                    .atoms_of(rel)
+                    .map(|(a, r)| (a, r.to_vec()))
+                    .collect()
+            }
+        };
         let per_role = |rel: RelId| -> Vec<Vec<(u32, TermId)>> {
+            let all = facts(rel);
             roles
                 .iter()
                 .map(|&role| {
-                    program
-                        .atoms_of(rel)
+                    all.iter()
                         .filter(|(_, r)| r[0] == role)
-                        .map(|(a, r)| (a, r[1]))
+                        .map(|(a, r)| (*a, r[1]))
                         .collect()
                 })
                 .collect()
         };
         let legal = per_role(kw.legal);
-        let goal = per_role(kw.goal);
-        let terminal = program.atoms_of(kw.terminal).map(|(a, _)| a).next();
-        let next = program.atoms_of(kw.next).map(|(a, r)| (a, r[0])).collect();
+        let legal_atom = legal
+            .iter()
+            .enumerate()
+            .flat_map(|(i, moves)| moves.iter().map(move |&(a, m)| ((i, m), a)))
+            .collect();
         GroundTables {
             legal,
-            goal,
-            terminal,
-            next,
+            legal_atom,
+            goal: per_role(kw.goal),
+            terminal: facts(kw.terminal).first().map(|(a, _)| *a),
+            next: {
+                // Sorted by fact, so the facts of a next state come out in
+                // the order a `State` keeps them.
+                let mut next: Vec<(u32, TermId)> =
+                    facts(kw.next).into_iter().map(|(a, r)| (a, r[0])).collect();
+                next.sort_unstable_by_key(|&(_, f)| f);
+                next
+            },
             program,
         }
     }
@@ -310,9 +341,19 @@ impl Game {
                 .filter(|&c| program.components[c].phase == phase)
                 .collect()
         };
-        let ground = Grounded::new(&program, &static_facts, &initial.0, &mut terms, &symbols)
-            .ok()
-            .map(|g| GroundTables::new(g, &program, &roles));
+        let ground = (limits.max_ground_work > 0)
+            .then(|| {
+                Grounded::new(
+                    &program,
+                    &static_facts,
+                    &initial.0,
+                    &mut terms,
+                    &symbols,
+                    &limits,
+                )
+            })
+            .and_then(Result::ok)
+            .map(|g| GroundTables::new(g, &program, &static_facts, &roles));
         let rules = Rules {
             ground,
             legal: of_phase(kw.legal, Phase::State),
@@ -455,9 +496,9 @@ impl Game {
         let tuple = [rules.roles[role], m.0];
         match (&self.memoised(state).facts, &rules.ground) {
             (Facts::Values(values), Some(g)) => g
-                .program
-                .atom(rules.program.keywords.legal, &tuple)
-                .is_some_and(|a| values.truth[a as usize]),
+                .legal_atom
+                .get(&(role, m.0))
+                .is_some_and(|&a| values.truth[a as usize]),
             (Facts::Store(facts), _) => {
                 Game::facts(rules, facts, rules.program.keywords.legal).contains(&tuple)
             }

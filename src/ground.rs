@@ -12,17 +12,15 @@
 use crate::error::GameError;
 use crate::eval::{join, lookup_tuple, run_strata, Frame, Limits, Sink, Store, Target};
 use crate::plan::{Pat, Phase, Program, RelId, Step};
+use crate::symbol::Symbol;
 use crate::symbol::Symbols;
 use crate::term::{TermId, TermTable};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::cell::Cell;
 
-/// The budget of a grounding attempt: past it, the game is evaluated by the
-/// interpreter instead.
-pub const GROUNDING_LIMITS: Limits = Limits {
-    max_facts: 400_000,
-    max_term_depth: 64,
-    max_nesting: usize::MAX,
-};
+/// The most facts that could hold (atoms) a grounding attempt accepts:
+/// past it, the game is evaluated by the interpreter instead.
+const MAX_ATOMS: usize = 400_000;
 
 /// The most body literals all ground rules together may have.
 const MAX_GROUND_LITERALS: usize = 20_000_000;
@@ -72,20 +70,26 @@ pub struct Grounded {
 }
 
 impl Grounded {
-    /// Grounds the program, or fails when the facts that could hold, or
-    /// the ground rules, exceed the grounding budget.
+    /// Grounds the program, or fails when the facts that could hold, the
+    /// ground rules or the work exceed the grounding budget (the work is
+    /// `limits.max_ground_work`).
     pub fn new(
         p: &Program,
         static_facts: &Store,
         init: &[TermId],
         terms: &mut TermTable,
         symbols: &Symbols,
+        limits: &Limits,
     ) -> Result<Grounded, GameError> {
         let kw = p.keywords;
-        let limits = GROUNDING_LIMITS;
+        let limits = Limits {
+            max_facts: MAX_ATOMS,
+            ..*limits
+        };
         let dynamic: Vec<usize> = (0..p.components.len())
             .filter(|&c| p.components[c].phase != Phase::Static)
             .collect();
+        let budget = Cell::new(limits.max_ground_work);
         let mut facts = Store::new(p);
         for &f in init {
             facts.insert(p, kw.true_, &[f], terms);
@@ -94,6 +98,7 @@ impl Grounded {
         loop {
             let target = Target::Relaxed {
                 static_: static_facts,
+                budget: &budget,
             };
             run_strata(p, &dynamic, &mut facts, target, terms, symbols, &limits)?;
             let next: Vec<TermId> = rows_of(p, kw.next, static_facts, &facts)
@@ -154,6 +159,7 @@ impl Grounded {
                 };
                 let layers = Target::Relaxed {
                     static_: static_facts,
+                    budget: &budget,
                 }
                 .layers(&facts, &empty);
                 join(
@@ -178,13 +184,23 @@ impl Grounded {
             strata[c] = (first, rules.len() as u32);
         }
         let recursive: Vec<bool> = p.components.iter().map(|c| c.recursive).collect();
-        // The trigger of a rule: its positive atom of the relation with the
-        // most atoms (the least likely to be true).
-        let mut relation_size = vec![0u32; atoms];
+        // The trigger of a rule: its positive atom of the largest family,
+        // facts of one relation whose first argument has one function
+        // symbol (`(true (cell ...))` apart from `(true (control ...))`):
+        // the least likely to be true.
+        let mut family_size = vec![0u32; atoms];
         for (r, &o) in offset.iter().enumerate() {
-            if o != u32::MAX {
-                let n = facts.relation(RelId(r as u32)).len();
-                relation_size[o as usize..o as usize + n].fill(n as u32);
+            if o == u32::MAX {
+                continue;
+            }
+            let rows = facts.relation(RelId(r as u32));
+            let family = |row: &[TermId]| row.first().map(|&t| terms.functor(t));
+            let mut sizes: FxHashMap<Option<Symbol>, u32> = FxHashMap::default();
+            for row in rows.rows() {
+                *sizes.entry(family(row)).or_default() += 1;
+            }
+            for (i, row) in rows.rows().enumerate() {
+                family_size[o as usize + i] = sizes[&family(row)];
             }
         }
         let mut triggers: Vec<(u32, u32)> = Vec::new();
@@ -198,7 +214,7 @@ impl Grounded {
             let trigger = pos
                 .iter()
                 .enumerate()
-                .max_by_key(|(k, &a)| (relation_size[a as usize], -(*k as i64)));
+                .max_by_key(|(k, &a)| (family_size[a as usize], -(*k as i64)));
             match trigger {
                 Some((k, &a)) => {
                     // Check the trigger first: it is the likeliest to fail.
@@ -236,6 +252,12 @@ impl Grounded {
         self.atoms
     }
 
+    /// An atom that is always true: it stands for static facts among the
+    /// answers to queries (a `legal` given as a fact, say).
+    pub fn always(&self) -> u32 {
+        self.atoms as u32
+    }
+
     /// How many ground rules there are.
     pub fn rules(&self) -> usize {
         self.rules.len()
@@ -259,8 +281,10 @@ impl Grounded {
 
     /// Empty values: no atom true, nothing pending.
     pub fn empty_values(&self) -> Values {
+        let mut truth = vec![false; self.atoms + 1];
+        truth[self.atoms] = true;
         Values {
-            truth: vec![false; self.atoms],
+            truth,
             pending: vec![0; self.rules.len().div_ceil(64)],
         }
     }

@@ -15,6 +15,7 @@ pub mod ground;
 pub mod normal;
 pub mod parse;
 pub mod plan;
+pub mod playout;
 pub mod source;
 pub mod symbol;
 pub mod term;

@@ -8,6 +8,18 @@ fn load(name: &str) -> Game {
     Game::load(&path).unwrap_or_else(|e| panic!("{}", e.render(false)))
 }
 
+/// The same rules, evaluated by the interpreter (grounding switched off).
+fn load_interpreted(name: &str) -> Game {
+    let path = format!("{}/tests/games/{name}", env!("CARGO_MANIFEST_DIR"));
+    let limits = gdl::Limits {
+        max_ground_work: 0,
+        ..gdl::Limits::default()
+    };
+    let game = Game::load_with(&path, limits).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    assert_eq!(game.engine(), "interpreter");
+    game
+}
+
 /// Counts complete games (sequences of joint moves from the initial state to
 /// a terminal state) and collects every reachable state.
 fn explore(game: &mut Game, state: &State, seen: &mut HashSet<State>) -> u64 {
@@ -26,12 +38,13 @@ fn explore(game: &mut Game, state: &State, seen: &mut HashSet<State>) -> u64 {
 
 #[test]
 fn tictactoe_has_255168_games_and_5478_positions() {
-    let mut game = load("tictactoe.gdl");
-    let mut seen = HashSet::new();
-    let initial = game.initial_state();
-    let games = explore(&mut game, &initial, &mut seen);
-    assert_eq!(games, 255_168);
-    assert_eq!(seen.len(), 5_478);
+    for mut game in [load("tictactoe.gdl"), load_interpreted("tictactoe.gdl")] {
+        let mut seen = HashSet::new();
+        let initial = game.initial_state();
+        let games = explore(&mut game, &initial, &mut seen);
+        assert_eq!(games, 255_168, "{}", game.engine());
+        assert_eq!(seen.len(), 5_478, "{}", game.engine());
+    }
 }
 
 /// Heap sizes of a nim state, read from its `(heap h size)` facts, where
@@ -83,7 +96,11 @@ fn minimax(game: &mut Game, state: &State, mover: usize) -> u8 {
 
 #[test]
 fn nim_matches_direct_counts_and_the_nim_sum_rule() {
-    let mut game = load("nim.gdl");
+    nim_figures(load("nim.gdl"));
+    nim_figures(load_interpreted("nim.gdl"));
+}
+
+fn nim_figures(mut game: Game) {
     let initial = game.initial_state();
     assert_eq!(heaps(&game, &initial), [2, 3, 4]);
     let mut seen = HashSet::new();
@@ -132,4 +149,52 @@ fn nim_matches_direct_counts_and_the_nim_sum_rule() {
         .filter(|(h, _)| h.iter().all(|&n| n == 0))
         .count();
     assert_eq!(checked, direct.len() - empty);
+}
+
+/// Buttons and lights, stepped directly: a toggles p, b swaps p and q, c
+/// swaps q and r.
+fn press(lights: [bool; 3], button: char) -> [bool; 3] {
+    let [p, q, r] = lights;
+    match button {
+        'a' => [!p, q, r],
+        'b' => [q, p, r],
+        'c' => [p, r, q],
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn buttons_and_lights_agree_with_direct_stepping() {
+    for mut game in [load("buttons.gdl"), load_interpreted("buttons.gdl")] {
+        // Every sequence of presses: the rules and direct stepping agree on
+        // the lights, the end and the goal.
+        let mut frontier = vec![(game.initial_state(), [false; 3], 1)];
+        let mut ends = 0;
+        while let Some((state, lights, step)) = frontier.pop() {
+            let facts = game.state_facts(&state);
+            let lit: Vec<&str> = ["p", "q", "r"]
+                .into_iter()
+                .zip(lights)
+                .filter(|(_, on)| *on)
+                .map(|(name, _)| name)
+                .collect();
+            let mut expected: Vec<String> = lit.iter().map(|s| s.to_string()).collect();
+            expected.push(step.to_string());
+            expected.sort();
+            assert_eq!(facts, expected);
+            let won = lights == [true; 3];
+            assert_eq!(game.is_terminal(&state).unwrap(), won || step == 7);
+            if won || step == 7 {
+                assert_eq!(game.goals(&state).unwrap(), [if won { 100 } else { 0 }]);
+                ends += 1;
+                continue;
+            }
+            for button in ['a', 'b', 'c'] {
+                let m = game.parse_move(&button.to_string()).unwrap();
+                let next = game.next_state(&state, &[m]).unwrap();
+                frontier.push((next, press(lights, button), step + 1));
+            }
+        }
+        assert!(ends > 0);
+    }
 }
