@@ -354,3 +354,352 @@ fn show_fragment() {
         );
     }
 }
+
+/// A move list as `w (move 22 18)` / `b (jump 9 18)` lines, read into
+/// (side, move text).
+fn moves_of(text: &str) -> Vec<(usize, String)> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(|l| (usize::from(l.starts_with('b')), l[2..].trim().to_string()))
+        .collect()
+}
+
+/// The joint moves (role order) of a move list, for `replay_text`.
+fn joint_texts(moves: &[(usize, String)]) -> Vec<Vec<String>> {
+    moves
+        .iter()
+        .map(|(side, m)| {
+            let mut joint = vec!["noop".to_string(), "noop".to_string()];
+            joint[*side] = m.clone();
+            joint
+        })
+        .collect()
+}
+
+/// Plays a move list on the rules file and on the oracle side by side,
+/// checking at every step that both give the same state and legal moves, and
+/// returns the rules file's game, its states (the initial one first), and
+/// the legal moves of the side to move (sorted texts) in each state.
+fn play(moves: &[(usize, String)]) -> (gdl::Game, Vec<gdl::State>, Vec<Vec<String>>) {
+    let mut game = gdl::Game::load(RULES).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let roles = game.roles();
+    let mut state = game.initial_state();
+    let mut states = vec![state.clone()];
+    let mut legal_seen = Vec::new();
+    let mut oracle = Brazilian::initial();
+    for step in 0..=moves.len() {
+        assert_eq!(
+            game.state_facts(&state),
+            oracle.facts(),
+            "state after {step} moves"
+        );
+        let terminal = game.is_terminal(&state).unwrap();
+        assert_eq!(terminal, oracle.is_terminal(), "end after {step} moves");
+        let mut mover_legal = Vec::new();
+        if terminal {
+            assert_eq!(step, moves.len(), "the game ended after {step} moves");
+            legal_seen.push(mover_legal);
+            break;
+        }
+        for (i, &role) in roles.iter().enumerate() {
+            let mut texts: Vec<String> = game
+                .legal_moves(&state, role)
+                .unwrap()
+                .into_iter()
+                .map(|m| game.move_text(m))
+                .collect();
+            texts.sort();
+            let mut expected: Vec<String> =
+                oracle.legal(i).iter().map(Brazilian::move_text).collect();
+            expected.sort();
+            assert_eq!(
+                texts, expected,
+                "legal moves of role {i} after {step} moves"
+            );
+            if texts != ["noop"] {
+                mover_legal = texts;
+            }
+        }
+        legal_seen.push(mover_legal);
+        let Some((side, text)) = moves.get(step) else {
+            break;
+        };
+        let joint: Vec<gdl::Move> = joint_texts(&moves[step..=step])[0]
+            .iter()
+            .map(|t| game.parse_move(t).unwrap())
+            .collect();
+        state = game.next_state(&state, &joint).unwrap();
+        states.push(state.clone());
+        let om = oracle
+            .legal(*side)
+            .into_iter()
+            .find(|m| Brazilian::move_text(m) == *text)
+            .unwrap_or_else(|| panic!("{text} not legal for the oracle"));
+        let mut oj = [Move::Noop, Move::Noop];
+        oj[*side] = om;
+        oracle.apply(&oj);
+    }
+    (game, states, legal_seen)
+}
+
+fn has(game: &gdl::Game, state: &gdl::State, fact: &str) -> bool {
+    game.state_facts(state).iter().any(|f| f == fact)
+}
+
+/// Flying king, maximum capture, jumped pieces blocking (seed game 9245).
+/// After 17 moves the white king on 1 can take 6 landing on 10, 15 or 19;
+/// only 15 leads on (x18 to 22, x17 to 13) to three captures, so
+/// `(jump 1 15)` is the only legal move. On 13 the king would take 9 next
+/// if the jumped man on 6 were gone, but jumped pieces stay until the
+/// sequence ends, so 6 blocks the landing square and the sequence ends with
+/// three pieces taken, all removed together.
+const FLYING_KING_MAXIMUM: &str = "
+    w (move 23 18)
+    b (move 9 14)
+    w (jump 18 9)
+    b (jump 5 14)
+    w (move 27 23)
+    b (move 1 5)
+    w (move 23 19)
+    b (move 5 9)
+    w (move 31 27)
+    b (move 11 15)
+    w (move 22 17)
+    b (move 14 18)
+    w (move 17 14)
+    b (jump 10 17)
+    w (jump 19 10)
+    w (jump 10 1)
+    b (move 2 6)
+    w (jump 1 15)
+    w (jump 15 22)
+    w (jump 22 13)
+";
+
+#[test]
+fn flying_king_takes_the_most_and_jumped_pieces_block() {
+    let moves = moves_of(FLYING_KING_MAXIMUM);
+    let (game, states, legal) = play(&moves);
+    // 19x10x1: the man crowned on 1 at the end of its capture.
+    assert!(has(&game, &states[16], "(cell 1 wk)"));
+    // The king must land on 15, not 10 or 19.
+    assert_eq!(legal[17], ["(jump 1 15)"]);
+    // Mid-sequence the jumped men stay on the board, marked.
+    assert!(has(&game, &states[19], "(cell 6 bm)"));
+    assert!(has(&game, &states[19], "(jumped 6)"));
+    assert!(has(&game, &states[19], "(jumped 18)"));
+    assert!(has(&game, &states[19], "(capturing 22)"));
+    assert_eq!(legal[19], ["(jump 22 13)"]);
+    // The sequence ends on 13 (6 blocks 13x9); 6, 18 and 17 go at once and
+    // black is to move.
+    let end = &states[20];
+    assert!(has(&game, end, "(cell 13 wk)"));
+    assert!(has(&game, end, "(cell 9 bm)"));
+    for gone in ["(cell 6 bm)", "(cell 18 bm)", "(cell 17 bm)"] {
+        assert!(!has(&game, end, gone), "{gone} should be gone");
+    }
+    assert!(has(&game, end, "(control black)"));
+}
+
+/// Men capture backward; no crowning in passing (seed game 6869). Black's
+/// man goes 14x21x30x23x16, taking 17, 25, 26 and 19: it stands on 30, on
+/// black's crowning rank, mid-sequence, then jumps back up the board
+/// (30x23x16 are backward jumps) and ends on 16 still a man.
+const MAN_BACKWARD_NO_CROWNING_IN_PASSING: &str = "
+    w (move 21 17)
+    b (move 12 16)
+    w (move 23 19)
+    b (jump 16 23)
+    w (jump 26 19)
+    b (move 9 14)
+    w (move 30 26)
+    b (jump 14 21)
+    b (jump 21 30)
+    b (jump 30 23)
+    b (jump 23 16)
+";
+
+#[test]
+fn man_captures_backward_and_is_not_crowned_in_passing() {
+    let moves = moves_of(MAN_BACKWARD_NO_CROWNING_IN_PASSING);
+    let (game, states, legal) = play(&moves);
+    assert_eq!(legal[7], ["(jump 14 21)"]);
+    assert!(has(&game, &states[9], "(cell 30 bm)"));
+    assert!(has(&game, &states[9], "(capturing 30)"));
+    assert_eq!(legal[9], ["(jump 30 23)"]);
+    assert_eq!(legal[10], ["(jump 23 16)"]);
+    let end = &states[11];
+    assert!(has(&game, end, "(cell 16 bm)"));
+    assert!(!has(&game, end, "(cell 30 bk)"));
+    for gone in [17, 25, 26, 19] {
+        assert!(!game
+            .state_facts(end)
+            .iter()
+            .any(|f| f.starts_with(&format!("(cell {gone} "))));
+    }
+    assert!(has(&game, end, "(control white)"));
+}
+
+/// Loss by no move (seed game 7622): after 20x27 white's last man, on 12,
+/// is blocked by 8 (and 3 behind it) and has nowhere to step: white loses.
+/// Also: at move 30 black has two captures of one piece each (19x28, 20x27)
+/// and may choose either; 30x21 is a king's capture at a distance.
+const LOSS_BY_NO_MOVE: &str = "
+    w (move 21 17)
+    b (move 9 14)
+    w (move 24 20)
+    b (jump 14 21)
+    w (move 28 24)
+    b (move 12 16)
+    w (move 32 28)
+    b (move 10 14)
+    w (move 24 19)
+    b (move 5 9)
+    w (jump 19 12)
+    b (move 7 10)
+    w (move 23 18)
+    b (jump 14 23)
+    b (jump 23 32)
+    w (move 20 16)
+    b (jump 11 20)
+    w (move 26 23)
+    b (jump 32 18)
+    w (jump 22 15)
+    b (jump 10 19)
+    w (move 30 26)
+    b (jump 21 30)
+    b (jump 30 23)
+    w (move 31 26)
+    b (jump 23 30)
+    w (move 29 25)
+    b (jump 30 21)
+    w (move 28 24)
+    b (jump 20 27)
+";
+
+#[test]
+fn player_with_no_move_loses() {
+    let moves = moves_of(LOSS_BY_NO_MOVE);
+    let (mut game, states, legal) = play(&moves);
+    assert_eq!(legal[29], ["(jump 19 28)", "(jump 20 27)"]);
+    let end = states.last().unwrap();
+    assert!(has(&game, end, "(cell 12 wm)"));
+    assert!(game.is_terminal(end).unwrap());
+    assert_eq!(game.goals(end).unwrap(), vec![0, 100]);
+    assert!(!game.is_terminal(&states[29]).unwrap());
+}
+
+/// Draw by the third repetition. The first 63 moves (seed game 15195) leave
+/// a white king on 29 against a black king just crowned on 32, white to
+/// move. The kings then go 29-25 32-28 25-29 28-32 twice: the position comes
+/// back after 67 moves (second time) and after 71 (third time: draw).
+fn repetition_moves() -> Vec<(usize, String)> {
+    let mut moves = moves_of(DRAW_PREFIX);
+    for _ in 0..2 {
+        moves.extend(moves_of(
+            "w (move 29 25)\nb (move 32 28)\nw (move 25 29)\nb (move 28 32)",
+        ));
+    }
+    moves
+}
+
+const DRAW_PREFIX: &str = "
+    w (move 21 17)
+    b (move 11 16)
+    w (move 17 14)
+    b (jump 9 18)
+    w (jump 23 14)
+    b (jump 10 17)
+    w (jump 22 13)
+    b (move 7 11)
+    w (move 13 9)
+    b (jump 5 14)
+    w (move 24 20)
+    b (move 3 7)
+    w (move 25 21)
+    b (move 6 9)
+    w (move 26 22)
+    b (move 14 18)
+    w (jump 22 15)
+    b (jump 11 18)
+    w (jump 20 11)
+    b (jump 8 15)
+    w (move 21 17)
+    b (move 4 8)
+    w (move 27 23)
+    b (jump 18 27)
+    w (jump 32 23)
+    b (move 7 11)
+    w (move 23 18)
+    b (jump 15 22)
+    b (jump 22 13)
+    w (move 30 26)
+    b (move 1 5)
+    w (move 26 23)
+    b (move 11 15)
+    w (move 29 25)
+    b (move 15 18)
+    w (jump 23 14)
+    b (jump 9 18)
+    w (move 31 26)
+    b (move 18 23)
+    w (jump 26 19)
+    b (move 8 11)
+    w (move 25 22)
+    b (move 12 16)
+    w (jump 19 12)
+    b (move 2 6)
+    w (move 28 24)
+    b (move 13 17)
+    w (jump 22 13)
+    b (move 6 10)
+    w (move 24 19)
+    b (move 11 15)
+    w (move 12 8)
+    b (jump 15 24)
+    w (move 13 9)
+    b (jump 5 14)
+    w (move 8 4)
+    b (move 24 28)
+    w (move 4 22)
+    b (move 10 15)
+    w (jump 22 11)
+    b (move 14 18)
+    w (jump 11 29)
+    b (move 28 32)
+";
+
+#[test]
+fn third_repetition_is_a_draw() {
+    let moves = repetition_moves();
+    let (mut game, states, _) = play(&moves);
+    let start = &states[63];
+    assert!(has(&game, start, "(cell 29 wk)"));
+    assert!(has(&game, start, "(cell 32 bk)"));
+    // A man move just happened: no position is remembered.
+    assert!(!game
+        .state_facts(start)
+        .iter()
+        .any(|f| f.starts_with("(seen")));
+    // Second occurrence: remembered once, play goes on.
+    assert!(!game.is_terminal(&states[67]).unwrap());
+    let seen_once = |s: &gdl::State, game: &gdl::Game| {
+        game.state_facts(s)
+            .iter()
+            .filter(|f| f.starts_with("(seen white 1 "))
+            .count()
+    };
+    assert_eq!(seen_once(&states[67], &game), 2);
+    for s in &states[..71] {
+        assert!(!game.is_terminal(s).unwrap());
+    }
+    // Third occurrence: a draw.
+    let end = &states[71];
+    assert!(game
+        .state_facts(end)
+        .iter()
+        .any(|f| f.starts_with("(seen white 2 (sq e ")));
+    assert!(game.is_terminal(end).unwrap());
+    assert_eq!(game.goals(end).unwrap(), vec![50, 50]);
+}
