@@ -42,7 +42,6 @@ fn oracle_random_game_lengths() {
         start.elapsed(),
         total / games
     );
-    let _ = Move::Noop;
 }
 
 /// The oracle's square numbering: the neighbours the seed's notation implies.
@@ -138,9 +137,6 @@ fn find_fragments() {
             }
             if let Some(c) = capturing {
                 let piece = &board[c as usize];
-                let enemy =
-                    |s: usize| board[s] != "e" && board[s].as_bytes()[0] != piece.as_bytes()[0];
-                let _ = enemy;
                 // A man on its far rank mid-sequence.
                 if piece.ends_with('m')
                     && ((piece == "wm" && c <= 4) || (piece == "bm" && c >= 29))
@@ -152,8 +148,6 @@ fn find_fragments() {
                 if !jumped.is_empty() && !found[1] {
                     // Would the piece have more jumps if jumped pieces vanished?
                     let mut lifted = g.clone();
-                    let (f, _, _) = read_facts(&g);
-                    let _ = f;
                     lifted.remove_jumped_for_test();
                     let more = lifted
                         .capture_options()

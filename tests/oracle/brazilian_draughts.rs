@@ -285,12 +285,8 @@ impl Oracle for Brazilian {
 
     fn initial() -> Self {
         let mut board = [EMPTY; 33];
-        for s in 1..=12 {
-            board[s] = BM;
-        }
-        for s in 21..=32 {
-            board[s] = WM;
-        }
+        board[1..=12].fill(BM);
+        board[21..=32].fill(WM);
         Brazilian {
             board,
             to_move: 0,
