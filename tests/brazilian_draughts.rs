@@ -697,3 +697,71 @@ fn third_repetition_is_a_draw() {
     assert!(game.is_terminal(end).unwrap());
     assert_eq!(game.goals(end).unwrap(), vec![50, 50]);
 }
+
+/// A king may pass over, or land on, the square it started from: that square
+/// is empty once the king has left it (seed game 20200). The white king on 2
+/// takes four men in a loop, 2x11x18x9x2, and ends on 2 again (2x9x18x11x2,
+/// the other way round, takes as many and is legal too).
+const KING_RETURNS_HOME: &str = "
+    w (move 24 20)
+    b (move 12 16)
+    w (move 22 17)
+    b (move 9 14)
+    w (move 17 13)
+    b (move 5 9)
+    w (move 23 18)
+    b (jump 14 23)
+    w (jump 26 19)
+    w (jump 19 12)
+    b (move 10 14)
+    w (move 27 24)
+    b (move 11 16)
+    w (jump 20 11)
+    b (jump 8 15)
+    w (move 25 22)
+    b (move 7 10)
+    w (move 30 25)
+    b (move 14 18)
+    w (move 31 27)
+    b (move 9 14)
+    w (move 12 8)
+    b (jump 3 12)
+    w (move 22 17)
+    b (move 2 7)
+    w (move 25 22)
+    b (jump 18 25)
+    w (jump 29 22)
+    b (move 6 9)
+    w (jump 13 6)
+    b (move 12 16)
+    w (move 6 2)
+    b (move 1 6)
+    w (jump 2 11)
+    w (jump 11 18)
+    w (jump 18 9)
+    w (jump 9 2)
+";
+
+#[test]
+fn king_may_land_on_its_starting_square() {
+    let moves = moves_of(KING_RETURNS_HOME);
+    let (game, states, legal) = play(&moves);
+    assert!(has(&game, &states[33], "(cell 2 wk)"));
+    // The loop may go either way round (four men each): both are legal.
+    assert_eq!(legal[33], ["(jump 2 11)", "(jump 2 9)"]);
+    // Mid-sequence, 2 is empty and the king's last jump lands there.
+    assert!(!game
+        .state_facts(&states[36])
+        .iter()
+        .any(|f| f.starts_with("(cell 2 ")));
+    assert_eq!(legal[36], ["(jump 9 2)"]);
+    let end = &states[37];
+    assert!(has(&game, end, "(cell 2 wk)"));
+    for gone in [7, 15, 14, 6] {
+        assert!(!game
+            .state_facts(end)
+            .iter()
+            .any(|f| f.starts_with(&format!("(cell {gone} "))));
+    }
+    assert!(has(&game, end, "(control black)"));
+}
