@@ -6,6 +6,7 @@
 //! legal moves, next states, terminal and goals on top.
 
 pub mod ast;
+pub mod board;
 pub mod check;
 pub mod deps;
 pub mod error;

@@ -1,1 +1,65 @@
-fn main() {}
+//! `gdl`: step through, replay, record and explore a GDL rules file.
+//!
+//! A thin layer over the library: each subcommand lives in its own module
+//! under `cli/`. Exit status: 0 success, 1 a rules file or game that fails
+//! (invalid rules, an illegal move, an error of the rules while playing),
+//! 2 a usage or I/O error.
+
+mod cli;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Step through, replay, record and explore a GDL rules file.
+#[derive(Parser)]
+#[command(name = "gdl", version, about, disable_help_subcommand = true)]
+struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check a rules file: print its diagnostics and a summary.
+    Check(cli::check::CheckArgs),
+    /// Print the stratification and join plans of a rules file.
+    Plan(cli::check::PlanArgs),
+    /// Step through a game, alone or against the machine.
+    Play(cli::play::PlayArgs),
+    /// Play a random game and print its trace.
+    Trace(cli::trace_cmd::TraceArgs),
+    /// Check a recorded game and print its trace.
+    Replay(cli::trace_cmd::ReplayArgs),
+    /// Play many random games: lengths, goals, wins and draws.
+    Random(cli::random::RandomArgs),
+    /// Count positions and joint-move sequences at each depth.
+    Perft(cli::perft::PerftArgs),
+    /// Measure random playouts per second.
+    Bench(cli::bench::BenchArgs),
+}
+
+fn main() -> ExitCode {
+    // Die quietly when the reader of standard output goes away (`gdl trace
+    // FILE | head`), as command-line tools do, instead of panicking.
+    #[cfg(unix)]
+    // SAFETY: restoring the default action of a signal at start-up, before
+    // any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+    let args = Args::parse();
+    let result = match args.command {
+        Command::Check(a) => cli::check::check(a),
+        Command::Plan(a) => cli::check::plan(a),
+        Command::Play(a) => cli::play::play(a),
+        Command::Trace(a) => cli::trace_cmd::trace(a),
+        Command::Replay(a) => cli::trace_cmd::replay(a),
+        Command::Random(a) => cli::random::random(a),
+        Command::Perft(a) => cli::perft::perft(a),
+        Command::Bench(a) => cli::bench::bench(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(failure) => failure.report(),
+    }
+}
