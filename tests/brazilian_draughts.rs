@@ -474,7 +474,7 @@ const FLYING_KING_MAXIMUM: &str = "
 #[test]
 fn flying_king_takes_the_most_and_jumped_pieces_block() {
     let moves = moves_of(FLYING_KING_MAXIMUM);
-    let (game, states, legal) = play(&moves);
+    let (mut game, states, legal) = play(&moves);
     // 19x10x1: the man crowned on 1 at the end of its capture.
     assert!(has(&game, &states[16], "(cell 1 wk)"));
     // The king must land on 15, not 10 or 19.
@@ -494,6 +494,12 @@ fn flying_king_takes_the_most_and_jumped_pieces_block() {
         assert!(!has(&game, end, gone), "{gone} should be gone");
     }
     assert!(has(&game, end, "(control black)"));
+    // The whole game as a trace, read move by move against the rules.
+    let trace = gdl::trace::replay_text(&mut game, &joint_texts(&moves)).unwrap();
+    insta::assert_snapshot!(
+        "brazilian_flying_king_maximum_capture_and_jumped_pieces_block",
+        trace
+    );
 }
 
 /// Men capture backward; no crowning in passing (seed game 6869). Black's
@@ -517,7 +523,7 @@ const MAN_BACKWARD_NO_CROWNING_IN_PASSING: &str = "
 #[test]
 fn man_captures_backward_and_is_not_crowned_in_passing() {
     let moves = moves_of(MAN_BACKWARD_NO_CROWNING_IN_PASSING);
-    let (game, states, legal) = play(&moves);
+    let (mut game, states, legal) = play(&moves);
     assert_eq!(legal[7], ["(jump 14 21)"]);
     assert!(has(&game, &states[9], "(cell 30 bm)"));
     assert!(has(&game, &states[9], "(capturing 30)"));
@@ -533,6 +539,12 @@ fn man_captures_backward_and_is_not_crowned_in_passing() {
             .any(|f| f.starts_with(&format!("(cell {gone} "))));
     }
     assert!(has(&game, end, "(control white)"));
+    // The whole game as a trace, read move by move against the rules.
+    let trace = gdl::trace::replay_text(&mut game, &joint_texts(&moves)).unwrap();
+    insta::assert_snapshot!(
+        "brazilian_man_captures_backward_no_crowning_in_passing",
+        trace
+    );
 }
 
 /// Loss by no move (seed game 7622): after 20x27 white's last man, on 12,
@@ -582,6 +594,9 @@ fn player_with_no_move_loses() {
     assert!(game.is_terminal(end).unwrap());
     assert_eq!(game.goals(end).unwrap(), vec![0, 100]);
     assert!(!game.is_terminal(&states[29]).unwrap());
+    // The whole game as a trace, read move by move against the rules.
+    let trace = gdl::trace::replay_text(&mut game, &joint_texts(&moves)).unwrap();
+    insta::assert_snapshot!("brazilian_loss_by_no_move", trace);
 }
 
 /// Draw by the third repetition. The first 63 moves (seed game 15195) leave
@@ -696,6 +711,9 @@ fn third_repetition_is_a_draw() {
         .any(|f| f.starts_with("(seen white 2 (sq e ")));
     assert!(game.is_terminal(end).unwrap());
     assert_eq!(game.goals(end).unwrap(), vec![50, 50]);
+    // The whole game as a trace, read move by move against the rules.
+    let trace = gdl::trace::replay_text(&mut game, &joint_texts(&moves)).unwrap();
+    insta::assert_snapshot!("brazilian_draw_by_third_repetition", trace);
 }
 
 /// A king may pass over, or land on, the square it started from: that square
@@ -745,7 +763,7 @@ const KING_RETURNS_HOME: &str = "
 #[test]
 fn king_may_land_on_its_starting_square() {
     let moves = moves_of(KING_RETURNS_HOME);
-    let (game, states, legal) = play(&moves);
+    let (mut game, states, legal) = play(&moves);
     assert!(has(&game, &states[33], "(cell 2 wk)"));
     // The loop may go either way round (four men each): both are legal.
     assert_eq!(legal[33], ["(jump 2 11)", "(jump 2 9)"]);
@@ -764,4 +782,7 @@ fn king_may_land_on_its_starting_square() {
             .any(|f| f.starts_with(&format!("(cell {gone} "))));
     }
     assert!(has(&game, end, "(control black)"));
+    // The whole game as a trace, read move by move against the rules.
+    let trace = gdl::trace::replay_text(&mut game, &joint_texts(&moves)).unwrap();
+    insta::assert_snapshot!("brazilian_king_lands_on_its_starting_square", trace);
 }
