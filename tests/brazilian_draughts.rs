@@ -786,3 +786,41 @@ fn king_may_land_on_its_starting_square() {
     let trace = gdl::trace::replay_text(&mut game, &joint_texts(&moves)).unwrap();
     insta::assert_snapshot!("brazilian_king_lands_on_its_starting_square", trace);
 }
+
+/// Load time and time per random game with grounding turned off (the
+/// interpreter only), to compare with `time_per_random_game`.
+#[test]
+#[ignore = "measurement: run with --ignored --nocapture"]
+fn time_per_random_game_interpreted() {
+    let start = Instant::now();
+    let limits = gdl::Limits {
+        max_ground_work: 0,
+        ..gdl::Limits::default()
+    };
+    let mut game = gdl::Game::load_with(RULES, limits).unwrap();
+    let loaded = start.elapsed();
+    let mut rng = Pcg64::seed_from_u64(5003);
+    let games = 50;
+    let start = Instant::now();
+    for _ in 0..games {
+        let mut state = game.initial_state();
+        while !game.is_terminal(&state).unwrap() {
+            let joint: Vec<gdl::Move> = game
+                .roles()
+                .into_iter()
+                .map(|r| {
+                    *game
+                        .legal_moves(&state, r)
+                        .unwrap()
+                        .choose(&mut rng)
+                        .unwrap()
+                })
+                .collect();
+            state = game.next_state(&state, &joint).unwrap();
+        }
+    }
+    eprintln!(
+        "loaded in {loaded:?}; {:?} per game",
+        start.elapsed() / games
+    );
+}
