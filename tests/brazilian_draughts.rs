@@ -281,8 +281,9 @@ fn load_time() {
     let start = Instant::now();
     let loaded = gdl::Game::load(&path);
     eprintln!("{path}: loaded {} in {:?}", loaded.is_ok(), start.elapsed());
-    if let Err(e) = loaded {
-        eprintln!("{}", e.render(false));
+    match loaded {
+        Ok(game) => eprintln!("{} warnings: {:?}", game.warnings().len(), game.warnings()),
+        Err(e) => eprintln!("{}", e.render(false)),
     }
 }
 
