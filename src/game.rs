@@ -303,9 +303,18 @@ impl Game {
         let mut terms = TermTable::new();
         let program = plan::plan(&clauses, &mut terms, &mut symbols);
         let mut static_facts = Store::new(&program);
-        let static_strata: Vec<usize> = (0..program.components.len())
-            .filter(|&c| program.components[c].phase == Phase::Static)
-            .collect();
+        // Only the static facts that play needs: `base`, `input` and other
+        // relations nothing in play uses are never derived (an exact `base`
+        // of a game with a position history could not be held).
+        let kw = program.keywords;
+        let mut static_strata: Vec<usize> =
+            [kw.role, kw.init, kw.legal, kw.next, kw.terminal, kw.goal]
+                .into_iter()
+                .flat_map(|r| program.needed(r))
+                .filter(|&c| program.components[c].phase == Phase::Static)
+                .collect();
+        static_strata.sort_unstable();
+        static_strata.dedup();
         if let Err(e) = run_strata(
             &program,
             &static_strata,
@@ -320,7 +329,6 @@ impl Game {
                 .with_label("deriving the facts that do not depend on the state");
             return Err(invalid(file, vec![d]));
         }
-        let kw = program.keywords;
         let roles: Vec<TermId> = static_facts
             .relation(kw.role)
             .rows()

@@ -56,10 +56,11 @@ fn brazilian_draughts_shows_the_square_numbers() {
     assert_lines(
         &board,
         &[
-            "   a  b  c  d  e  f  g  h",
-            "8     bm    bm    bm    bm  8         1     2     3     4",
-            "5  .     .     .     .      5     13    14    15    16",
-            "1  wm    wm    wm    wm     1     29    30    31    32",
+            "   a b c d e f g h",
+            "8    b   b   b   b  8         1     2     3     4",
+            "5  .   .   .   .    5     13    14    15    16",
+            "1  w   w   w   w    1     29    30    31    32",
+            "b = bm, w = wm",
         ],
     );
 }
