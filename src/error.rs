@@ -85,8 +85,23 @@ impl Diagnostic {
 
 /// Renders diagnostics of one file as text, each headed by
 /// `file:line:column: severity[code]: message`, then the source excerpt.
+///
+/// Whatever the file holds, the output stays readable: control characters
+/// of the source are shown as spaces (a hostile file cannot drive the
+/// terminal), a source line longer than [`MAX_SHOWN_LINE`] bytes is not
+/// shown (a note says so), and words of the messages longer than
+/// [`MAX_SHOWN_WORD`] characters are shortened (see [`shorten`]).
 pub fn render(file: &SourceFile, diagnostics: &[Diagnostic], color: bool) -> String {
-    let files = SimpleFile::new(file.name.as_str(), file.text.as_str());
+    let shown: String = file
+        .text
+        .chars()
+        .map(|c| match c {
+            '\n' | '\t' | '\r' => c,
+            c if c.is_ascii_control() => ' ',
+            c => c,
+        })
+        .collect();
+    let files = SimpleFile::new(file.name.as_str(), shown.as_str());
     let config = term::Config::default();
     let mut buffer = if color {
         termcolor::Buffer::ansi()
@@ -99,27 +114,91 @@ pub fn render(file: &SourceFile, diagnostics: &[Diagnostic], color: bool) -> Str
             Severity::Error => CsDiagnostic::error(),
             Severity::Warning => CsDiagnostic::warning(),
         };
-        let mut labels = vec![Label::primary((), range(file, d.span)).with_message(&d.label)];
-        labels.extend(
-            d.secondary
-                .iter()
-                .map(|(s, m)| Label::secondary((), range(file, *s)).with_message(m)),
-        );
+        let mut notes: Vec<String> = d.notes.iter().map(|n| shorten(n)).collect();
+        let mut labels = Vec::new();
+        let spans = std::iter::once((d.span, &d.label, true))
+            .chain(d.secondary.iter().map(|(s, m)| (*s, m, false)));
+        for (span, message, primary) in spans {
+            if let Some(long) = long_line(file, span) {
+                notes.push(long);
+                continue;
+            }
+            let label = if primary {
+                Label::primary((), range(file, span))
+            } else {
+                Label::secondary((), range(file, span))
+            };
+            labels.push(label.with_message(shorten(message)));
+        }
+        notes.dedup();
         let cs = head
             .with_code(d.code)
-            .with_message(format!("{loc}: {}", d.message))
+            .with_message(format!("{loc}: {}", shorten(&d.message)))
             .with_labels(labels)
-            .with_notes(d.notes.clone());
+            .with_notes(notes);
         // Writing to an in-memory buffer cannot fail for a valid span.
         let _ = term::emit(&mut buffer, &config, &files, &cs);
     }
     String::from_utf8_lossy(buffer.as_slice()).into_owned()
 }
 
+/// Source lines longer than this many bytes are not shown under a
+/// diagnostic.
+pub const MAX_SHOWN_LINE: usize = 400;
+
+/// Words of a message longer than this many characters are shortened.
+pub const MAX_SHOWN_WORD: usize = 80;
+
+/// A note saying that a span's lines are too long to show, if they are.
+fn long_line(file: &SourceFile, span: Span) -> Option<String> {
+    let r = range(file, span);
+    let text = &file.text;
+    let start = text[..r.start].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[r.end..].find('\n').map_or(text.len(), |i| r.end + i);
+    let longest = text[start..end].split('\n').map(str::len).max()?;
+    (longest > MAX_SHOWN_LINE).then(|| {
+        let line = file.line_col(r.start).line;
+        format!("line {line} is too long to show ({longest} bytes)")
+    })
+}
+
+/// `text` with every word (a run of characters without white space) longer
+/// than [`MAX_SHOWN_WORD`] characters cut to its start and end with the
+/// number of characters left out, so that a name of a megabyte cannot
+/// flood a message.
+pub fn shorten(text: &str) -> String {
+    if text.len() <= MAX_SHOWN_WORD {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    for (i, word) in text.split(' ').enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        let n = word.chars().count();
+        if n <= MAX_SHOWN_WORD {
+            out.push_str(word);
+            continue;
+        }
+        let head: String = word.chars().take(MAX_SHOWN_WORD / 2).collect();
+        let tail: String = word.chars().skip(n - 8).collect();
+        let left_out = n - MAX_SHOWN_WORD / 2 - 8;
+        out.push_str(&format!("{head}…({left_out} more characters)…{tail}"));
+    }
+    out
+}
+
+/// The byte range of a span within the file, widened to whole characters.
 fn range(file: &SourceFile, span: Span) -> std::ops::Range<usize> {
-    let len = file.text.len();
-    let start = (span.start as usize).min(len);
-    let end = (span.end as usize).clamp(start, len);
+    let text = &file.text;
+    let mut start = (span.start as usize).min(text.len());
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = (span.end as usize).clamp(start, text.len());
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
     start..end
 }
 

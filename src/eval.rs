@@ -10,6 +10,9 @@ use rustc_hash::{FxHashMap, FxHasher};
 use std::cell::Cell;
 use std::hash::{Hash, Hasher};
 
+/// The default of [`Limits::max_work`]: a few seconds of joins.
+pub const DEFAULT_MAX_WORK: u64 = 1_000_000_000;
+
 /// Bounds that stop rules which would derive without end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
@@ -23,6 +26,10 @@ pub struct Limits {
     /// How many candidate facts grounding may look at before it gives up
     /// and the interpreter is used instead; 0 never grounds.
     pub max_ground_work: u64,
+    /// How many candidate facts the joins of one evaluation (the static
+    /// facts, one state's or one joint move's) may look at: bounds rules
+    /// whose joins would run for hours without deriving much.
+    pub max_work: u64,
 }
 
 impl Default for Limits {
@@ -32,6 +39,7 @@ impl Default for Limits {
             max_term_depth: 64,
             max_nesting: crate::parse::DEFAULT_MAX_NESTING,
             max_ground_work: 50_000_000,
+            max_work: DEFAULT_MAX_WORK,
         }
     }
 }
@@ -197,6 +205,17 @@ pub(crate) struct Layers<'a> {
 }
 
 impl<'a> Layers<'a> {
+    /// Bounds the joins of an exact evaluation by `work` (a relaxed one
+    /// keeps its grounding budget).
+    fn with_work(self, work: &'a Cell<u64>) -> Layers<'a> {
+        Layers {
+            budget: self.budget.or(Some(work)),
+            ..self
+        }
+    }
+}
+
+impl<'a> Layers<'a> {
     fn relation(&self, p: &Program, r: RelId) -> &'a Relation {
         let store = match p.info(r).phase {
             Phase::Static => self.static_,
@@ -264,6 +283,7 @@ pub fn run_strata(
     limits: &Limits,
 ) -> Result<(), GameError> {
     let empty = Store::default();
+    let work = Cell::new(limits.max_work);
     let mut tuples: Vec<TermId> = Vec::new();
     let mut delta: Vec<(u32, u32)> = vec![(0, 0); p.relations.len()];
     for &c in comps {
@@ -281,7 +301,7 @@ pub fn run_strata(
                 head: &cl.head_args,
                 tuples: &mut tuples,
             };
-            let layers = below.layers(target, &empty);
+            let layers = below.layers(target, &empty).with_work(&work);
             join(
                 p,
                 &cl.full.steps,
@@ -319,7 +339,7 @@ pub fn run_strata(
                         head: &cl.head_args,
                         tuples: &mut tuples,
                     };
-                    let layers = below.layers(target, &empty);
+                    let layers = below.layers(target, &empty).with_work(&work);
                     join(
                         p, &jp.steps, cl.vars, layers, terms, &delta, limits, &mut out,
                     )
@@ -475,15 +495,25 @@ pub(crate) fn join<'a>(
         let step = &steps[depth];
         if let Some(budget) = layers.budget {
             if budget.get() == 0 {
-                return Err(GameError::Limit {
-                    limit: "grounding work",
-                    value: 0,
-                    relation: String::new(),
-                    flag: "(none: the interpreter is used instead)",
+                return Err(if layers.relaxed {
+                    GameError::Limit {
+                        limit: "grounding work",
+                        value: 0,
+                        relation: String::new(),
+                        flag: "(none: the interpreter is used instead)",
+                    }
+                } else {
+                    GameError::Limit {
+                        limit: "join work",
+                        value: limits.max_work as usize,
+                        relation: String::new(),
+                        flag: "--max-work",
+                    }
                 });
             }
-            budget.set(budget.get() - 1);
         }
+        // Candidate facts looked at in this round of the loop.
+        let mut looked = 1u64;
         let mut advanced = false;
         match &mut frame.candidates {
             Candidates::Once(ok) => {
@@ -498,6 +528,7 @@ pub(crate) fn join<'a>(
                 while frame.pos < rows.len() {
                     let row = relation.row(rows[frame.pos]);
                     frame.pos += 1;
+                    looked += 1;
                     if unify_all(args, row, terms, &mut b, &mut trail) {
                         advanced = true;
                         break;
@@ -513,6 +544,7 @@ pub(crate) fn join<'a>(
                 while *lo < *hi {
                     let row = relation.row(*lo);
                     *lo += 1;
+                    looked += 1;
                     if unify_all(args, row, terms, &mut b, &mut trail) {
                         advanced = true;
                         break;
@@ -520,6 +552,12 @@ pub(crate) fn join<'a>(
                     undo(&mut b, &mut trail, frame.mark);
                 }
             }
+        }
+        if let Some(budget) = layers.budget {
+            // Grounding's budget counts rounds of the loop (its historical
+            // unit); an exact evaluation counts every fact looked at.
+            let spent = if layers.relaxed { 1 } else { looked };
+            budget.set(budget.get().saturating_sub(spent));
         }
         if !advanced {
             frames.pop();

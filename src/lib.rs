@@ -11,6 +11,7 @@ pub mod check;
 pub mod deps;
 pub mod error;
 pub mod eval;
+pub mod fuzz;
 pub mod game;
 pub mod ground;
 pub mod normal;

@@ -16,6 +16,29 @@ use std::process::ExitCode;
 struct Args {
     #[command(subcommand)]
     command: Command,
+    /// Stop the command after this many seconds (exit status 1), whatever
+    /// it is doing, waiting for input included.
+    #[arg(long, global = true, value_name = "SECONDS", value_parser = positive_seconds)]
+    timeout: Option<f64>,
+}
+
+/// Reads `--timeout`: a positive number of seconds.
+fn positive_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s.is_finite() => Ok(s),
+        _ => Err("expected a positive number of seconds".into()),
+    }
+}
+
+/// Ends the process with exit status 1 once `seconds` have passed. Games
+/// saved with `--save` are written whole after every move, so what a
+/// timeout interrupts is never half-written.
+fn watchdog(seconds: f64) {
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs_f64(seconds));
+        eprintln!("error: the time limit ({seconds} seconds) was reached; raise it with --timeout");
+        std::process::exit(1);
+    });
 }
 
 #[derive(Subcommand)]
@@ -48,6 +71,9 @@ fn main() -> ExitCode {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     let args = Args::parse();
+    if let Some(seconds) = args.timeout {
+        watchdog(seconds);
+    }
     let result = match args.command {
         Command::Check(a) => cli::check::check(a),
         Command::Plan(a) => cli::check::plan(a),

@@ -69,6 +69,14 @@ pub fn normalize(d: &Description) -> Result<Vec<Clause>, Vec<Diagnostic>> {
                 bodies.clear();
                 break;
             }
+            // One alternative (no `or`): extend in place, so that a long
+            // body costs linear time, not a copy per literal.
+            if let [only] = alternatives.as_slice() {
+                bodies
+                    .iter_mut()
+                    .for_each(|b| b.extend(only.iter().cloned()));
+                continue;
+            }
             bodies = bodies
                 .iter()
                 .flat_map(|b| {
@@ -110,6 +118,10 @@ fn expand(lit: &Literal, positive: bool) -> Vec<Vec<NLit>> {
             let mut out: Vec<Vec<NLit>> = vec![Vec::new()];
             for l in ls {
                 let alts = expand(l, false);
+                if let [only] = alts.as_slice() {
+                    out.iter_mut().for_each(|c| c.extend(only.iter().cloned()));
+                    continue;
+                }
                 out = out
                     .iter()
                     .flat_map(|conj| {

@@ -43,6 +43,16 @@ impl Sexp {
 
 /// Parses a whole rules file. `max_nesting` bounds how deep lists may nest.
 pub fn parse(file: &SourceFile, max_nesting: usize) -> Result<Description, Vec<Diagnostic>> {
+    // A NUL byte never occurs in text: one error, rather than one per byte
+    // of a binary file.
+    if let Some(at) = file.text.find('\0') {
+        return Err(vec![Diagnostic::error(
+            "not-text",
+            Span::new(at, at + 1),
+            "the file is not text: it holds a NUL byte (is it a binary file?)",
+        )
+        .with_label("NUL byte")]);
+    }
     let mut symbols = Symbols::new();
     let forms = read_sexps(&file.text, G::file, max_nesting, &mut symbols)?;
     let mut reader = Reader {

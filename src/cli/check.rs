@@ -38,7 +38,11 @@ pub fn check(args: CheckArgs) -> Result<ExitCode, Failure> {
         Ok(game) => {
             let warnings = game.warnings();
             print!("{}", gdl::error::render(game.source(), warnings, color()));
-            let roles: Vec<&str> = game.roles().iter().map(|&r| game.role_name(r)).collect();
+            let roles: Vec<String> = game
+                .roles()
+                .iter()
+                .map(|&r| gdl::error::shorten(game.role_name(r)))
+                .collect();
             println!(
                 "{name}: valid, {} ({}), {}",
                 count(roles.len(), "role"),

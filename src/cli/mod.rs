@@ -89,6 +89,12 @@ pub struct LimitArgs {
     /// Deepest term nesting the evaluator accepts.
     #[arg(long, value_name = "N")]
     pub max_term_depth: Option<usize>,
+    /// Deepest nesting of lists the parser accepts in the rules file.
+    #[arg(long, value_name = "N")]
+    pub max_nesting: Option<usize>,
+    /// Most candidate facts the joins of one evaluation may look at.
+    #[arg(long, value_name = "N")]
+    pub max_work: Option<u64>,
 }
 
 /// A loaded rules file with how to draw its states.
@@ -118,7 +124,7 @@ pub fn load(path: &Path, limits: &LimitArgs) -> Result<Loaded, Failure> {
             let limits_only = diagnostics
                 .iter()
                 .filter(|d| d.is_error())
-                .all(|d| d.code == "runaway");
+                .all(|d| matches!(d.code, "runaway" | "too-deep"));
             let why = if limits_only {
                 "an evaluator limit stopped the loading".to_string()
             } else {
@@ -142,6 +148,12 @@ pub fn load_game(path: &Path, limits: &LimitArgs) -> Result<Game, LoadError> {
     }
     if let Some(n) = limits.max_term_depth {
         l.max_term_depth = n;
+    }
+    if let Some(n) = limits.max_nesting {
+        l.max_nesting = n;
+    }
+    if let Some(n) = limits.max_work {
+        l.max_work = n;
     }
     Game::load_with(path, l)
 }
