@@ -462,6 +462,43 @@ impl<'a> Checker<'a> {
                 _ => {}
             }
         }
+        self.unknown_roles(&roles);
+    }
+
+    /// The role named in `legal`, `does`, `goal` and `input` (when written
+    /// as a name, not a variable) is a declared one.
+    fn unknown_roles(&mut self, roles: &FxHashMap<String, Span>) {
+        if roles.is_empty() {
+            return; // `required` says that the file declares no role
+        }
+        let mut declared: Vec<&str> = roles.keys().map(String::as_str).collect();
+        declared.sort_unstable();
+        let mut found: Vec<(Span, String, String)> = Vec::new();
+        for rule in &self.d.rules {
+            Self::for_each_sentence(rule, &mut |s, _| {
+                let keyword = self.name(s.name);
+                if !matches!(keyword, "legal" | "does" | "goal" | "input") {
+                    return;
+                }
+                if let Some(role @ Term::Atom(..)) = s.args.first() {
+                    let text = self.text(role);
+                    if !roles.contains_key(&text) {
+                        found.push((role.span(), text, keyword.to_string()));
+                    }
+                }
+            });
+        }
+        for (span, text, keyword) in found {
+            self.out.push(
+                Diagnostic::error(
+                    "unknown-role",
+                    span,
+                    format!("`{text}` in `{keyword}` is not a role of the game"),
+                )
+                .with_label("not declared by `(role ...)`")
+                .with_note(format!("the roles are {}", declared.join(", "))),
+            );
+        }
     }
 
     /// At least one role, and rules or facts for `init`, `legal`, `terminal`

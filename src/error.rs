@@ -162,6 +162,19 @@ fn long_line(file: &SourceFile, span: Span) -> Option<String> {
     })
 }
 
+/// `text` cut to its first [`MAX_SHOWN_WORD`] characters (saying how many
+/// were left out) when longer: for text a user typed, such as a move.
+pub fn clip(text: &str) -> String {
+    match text.char_indices().nth(MAX_SHOWN_WORD) {
+        None => text.to_string(),
+        Some((at, _)) => format!(
+            "{}…({} more characters)",
+            &text[..at],
+            text[at..].chars().count()
+        ),
+    }
+}
+
 /// `text` with every word (a run of characters without white space) longer
 /// than [`MAX_SHOWN_WORD`] characters cut to its start and end with the
 /// number of characters left out, so that a name of a megabyte cannot
@@ -322,7 +335,7 @@ impl fmt::Display for GameError {
                 played,
                 legal,
             } => {
-                write!(f, "illegal move {played} for {role}; legal moves: ")?;
+                write!(f, "illegal move {} for {role}; legal moves: ", clip(played))?;
                 if legal.is_empty() {
                     f.write_str("none")
                 } else {
@@ -359,7 +372,7 @@ impl fmt::Display for GameError {
                 "goal value {value} of {role} is not a whole number from 0 to 100"
             ),
             GameError::BadMoveText { text, reason } => {
-                write!(f, "cannot read move {text:?}: {reason}")
+                write!(f, "cannot read move {:?}: {reason}", clip(text))
             }
             GameError::Limit {
                 limit,

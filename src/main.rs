@@ -61,6 +61,11 @@ enum Command {
     Bench(cli::bench::BenchArgs),
 }
 
+/// The stack of the thread that runs the command: reading rules nested
+/// `MAX_NESTING_CEILING` deep recurses that far (only the pages touched
+/// are ever allocated).
+const STACK_BYTES: usize = 256 << 20;
+
 fn main() -> ExitCode {
     // Die quietly when the reader of standard output goes away (`gdl trace
     // FILE | head`), as command-line tools do, instead of panicking.
@@ -70,6 +75,16 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    std::thread::Builder::new()
+        .name("gdl".into())
+        .stack_size(STACK_BYTES)
+        .spawn(run)
+        .expect("the command's thread starts")
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+fn run() -> ExitCode {
     let args = Args::parse();
     if let Some(seconds) = args.timeout {
         watchdog(seconds);

@@ -62,7 +62,8 @@ pub fn describe(e: &GameError) -> String {
             played,
             legal,
         } => format!(
-            "illegal move {played} for {role}\n  legal moves of {role}: {}",
+            "illegal move {} for {role}\n  legal moves of {role}: {}",
+            gdl::error::clip(played),
             if legal.is_empty() {
                 "none".to_string()
             } else {
@@ -81,7 +82,7 @@ pub fn color() -> bool {
 }
 
 /// The evaluator limits, flags shared by every command that loads rules.
-#[derive(clap::Args, Clone, Debug, Default)]
+#[derive(clap::Args, Clone, Debug)]
 pub struct LimitArgs {
     /// Most facts one model may hold before the evaluator gives up.
     #[arg(long, value_name = "N")]
@@ -89,13 +90,23 @@ pub struct LimitArgs {
     /// Deepest term nesting the evaluator accepts.
     #[arg(long, value_name = "N")]
     pub max_term_depth: Option<usize>,
-    /// Deepest nesting of lists the parser accepts in the rules file.
-    #[arg(long, value_name = "N")]
-    pub max_nesting: Option<usize>,
+    /// Deepest nesting of lists the parser accepts in the rules file (at
+    /// most 10000).
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u16).range(1..=gdl::parse::MAX_NESTING_CEILING as i64))]
+    pub max_nesting: Option<u16>,
     /// Most candidate facts the joins of one evaluation may look at.
     #[arg(long, value_name = "N")]
     pub max_work: Option<u64>,
+    /// Largest rules file read, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_BYTES)]
+    pub max_file_size: u64,
 }
+
+/// The largest rules file read unless `--max-file-size` says otherwise:
+/// far above any real game (the largest of ours is 16 KB); a 50 MB file of
+/// facts takes 20 s and 2 GB to load.
+pub const DEFAULT_MAX_FILE_BYTES: u64 = 16 << 20;
 
 /// A loaded rules file with how to draw its states.
 pub struct Loaded {
@@ -110,6 +121,7 @@ pub struct Loaded {
 /// Loads a rules file: I/O errors exit 2, invalid rules exit 1 with their
 /// diagnostics. Problems in `;!` annotations are printed as warnings.
 pub fn load(path: &Path, limits: &LimitArgs) -> Result<Loaded, Failure> {
+    check_size(path, limits)?;
     let name = path.display().to_string();
     let game = load_game(path, limits).map_err(|e| match e {
         LoadError::Io { .. } => Failure::Io(
@@ -140,7 +152,24 @@ pub fn load(path: &Path, limits: &LimitArgs) -> Result<Loaded, Failure> {
     Ok(Loaded { game, spec, name })
 }
 
-/// Loads with the limits given on the command line.
+/// Refuses a rules file larger than `--max-file-size` (exit 1) before
+/// reading it. A file that cannot be looked at is left to the reading,
+/// which reports it.
+pub fn check_size(path: &Path, limits: &LimitArgs) -> Result<(), Failure> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() && m.len() > limits.max_file_size => Err(Failure::Game(format!(
+            "{} is {} bytes, more than the {}-byte limit on rules files; \
+             raise it with --max-file-size",
+            path.display(),
+            m.len(),
+            limits.max_file_size
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Loads with the limits given on the command line (the size is checked
+/// by [`check_size`]).
 pub fn load_game(path: &Path, limits: &LimitArgs) -> Result<Game, LoadError> {
     let mut l = Limits::default();
     if let Some(n) = limits.max_facts {
@@ -150,7 +179,7 @@ pub fn load_game(path: &Path, limits: &LimitArgs) -> Result<Game, LoadError> {
         l.max_term_depth = n;
     }
     if let Some(n) = limits.max_nesting {
-        l.max_nesting = n;
+        l.max_nesting = n.into();
     }
     if let Some(n) = limits.max_work {
         l.max_work = n;

@@ -67,7 +67,8 @@ pub fn random(args: RandomArgs) -> Result<ExitCode, Failure> {
         .map(|&r| game.role_name(r).to_string())
         .collect();
     let n = args.games;
-    let results: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; n]);
+    // Grown as games end: `--games` may ask for more than memory holds.
+    let results: Mutex<Vec<Option<Outcome>>> = Mutex::new(Vec::new());
     let first_error: Mutex<Option<(usize, usize, GameError)>> = Mutex::new(None);
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
@@ -86,6 +87,9 @@ pub fn random(args: RandomArgs) -> Result<ExitCode, Failure> {
                 match play_one(&mut game, game_seed(args.seed, i), args.max_steps) {
                     Ok(outcome) => {
                         if let Ok(mut r) = results.lock() {
+                            if r.len() <= i {
+                                r.resize(i + 1, None);
+                            }
                             r[i] = Some(outcome);
                         }
                     }

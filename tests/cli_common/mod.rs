@@ -27,9 +27,19 @@ impl Run {
 
 /// Runs `gdl ARGS` in the crate's directory with `stdin` as its input.
 pub fn gdl(args: &[&str], stdin: &str) -> Run {
+    gdl_in(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")),
+        args,
+        stdin,
+    )
+}
+
+/// Runs `gdl ARGS` in `dir` (so that file names print as given) with
+/// `stdin` as its input.
+pub fn gdl_in(dir: &std::path::Path, args: &[&str], stdin: &str) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_gdl"))
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(dir)
         .env("NO_COLOR", "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
