@@ -129,3 +129,71 @@ fn a_saved_game_with_an_illegal_move_does_not_load() {
          (mark 1 1) (mark 1 2) (mark 1 3) (mark 2 1) (mark 2 3) (mark 3 1) (mark 3 2) (mark 3 3)\n"
     );
 }
+
+/// Ctrl-C in the middle of a game: SIGINT sent to the real binary while it
+/// waits for the fourth move. The file kept by `--save` (written whole
+/// after every move) replays to the position on the screen at that time.
+#[cfg(unix)]
+#[test]
+fn a_game_interrupted_by_ctrl_c_replays_to_the_same_position() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let dir = scratch("play_sigint");
+    let saved = dir.join("game.txt");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gdl"))
+        .args(["play", TTT, "--save", saved.to_str().unwrap()])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the gdl binary runs");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    input.write_all(b"5\n1\n2\n").unwrap();
+    // Standard input stays open: the game waits for the next move. The
+    // board of step 3 is drawn once the third move is saved.
+    let mut shown = Vec::new();
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout is piped")).lines();
+    for line in lines.by_ref() {
+        let line = line.expect("a line of output");
+        let step3 = shown.iter().any(|l: &String| l == "== step 3 ==");
+        let waiting = step3 && line.ends_with(" to move:");
+        shown.push(line);
+        if waiting {
+            break;
+        }
+    }
+    let screen = shown.join("\n");
+    assert!(screen.contains("== step 3 =="), "{screen}");
+    // SAFETY: a plain kill(2) of our own child process.
+    let sent = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    assert_eq!(sent, 0);
+    let status = child.wait().expect("gdl ends");
+    drop(input);
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(status.signal(), Some(libc::SIGINT), "{status:?}");
+    let board = |out: &str| {
+        out.rsplit("== step")
+            .next()
+            .unwrap()
+            .lines()
+            .take(6)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let replayed = gdl(&["replay", TTT, saved.to_str().unwrap()], "");
+    assert_eq!(replayed.code, 0, "{}", replayed.screen());
+    assert!(
+        replayed.stdout.contains("== step 3 =="),
+        "{}",
+        replayed.stdout
+    );
+    assert_eq!(board(&replayed.stdout), board(&screen));
+    let resumed = gdl(&["play", TTT, "--load", saved.to_str().unwrap()], "quit\n");
+    assert!(
+        resumed.stdout.starts_with("loaded 3 moves from"),
+        "{}",
+        resumed.stdout
+    );
+    assert_eq!(board(&resumed.stdout), board(&screen));
+}
