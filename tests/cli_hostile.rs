@@ -308,6 +308,12 @@ fn a_timeout_stops_any_command_and_names_its_flag() {
         run.stderr,
         "error: the time limit (0.5 seconds) was reached; raise it with --timeout\n"
     );
+    let run = expect(&dir, &["random", "endless.gdl", "--threads", "1000000"], 2);
+    assert!(
+        run.stderr.contains("from 0 (every core) to 1024"),
+        "{}",
+        run.stderr
+    );
     let run = expect(&dir, &["check", "endless.gdl", "--timeout", "0"], 2);
     assert!(
         run.stderr.contains("expected a positive number of seconds"),

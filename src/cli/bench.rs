@@ -19,8 +19,8 @@ pub struct BenchArgs {
     /// How long to play.
     #[arg(long, default_value_t = 5.0)]
     pub seconds: f64,
-    /// Threads to play on; 0 uses every core.
-    #[arg(long, default_value_t = 1)]
+    /// Threads to play on; 0 uses every core (at most 1024).
+    #[arg(long, default_value_t = 1, value_parser = super::thread_count)]
     pub threads: usize,
     /// Seed of the random choices (thread t uses seed S+t).
     #[arg(long, default_value_t = 0)]

@@ -205,6 +205,15 @@ pub fn write_file(path: &Path, text: &str) -> Result<(), Failure> {
         .map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))
 }
 
+/// Reads `--threads`: 0 (every core) to 1024; more threads than that only
+/// cost memory, and a million cannot be started.
+pub fn thread_count(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n <= 1024 => Ok(n),
+        _ => Err("expected a number of threads from 0 (every core) to 1024".into()),
+    }
+}
+
 /// The number of threads asked for: 0 means every core.
 pub fn threads(asked: usize) -> usize {
     if asked == 0 {

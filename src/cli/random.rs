@@ -27,8 +27,8 @@ pub struct RandomArgs {
     /// Seed of the first game; game i uses seed S+i.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Threads to play on; 0 uses every core.
-    #[arg(long, default_value_t = 1)]
+    /// Threads to play on; 0 uses every core (at most 1024).
+    #[arg(long, default_value_t = 1, value_parser = super::thread_count)]
     pub threads: usize,
     /// Give up on a game after this many steps.
     #[arg(long, default_value_t = 10_000, value_name = "N")]
