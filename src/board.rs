@@ -117,8 +117,11 @@ impl Term {
 }
 
 /// Reads a sequence of KIF terms, such as `(move a 2 a 3) noop`. Comments
-/// (`;` to the end of a line) are skipped. Fails on unbalanced parentheses.
+/// (`;` to the end of a line) are skipped. Fails on unbalanced parentheses
+/// and on lists nested deeper than a move may be
+/// ([`crate::parse::DEFAULT_MAX_NESTING`]).
 pub fn parse_terms(text: &str) -> Result<Vec<Term>, String> {
+    let max = crate::parse::DEFAULT_MAX_NESTING;
     let mut stack: Vec<Vec<Term>> = vec![Vec::new()];
     let mut chars = text.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
@@ -127,6 +130,12 @@ pub fn parse_terms(text: &str) -> Result<Vec<Term>, String> {
                 while chars.peek().is_some_and(|&(_, c)| c != '\n') {
                     chars.next();
                 }
+            }
+            '(' if stack.len() > max => {
+                return Err(format!(
+                    "lists nest deeper than {max} levels at column {}",
+                    i + 1
+                ))
             }
             '(' => stack.push(Vec::new()),
             ')' => {

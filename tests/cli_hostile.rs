@@ -135,7 +135,7 @@ fn terms_nested_100000_deep() {
     .unwrap();
     insta::assert_snapshot!(
         "terms_nested_100000_deep_moves",
-        expect(&dir, &["replay", "ttt.gdl", "deep.txt"], 1).screen()
+        expect(&dir, &["replay", "ttt.gdl", "deep.txt"], 2).screen()
     );
 }
 
