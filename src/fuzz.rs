@@ -12,7 +12,7 @@ use crate::game::Game;
 use crate::parse::{parse, parse_ground_term, DEFAULT_MAX_NESTING};
 use crate::source::SourceFile;
 use crate::symbol::Symbols;
-use crate::trace::{RandomPlayer, Trace};
+use crate::trace::{read_game, RandomPlayer, Trace};
 use crate::GameError;
 
 /// The small limits the evaluator target loads with, so that one input
@@ -28,8 +28,9 @@ pub const FUZZ_LIMITS: Limits = Limits {
 /// How many joint moves the evaluator target plays.
 pub const FUZZ_STEPS: usize = 6;
 
-/// Parser target: reads the bytes as a rules file and as a typed move, and
-/// renders whatever diagnostics come out (which computes their locations).
+/// Parser target: reads the bytes as a rules file, as a typed move and as
+/// a recorded game (moves file or trace), and renders whatever diagnostics
+/// come out (which computes their locations).
 pub fn parse_bytes(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let file = SourceFile::new("fuzz.gdl", text.as_ref());
@@ -38,6 +39,7 @@ pub fn parse_bytes(data: &[u8]) {
         render(&file, &errors, false);
     }
     let _ = parse_ground_term(&text, &mut Symbols::new());
+    let _ = read_game(&text);
 }
 
 /// Checker target: parses, normalises and checks the bytes as a rules
