@@ -7,11 +7,16 @@
 
 use crate::oracle::{Oracle, ROLES};
 
-const EMPTY: u8 = 0;
-const WM: u8 = 1;
-const WK: u8 = 2;
-const BM: u8 = 3;
-const BK: u8 = 4;
+/// The contents of a square.
+pub const EMPTY: u8 = 0;
+/// A white man.
+pub const WM: u8 = 1;
+/// A white king.
+pub const WK: u8 = 2;
+/// A black man.
+pub const BM: u8 = 3;
+/// A black king.
+pub const BK: u8 = 4;
 
 /// The step counter value that ends the game.
 const LAST_STEP: u32 = 20;
@@ -72,8 +77,14 @@ fn offset(s: Square, d: (i8, i8), k: i8) -> Option<Square> {
 }
 
 impl English {
-    fn at(&self, s: Square) -> u8 {
+    /// The piece on `s` (`EMPTY`, `WM`, `WK`, `BM` or `BK`).
+    pub fn at(&self, s: Square) -> u8 {
         self.board[s.0 as usize][s.1 as usize]
+    }
+
+    /// The role in control (0 white, 1 black).
+    pub fn control(&self) -> usize {
+        self.control
     }
 
     fn put(&mut self, s: Square, piece: u8) {
@@ -92,6 +103,25 @@ impl English {
         }
     }
 
+    /// The squares of `role`'s pieces.
+    fn squares_of(&self, role: usize) -> Vec<Square> {
+        (0..8u8)
+            .flat_map(|x| (0..8u8).map(move |y| (x, y)))
+            .filter(|&s| owner(self.at(s)) == Some(role))
+            .collect()
+    }
+
+    /// Every jump open to `role`'s pieces on this board, whoever is in
+    /// control and whatever piece is mid-chain (for tests looking for
+    /// positions).
+    pub fn jumps_of(&self, role: usize) -> Vec<Move> {
+        let mut moves = Vec::new();
+        for s in self.squares_of(role) {
+            self.jumps_from(s, role, &mut moves);
+        }
+        moves
+    }
+
     /// The moves of the player in control: the capturing piece's jumps
     /// mid-chain; otherwise every jump, or every step when there is none.
     fn moves(&self) -> Vec<Move> {
@@ -101,10 +131,7 @@ impl English {
             self.jumps_from(from, role, &mut moves);
             return moves;
         }
-        let squares = (0..8u8).flat_map(|x| (0..8u8).map(move |y| (x, y)));
-        let own: Vec<Square> = squares
-            .filter(|&s| owner(self.at(s)) == Some(role))
-            .collect();
+        let own = self.squares_of(role);
         for &s in &own {
             self.jumps_from(s, role, &mut moves);
         }
