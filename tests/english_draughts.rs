@@ -68,7 +68,7 @@ fn line(side: usize, m: &Move) -> String {
 #[test]
 #[ignore = "search tool: run with --ignored --nocapture"]
 fn find_fragments() {
-    use english_draughts::{BK, BM, EMPTY, WK, WM};
+    use english_draughts::{BK, BM, WK, WM};
     use rand::seq::SliceRandom;
     use rand::SeedableRng;
     let names = [
@@ -94,15 +94,11 @@ fn find_fragments() {
                 at[i].get_or_insert(step);
             };
             let legal = g.legal(side);
-            if let Some(Move::Jump { from, .. }) = legal.first() {
-                let mid_chain = g.legal(side).len() < g.jumps_of(side).len();
-                if mid_chain
-                    && g.jumps_of(side)
-                        .iter()
-                        .any(|j| !matches!(j, Move::Jump { from: f, .. } if f == from))
-                {
-                    found(0);
-                }
+            // Fewer legal jumps than jumps on the board: mid-chain, with
+            // another piece able to jump.
+            let jumping = matches!(legal.first(), Some(Move::Jump { .. }));
+            if jumping && legal.len() < g.jumps_of(side).len() {
+                found(0);
             }
             let m = *legal.choose(&mut rng).unwrap();
             let mut joint = [Move::Noop; 2];
@@ -144,10 +140,10 @@ fn find_fragments() {
             at[5] = Some(end);
         } else {
             let loser = g.control();
-            let men = if loser == 0 { [WM, WK] } else { [BM, BK] };
+            let pieces = if loser == 0 { [WM, WK] } else { [BM, BK] };
             let left = (0..8u8)
                 .flat_map(|x| (0..8u8).map(move |y| (x, y)))
-                .any(|s| men.contains(&g.at(s)) && g.at(s) != EMPTY);
+                .any(|s| pieces.contains(&g.at(s)));
             at[if left { 3 } else { 4 }] = Some(end);
         }
         for (i, a) in at.iter().enumerate() {
