@@ -36,6 +36,7 @@ fn rules_agree_with_the_oracle() {
     assert_eq!(seen.games, 500);
 }
 
+/// The oracle's board: White's seven opening steps, Black idle.
 #[test]
 fn oracle_opening_moves() {
     let g = English::initial();
@@ -164,6 +165,8 @@ fn find_fragments() {
     }
 }
 
+/// A written game (see `side_by_side`) played on the rules file and the
+/// oracle, with its actions.
 fn play_game(text: &str) -> (Vec<(usize, String)>, Played<English>) {
     let moves = moves_of(text);
     let played = play::<English>(RULES, &moves);
