@@ -91,24 +91,33 @@ impl English {
         self.board[s.0 as usize][s.1 as usize] = piece;
     }
 
-    /// The jumps of the piece on `from` (owned by `role`), pushed onto `out`.
-    fn jumps_from(&self, from: Square, role: usize, out: &mut Vec<Move>) {
+    /// Calls `visit` on each jump of the piece on `from` (owned by `role`)
+    /// until it returns false; false if it did.
+    fn each_jump_from(
+        &self,
+        from: Square,
+        role: usize,
+        visit: &mut impl FnMut(Move) -> bool,
+    ) -> bool {
         for &d in directions(self.at(from)) {
             let (Some(over), Some(to)) = (offset(from, d, 1), offset(from, d, 2)) else {
                 continue;
             };
-            if owner(self.at(over)) == Some(1 - role) && self.at(to) == EMPTY {
-                out.push(Move::Jump { from, to });
+            if owner(self.at(over)) == Some(1 - role)
+                && self.at(to) == EMPTY
+                && !visit(Move::Jump { from, to })
+            {
+                return false;
             }
         }
+        true
     }
 
     /// The squares of `role`'s pieces.
-    fn squares_of(&self, role: usize) -> Vec<Square> {
+    fn squares_of(&self, role: usize) -> impl Iterator<Item = Square> + '_ {
         (0..8u8)
             .flat_map(|x| (0..8u8).map(move |y| (x, y)))
-            .filter(|&s| owner(self.at(s)) == Some(role))
-            .collect()
+            .filter(move |&s| owner(self.at(s)) == Some(role))
     }
 
     /// Every jump open to `role`'s pieces on this board, whoever is in
@@ -117,42 +126,62 @@ impl English {
     pub fn jumps_of(&self, role: usize) -> Vec<Move> {
         let mut moves = Vec::new();
         for s in self.squares_of(role) {
-            self.jumps_from(s, role, &mut moves);
+            self.each_jump_from(s, role, &mut |m| {
+                moves.push(m);
+                true
+            });
         }
         moves
     }
 
-    /// The moves of the player in control: the capturing piece's jumps
-    /// mid-chain; otherwise every jump, or every step when there is none.
-    fn moves(&self) -> Vec<Move> {
+    /// Calls `visit` on each move of the player in control until it returns
+    /// false (false if it did): the capturing piece's jumps mid-chain;
+    /// otherwise every jump, or every step when there is none.
+    fn each_move(&self, visit: &mut impl FnMut(Move) -> bool) -> bool {
         let role = self.control;
-        let mut moves = Vec::new();
         if let Some(from) = self.capturing {
-            self.jumps_from(from, role, &mut moves);
-            return moves;
+            return self.each_jump_from(from, role, visit);
         }
-        let own = self.squares_of(role);
-        for &s in &own {
-            self.jumps_from(s, role, &mut moves);
+        let mut jumped = false;
+        for s in self.squares_of(role) {
+            let go_on = self.each_jump_from(s, role, &mut |m| {
+                jumped = true;
+                visit(m)
+            });
+            if !go_on {
+                return false;
+            }
         }
-        if !moves.is_empty() {
-            return moves;
+        if jumped {
+            return true;
         }
-        for &from in &own {
+        for from in self.squares_of(role) {
             for &d in directions(self.at(from)) {
-                if let Some(to) = offset(from, d, 1) {
-                    if self.at(to) == EMPTY {
-                        moves.push(Move::Step { from, to });
+                let step = offset(from, d, 1).filter(|&to| self.at(to) == EMPTY);
+                if let Some(to) = step {
+                    if !visit(Move::Step { from, to }) {
+                        return false;
                     }
                 }
             }
         }
+        true
+    }
+
+    /// The moves of the player in control.
+    fn moves(&self) -> Vec<Move> {
+        let mut moves = Vec::new();
+        self.each_move(&mut |m| {
+            moves.push(m);
+            true
+        });
         moves
     }
 
-    /// The player in control has no move: it has lost.
+    /// The player in control has no move: it has lost. (A visit that stops
+    /// at the first move.)
     fn control_is_stuck(&self) -> bool {
-        self.moves().is_empty()
+        self.each_move(&mut |_| false)
     }
 
     /// Moves the piece on `from` to `to`, crowning a man on its far rank;
@@ -218,11 +247,10 @@ impl Oracle for English {
                 self.put(over, EMPTY);
                 let crowned = self.carry(from, to);
                 self.step = 0;
-                let mut again = Vec::new();
-                if !crowned {
-                    self.jumps_from(to, self.control, &mut again);
-                }
-                if again.is_empty() {
+                // The same piece, uncrowned, goes on if it can jump again
+                // (a visit that stops at the first jump).
+                let again = !crowned && !self.each_jump_from(to, self.control, &mut |_| false);
+                if !again {
                     self.capturing = None;
                     self.control = 1 - self.control;
                 } else {
