@@ -6,13 +6,15 @@
 mod common;
 #[path = "oracle/english_draughts.rs"]
 mod english_draughts;
+#[path = "common/games.rs"]
+mod games;
 mod oracle;
 #[path = "oracle/side_by_side.rs"]
 mod side_by_side;
 
 use english_draughts::{English, Move};
 use oracle::Oracle;
-use side_by_side::{moves_of, play, Played};
+use side_by_side::play_written;
 
 const RULES: &str = "rules/english_draughts.gdl";
 
@@ -40,10 +42,8 @@ fn rules_agree_with_the_oracle() {
 #[test]
 fn oracle_opening_moves() {
     let g = English::initial();
-    let mut white: Vec<String> = g.legal(0).iter().map(English::move_text).collect();
-    white.sort();
     assert_eq!(
-        white,
+        g.legal_texts(0),
         [
             "(move b 3 a 4)",
             "(move b 3 c 4)",
@@ -165,14 +165,6 @@ fn find_fragments() {
     }
 }
 
-/// A written game (see `side_by_side`) played on the rules file and the
-/// oracle, with its actions.
-fn play_game(text: &str) -> (Vec<(usize, String)>, Played<English>) {
-    let moves = moves_of(text);
-    let played = play::<English>(RULES, &moves);
-    (moves, played)
-}
-
 /// Pins: jumps are compulsory; after a jump the same player keeps control
 /// while the same piece can jump again; a man crowned by a jump ends the
 /// chain (seed game 59 of `find_fragments`).
@@ -197,7 +189,7 @@ const CHAIN_ENDS_ON_CROWNING: &str = "
 
 #[test]
 fn forced_jump_chain_and_crowning_that_ends_it() {
-    let (moves, mut p) = play_game(CHAIN_ENDS_ON_CROWNING);
+    let (moves, mut p) = play_written::<English>(RULES, CHAIN_ENDS_ON_CROWNING);
     assert_eq!(p.legal[3], ["(capture d 5 f 3)"]);
     assert_eq!(p.legal[4], ["(capture e 2 g 4)", "(capture g 2 e 4)"]);
     assert!(p.has(8, "(capturing f 3)") && p.has(8, "(control black)"));
@@ -236,7 +228,7 @@ const CHAIN_KEEPS_THE_PIECE: &str = "
 
 #[test]
 fn mid_chain_only_the_capturing_piece_jumps() {
-    let (moves, mut p) = play_game(CHAIN_KEEPS_THE_PIECE);
+    let (moves, mut p) = play_written::<English>(RULES, CHAIN_KEEPS_THE_PIECE);
     assert_eq!(
         p.legal[5],
         [
@@ -276,7 +268,7 @@ const KING_STEPS_BACK: &str = "
 
 #[test]
 fn king_steps_backward() {
-    let (moves, mut p) = play_game(KING_STEPS_BACK);
+    let (moves, mut p) = play_written::<English>(RULES, KING_STEPS_BACK);
     assert!(p.has(8, "(cell g 8 wk)") && p.has(8, "(control black)"));
     assert!(p.legal[9].contains(&"(move g 8 f 7)".to_string()));
     assert!(p.has(10, "(cell f 7 wk)") && p.has(10, "(step 1)"));
@@ -323,7 +315,7 @@ const LOSS_BY_NO_MOVE: &str = "
 
 #[test]
 fn player_with_no_move_loses() {
-    let (moves, mut p) = play_game(LOSS_BY_NO_MOVE);
+    let (moves, mut p) = play_written::<English>(RULES, LOSS_BY_NO_MOVE);
     assert!(p.has(24, "(cell f 1 bk)") && p.has(24, "(control white)"));
     assert!(!English::jumps_of(&p.oracle[24], 1).is_empty());
     let end = moves.len();
@@ -408,7 +400,7 @@ const TWENTY_KING_STEPS: &str = "
 
 #[test]
 fn twenty_king_steps_end_in_a_draw() {
-    let (moves, mut p) = play_game(TWENTY_KING_STEPS);
+    let (moves, mut p) = play_written::<English>(RULES, TWENTY_KING_STEPS);
     let end = moves.len();
     for k in 0..=20 {
         assert!(p.has(end - 20 + k, &format!("(step {k})")), "step {k}");
@@ -462,7 +454,7 @@ fn base_and_input_cover_the_games() {
     // Men: 32 squares less the 4 of their far rank; kings: 32 squares; 32
     // capturing squares, 2 controls, 21 counter values.
     assert_eq!(base.len(), 2 * 28 + 2 * 32 + 32 + 2 + 21);
-    let mut game = gdl::Game::load(RULES).unwrap();
+    let mut game = games::load(RULES);
     let mut rng = rand_pcg::Pcg64::seed_from_u64(3);
     for _ in 0..200 {
         let mut state = game.initial_state();

@@ -5,7 +5,7 @@
 //! stops when the player in control has no move (it loses) or when the step
 //! counter reaches 20.
 
-use crate::oracle::{Oracle, ROLES};
+use crate::oracle::{cell_text, turn_moves, Oracle, ROLES};
 
 /// The contents of a square.
 pub const EMPTY: u8 = 0;
@@ -20,8 +20,6 @@ pub const BK: u8 = 4;
 
 /// The step counter value that ends the game.
 const LAST_STEP: u32 = 20;
-
-const FILES: [char; 8] = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
 
 /// A square as (file, rank), both 0-based: a1 is (0, 0).
 pub type Square = (u8, u8);
@@ -225,13 +223,9 @@ impl Oracle for English {
     }
 
     fn legal(&self, role: usize) -> Vec<Move> {
-        if self.is_terminal() {
-            return Vec::new();
-        }
-        if role != self.control {
-            return vec![Move::Noop];
-        }
-        self.moves()
+        turn_moves(self.is_terminal(), role, self.control, Move::Noop, || {
+            self.moves()
+        })
     }
 
     fn apply(&mut self, joint: &[Move; 2]) {
@@ -276,7 +270,7 @@ impl Oracle for English {
     }
 
     fn move_text(m: &Move) -> String {
-        let square = |s: &Square| format!("{} {}", FILES[s.0 as usize], s.1 + 1);
+        let square = |s: &Square| cell_text(s.0, s.1);
         match m {
             Move::Noop => "noop".to_string(),
             Move::Step { from, to } => format!("(move {} {})", square(from), square(to)),
@@ -295,12 +289,12 @@ impl Oracle for English {
                     BK => "bk",
                     _ => continue,
                 };
-                facts.push(format!("(cell {} {} {name})", FILES[x], y + 1));
+                facts.push(format!("(cell {} {name})", cell_text(x, y)));
             }
         }
         facts.push(format!("(control {})", ROLES[self.control]));
         if let Some((x, y)) = self.capturing {
-            facts.push(format!("(capturing {} {})", FILES[x as usize], y + 1));
+            facts.push(format!("(capturing {})", cell_text(x, y)));
         }
         facts.push(format!("(step {})", self.step));
         facts.sort();

@@ -2,7 +2,7 @@
 //! pawns plus one king a side; capturing the enemy king or bringing one's own
 //! king to the far rank wins; the game stops at step 61.
 
-use crate::oracle::{Oracle, ROLES};
+use crate::oracle::{cell_text, turn_moves, winner_goals, Oracle, ROLES};
 
 const EMPTY: u8 = 0;
 const WP: u8 = 1;
@@ -12,8 +12,6 @@ const BK: u8 = 4;
 
 /// The step at which the game is over.
 const LAST_STEP: u32 = 61;
-
-const FILES: [char; 8] = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
 
 /// A move of one role: a piece from one cell to another, or a pass.
 /// Cells are (file, rank), both 0-based.
@@ -126,18 +124,14 @@ impl Oracle for EscortBreakthrough {
     }
 
     fn legal(&self, role: usize) -> Vec<Move> {
-        if self.is_terminal() {
-            return Vec::new();
-        }
-        if role != self.control {
-            return vec![Move::Noop];
-        }
-        let moves = self.piece_moves(role);
-        if moves.is_empty() {
-            vec![Move::Noop]
-        } else {
-            moves
-        }
+        turn_moves(self.is_terminal(), role, self.control, Move::Noop, || {
+            let moves = self.piece_moves(role);
+            if moves.is_empty() {
+                vec![Move::Noop]
+            } else {
+                moves
+            }
+        })
     }
 
     fn apply(&mut self, joint: &[Move; 2]) {
@@ -155,22 +149,16 @@ impl Oracle for EscortBreakthrough {
     }
 
     fn goals(&self) -> [u8; 2] {
-        match self.winner() {
-            Some(0) => [100, 0],
-            Some(_) => [0, 100],
-            None => [50, 50],
-        }
+        winner_goals(self.winner(), [50, 50])
     }
 
     fn move_text(m: &Move) -> String {
         match m {
             Move::Noop => "noop".to_string(),
             Move::Step { from, to } => format!(
-                "(move {} {} {} {})",
-                FILES[from.0 as usize],
-                from.1 + 1,
-                FILES[to.0 as usize],
-                to.1 + 1
+                "(move {} {})",
+                cell_text(from.0, from.1),
+                cell_text(to.0, to.1)
             ),
         }
     }
@@ -186,7 +174,7 @@ impl Oracle for EscortBreakthrough {
                     BK => "bk",
                     _ => continue,
                 };
-                facts.push(format!("(cell {} {} {name})", FILES[x], y + 1));
+                facts.push(format!("(cell {} {name})", cell_text(x, y)));
             }
         }
         facts.push(format!("(control {})", ROLES[self.control]));

@@ -8,7 +8,9 @@
 //! w (move d 3 e 4)
 //! b (capture f 5 d 3)
 //! ```
+#![allow(dead_code)]
 
+use crate::games;
 use crate::oracle::{Oracle, ROLES};
 use gdl::{Game, State};
 
@@ -34,6 +36,14 @@ pub fn joint_texts(moves: &[(usize, String)]) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// The written game `text` played by `play` on the rules file `rules` and
+/// on the oracle `O`, with its actions.
+pub fn play_written<O: Oracle>(rules: &str, text: &str) -> (Vec<(usize, String)>, Played<O>) {
+    let moves = moves_of(text);
+    let played = play::<O>(rules, &moves);
+    (moves, played)
+}
+
 /// A written game as the rules file played it.
 pub struct Played<O> {
     /// The loaded rules file.
@@ -51,10 +61,12 @@ impl<O> Played<O> {
     /// Whether the state after `step` actions holds `fact`, such as
     /// `(cell d 1 bk)`.
     pub fn has(&self, step: usize, fact: &str) -> bool {
-        self.game
-            .state_facts(&self.states[step])
-            .iter()
-            .any(|f| f == fact)
+        games::has_fact(&self.game, &self.states[step], fact)
+    }
+
+    /// The facts (sorted) of the state after `step` actions.
+    pub fn facts(&self, step: usize) -> Vec<String> {
+        self.game.state_facts(&self.states[step])
     }
 
     /// Whether the state after `step` actions is terminal.
@@ -78,8 +90,7 @@ impl<O> Played<O> {
 /// each role (the idle role: `noop` only), and that each action is legal;
 /// the game must end exactly after the last action or not at all.
 pub fn play<O: Oracle>(rules: &str, moves: &[(usize, String)]) -> Played<O> {
-    let mut game = Game::load(rules).unwrap_or_else(|e| panic!("{}", e.render(false)));
-    let roles = game.roles();
+    let mut game = games::load(rules);
     let mut state = game.initial_state();
     let mut position = O::initial();
     let mut states = vec![state.clone()];
@@ -98,20 +109,12 @@ pub fn play<O: Oracle>(rules: &str, moves: &[(usize, String)]) -> Played<O> {
             break;
         }
         let mut acting = Vec::new();
-        for (i, &role) in roles.iter().enumerate() {
-            let mut texts: Vec<String> = game
-                .legal_moves(&state, role)
-                .unwrap()
-                .into_iter()
-                .map(|m| game.move_text(m))
-                .collect();
-            texts.sort();
-            let mut expected: Vec<String> = position.legal(i).iter().map(O::move_text).collect();
-            expected.sort();
+        for (i, name) in ROLES.iter().enumerate() {
+            let texts = games::legal(&mut game, &state, i);
             assert_eq!(
-                texts, expected,
-                "legal moves of {} after {step} actions",
-                ROLES[i]
+                texts,
+                position.legal_texts(i),
+                "legal moves of {name} after {step} actions"
             );
             if texts != ["noop"] {
                 acting = texts;
