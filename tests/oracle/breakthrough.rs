@@ -3,16 +3,8 @@
 //! diagonally onto an empty or enemy cell; reaching the far rank or capturing
 //! every enemy pawn wins.
 
+pub use crate::oracle::CellMove as Move;
 use crate::oracle::{cell_text, turn_moves, winner_goals, Oracle, ROLES};
-
-/// A move of one role. Cells are (file, rank), both 0-based.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Move {
-    /// `(move x1 y1 x2 y2)`.
-    Step { from: (u8, u8), to: (u8, u8) },
-    /// `noop`.
-    Noop,
-}
 
 /// The position: `board[file][rank]` holds 0 (empty), 1 (white) or 2
 /// (black), and whose turn it is.
@@ -116,14 +108,7 @@ impl Oracle for Breakthrough {
     }
 
     fn move_text(m: &Move) -> String {
-        match m {
-            Move::Noop => "noop".to_string(),
-            Move::Step { from, to } => format!(
-                "(move {} {})",
-                cell_text(from.0, from.1),
-                cell_text(to.0, to.1)
-            ),
-        }
+        m.text()
     }
 
     fn facts(&self) -> Vec<String> {

@@ -2,6 +2,7 @@
 //! pawns plus one king a side; capturing the enemy king or bringing one's own
 //! king to the far rank wins; the game stops at step 61.
 
+pub use crate::oracle::CellMove as Move;
 use crate::oracle::{cell_text, turn_moves, winner_goals, Oracle, ROLES};
 
 const EMPTY: u8 = 0;
@@ -12,16 +13,6 @@ const BK: u8 = 4;
 
 /// The step at which the game is over.
 const LAST_STEP: u32 = 61;
-
-/// A move of one role: a piece from one cell to another, or a pass.
-/// Cells are (file, rank), both 0-based.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Move {
-    /// `(move x1 y1 x2 y2)`.
-    Step { from: (u8, u8), to: (u8, u8) },
-    /// `noop`.
-    Noop,
-}
 
 /// The position: `board[file][rank]`, whose turn, and the step counter.
 #[derive(Clone, Debug)]
@@ -153,14 +144,7 @@ impl Oracle for EscortBreakthrough {
     }
 
     fn move_text(m: &Move) -> String {
-        match m {
-            Move::Noop => "noop".to_string(),
-            Move::Step { from, to } => format!(
-                "(move {} {})",
-                cell_text(from.0, from.1),
-                cell_text(to.0, to.1)
-            ),
-        }
+        m.text()
     }
 
     fn facts(&self) -> Vec<String> {

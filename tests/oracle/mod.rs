@@ -1,5 +1,6 @@
 //! Direct Rust implementations of the games in `rules/` (no GDL in them), and
-//! the drivers that play a rules file and its oracle side by side.
+//! the drivers that play a rules file and its oracle side by side, and the
+//! pieces several oracles share.
 //!
 //! Each game lives in its own file beside this one and is included by the
 //! tests (and benchmarks) that need it with `#[path = ...] mod name;`. A
@@ -69,6 +70,30 @@ pub fn turn_moves<M>(
 pub fn cell_text(file: impl Into<usize>, rank: impl Into<usize>) -> String {
     let file = u8::try_from(file.into()).expect("a file within a to z");
     format!("{} {}", char::from(b'a' + file), rank.into() + 1)
+}
+
+/// A move of one role on a board with lettered files: a piece from one cell
+/// to another, or a pass. Cells are (file, rank), both 0-based.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CellMove {
+    /// `(move x1 y1 x2 y2)`.
+    Step { from: (u8, u8), to: (u8, u8) },
+    /// `noop`.
+    Noop,
+}
+
+impl CellMove {
+    /// The move as the rules files write it: `(move e 2 e 3)` or `noop`.
+    pub fn text(&self) -> String {
+        match self {
+            CellMove::Noop => "noop".to_string(),
+            CellMove::Step { from, to } => format!(
+                "(move {} {})",
+                cell_text(from.0, from.1),
+                cell_text(to.0, to.1)
+            ),
+        }
+    }
 }
 
 /// The goals of a game won by one role: 100 to the `winner` and 0 to the
