@@ -215,6 +215,38 @@ fn capture_and_slide_rules() {
     );
 }
 
+/// Pins: a slide goes any distance over empty cells, stops before a
+/// friendly piece and never passes it; a slide ends in mutual threat, and
+/// the enemy may take the bishop that slid.
+const LONG_SLIDE: &[&str] = &[
+    "(move i 9 h 10)",
+    "(move h 8 g 9)",
+    "(move g 7 h 6)",
+    // j10's one diagonal: i9 h8 g7 empty, then its own f6. All three cells
+    // are reached by white bishops (i9 by h10, h8 by i7, g7 by h6): it may
+    // stop on any, here three cells away.
+    "(move j 10 g 7)",
+    "(move h 6 g 7)",
+];
+
+#[test]
+fn long_slide_stops_before_a_friendly_piece() {
+    let mut game = load();
+    let states = play(&mut game, LONG_SLIDE);
+    let black = legal(&mut game, &states[3], 1);
+    assert_eq!(
+        moves_from(&black, "j 10"),
+        ["(move j 10 g 7)", "(move j 10 h 8)", "(move j 10 i 9)"]
+    );
+    // The bishop on g7 and the white h6 threaten each other.
+    let white = legal(&mut game, &states[4], 0);
+    assert!(white.contains(&"(move h 6 g 7)".to_string()), "{white:?}");
+    insta::assert_snapshot!(
+        "long_slide_stops_before_a_friendly_piece",
+        gdl::trace::replay_text(&mut game, &joints(LONG_SLIDE)).unwrap()
+    );
+}
+
 /// A random game (oracle seed 2) to its end; the steps before are checked
 /// against the oracle by `play`, the last three moves by hand.
 const TO_THE_LAST_PIECE: &[&str] = &[
