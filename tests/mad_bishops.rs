@@ -14,8 +14,8 @@ use rand_pcg::Pcg64;
 
 const RULES: &str = "rules/mad_bishops.gdl";
 
-/// The text has no step limit; random games end after 40-110 steps (mean 62
-/// over 100,000 oracle games), far below this.
+/// The text has no step limit; 100,000 random games of these rules ended
+/// after 62 steps on average, 78 at most, far below this.
 const MAX_STEPS: usize = 1000;
 
 fn load() -> Game {
@@ -402,12 +402,14 @@ fn show_random_game() {
     );
 }
 
+/// About 1.7 s in release mode on a loaded machine.
 #[test]
 fn random_playouts_end_well() {
     let seen = oracle::random_playouts(RULES, 1000, 1, MAX_STEPS);
     assert_eq!(seen.games, 1000);
 }
 
+/// About 3.6 s in release mode on a loaded machine.
 #[test]
 fn agrees_with_oracle() {
     let seen = oracle::compare::<MadBishops>(RULES, 500, 7, MAX_STEPS);
@@ -416,7 +418,8 @@ fn agrees_with_oracle() {
 
 /// The claim of the rules file's header: while both players have pieces,
 /// each has a capture or a slide (so the player in control never needs to
-/// pass). Checked on random placements of the oracle, reachable or not.
+/// pass). Checked on random placements of the oracle, reachable or not
+/// (0.1 s).
 #[test]
 fn a_player_with_pieces_always_has_a_move() {
     let mut rng = Pcg64::seed_from_u64(2);
