@@ -316,9 +316,7 @@ fn oracle_after(moves: &[(usize, String)]) -> Brazilian {
     for (side, text) in moves {
         let side = *side;
         let m = g
-            .legal(side)
-            .into_iter()
-            .find(|m| Brazilian::move_text(m) == *text)
+            .legal_move(side, text)
             .unwrap_or_else(|| panic!("{text} is not legal in\n{}", board_text(&g)));
         let mut joint = [Move::Noop, Move::Noop];
         joint[side] = m;

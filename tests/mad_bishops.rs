@@ -1,26 +1,27 @@
 //! Mad Bishops (seed 002): random playouts, the oracle side by side with the
 //! rules file, and hand-checked games pinning each rule.
 
+#[path = "common/games.rs"]
+mod games;
 #[path = "oracle/mad_bishops.rs"]
 mod mad_bishops;
 mod oracle;
+#[path = "oracle/side_by_side.rs"]
+mod side_by_side;
 
-use gdl::{Game, State};
+use games::{alternating, legal, moves_from};
 use mad_bishops::{MadBishops, Move};
 use oracle::{Oracle, ROLES};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
+use side_by_side::{in_turn, play};
 
 const RULES: &str = "rules/mad_bishops.gdl";
 
 /// The text has no step limit; 100,000 random games of these rules ended
 /// after 62 steps on average, 78 at most, far below this.
 const MAX_STEPS: usize = 1000;
-
-fn load() -> Game {
-    Game::load(RULES).unwrap_or_else(|e| panic!("{}", e.render(false)))
-}
 
 /// Whether `m` is a non-capturing slide (its target is empty).
 fn is_slide(game: &MadBishops, m: &Move) -> bool {
@@ -43,88 +44,9 @@ fn apply(game: &mut MadBishops, m: Move) {
     game.apply(&joint);
 }
 
-/// The joint moves of a list of moves of the player in control, white first
-/// and the players alternating, for `replay_text`.
-fn joints(moves: &[&str]) -> Vec<Vec<String>> {
-    moves
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let mut joint = vec!["noop".to_string(); 2];
-            joint[i % 2] = m.to_string();
-            joint
-        })
-        .collect()
-}
-
-/// The legal moves of `role` as sorted texts.
-fn legal(game: &mut Game, state: &State, role: usize) -> Vec<String> {
-    let role = game.roles()[role];
-    let mut moves: Vec<String> = game
-        .legal_moves(state, role)
-        .unwrap()
-        .into_iter()
-        .map(|m| game.move_text(m))
-        .collect();
-    moves.sort();
-    moves
-}
-
-/// Plays the moves of the player in control (white first, alternating) on
-/// the rules file and on the oracle side by side, requiring each to be legal
-/// and both to agree on every state, legal move and end. Returns the rules
-/// file's states, the initial one first.
-fn play(game: &mut Game, moves: &[&str]) -> Vec<State> {
-    let mut state = game.initial_state();
-    let mut oracle = MadBishops::initial();
-    let mut states = vec![state.clone()];
-    for (step, joint) in joints(moves).iter().enumerate() {
-        assert!(
-            !game.is_terminal(&state).unwrap(),
-            "over before step {step}"
-        );
-        let mut chosen = Vec::new();
-        for (role, text) in joint.iter().enumerate() {
-            let moves = legal(game, &state, role);
-            let mut expected: Vec<String> = oracle
-                .legal(role)
-                .iter()
-                .map(MadBishops::move_text)
-                .collect();
-            expected.sort();
-            assert_eq!(moves, expected, "step {step}: moves of {}", ROLES[role]);
-            assert!(moves.contains(text), "step {step}: {text} is not legal");
-            chosen.push(game.parse_move(text).unwrap());
-        }
-        let m = oracle
-            .legal(step % 2)
-            .into_iter()
-            .find(|m| MadBishops::move_text(m) == joint[step % 2])
-            .unwrap();
-        apply(&mut oracle, m);
-        state = game.next_state(&state, &chosen).unwrap();
-        let mut facts = game.state_facts(&state);
-        facts.sort();
-        assert_eq!(facts, oracle.facts(), "state after step {step}");
-        assert_eq!(game.is_terminal(&state).unwrap(), oracle.is_terminal());
-        states.push(state.clone());
-    }
-    states
-}
-
-/// The moves of the bishop on `from` (such as `j 10`) among `moves`.
-fn moves_from(moves: &[String], from: &str) -> Vec<String> {
-    let prefix = format!("(move {from} ");
-    moves
-        .iter()
-        .filter(|m| m.starts_with(&prefix))
-        .cloned()
-        .collect()
-}
-
 #[test]
 fn initial_position_and_moves() {
-    let mut game = load();
+    let mut game = games::load(RULES);
     let state = game.initial_state();
     let facts = game.state_facts(&state);
     assert_eq!(facts.len(), 50 + 1);
@@ -173,13 +95,13 @@ const OPENING: &[&str] = &[
 
 #[test]
 fn capture_and_slide_rules() {
-    let mut game = load();
-    let states = play(&mut game, OPENING);
+    let moves = in_turn(OPENING);
+    let mut p = play::<MadBishops>(RULES, &moves);
     // After g7xf6: the black h8 reaches f6 over the empty g7.
-    let black = legal(&mut game, &states[1], 1);
+    let black = legal(&mut p.game, &p.states[1], 1);
     assert!(black.contains(&"(move h 8 f 6)".to_string()), "{black:?}");
     // After i9xj8, black to move; the empty cells are g7, h8, i9.
-    let black = legal(&mut game, &states[3], 1);
+    let black = legal(&mut p.game, &p.states[3], 1);
     // j10 threatens nothing. It sees i9 (reached by the white j8), h8
     // (reached by the white g9 and i7) and g7 (whose diagonals end on the
     // black f6 f8 h6 and, past h8 and i9, j10): it may slide to i9 and h8,
@@ -206,13 +128,10 @@ fn capture_and_slide_rules() {
         .collect();
     assert_eq!(slides, ["(move j 10 h 8)", "(move j 10 i 9)"]);
     // After the slide, white's g9 and i7 both threaten h8.
-    let white = legal(&mut game, &states[4], 0);
+    let white = legal(&mut p.game, &p.states[4], 0);
     assert!(white.contains(&"(move g 9 h 8)".to_string()));
     assert!(white.contains(&"(move i 7 h 8)".to_string()));
-    insta::assert_snapshot!(
-        "capture_and_slide_rules",
-        gdl::trace::replay_text(&mut game, &joints(OPENING)).unwrap()
-    );
+    insta::assert_snapshot!("capture_and_slide_rules", p.trace(&moves));
 }
 
 /// Pins: a slide goes any distance over empty cells, stops before a
@@ -231,20 +150,17 @@ const LONG_SLIDE: &[&str] = &[
 
 #[test]
 fn long_slide_stops_before_a_friendly_piece() {
-    let mut game = load();
-    let states = play(&mut game, LONG_SLIDE);
-    let black = legal(&mut game, &states[3], 1);
+    let moves = in_turn(LONG_SLIDE);
+    let mut p = play::<MadBishops>(RULES, &moves);
+    let black = legal(&mut p.game, &p.states[3], 1);
     assert_eq!(
         moves_from(&black, "j 10"),
         ["(move j 10 g 7)", "(move j 10 h 8)", "(move j 10 i 9)"]
     );
     // The bishop on g7 and the white h6 threaten each other.
-    let white = legal(&mut game, &states[4], 0);
+    let white = legal(&mut p.game, &p.states[4], 0);
     assert!(white.contains(&"(move h 6 g 7)".to_string()), "{white:?}");
-    insta::assert_snapshot!(
-        "long_slide_stops_before_a_friendly_piece",
-        gdl::trace::replay_text(&mut game, &joints(LONG_SLIDE)).unwrap()
-    );
+    insta::assert_snapshot!("long_slide_stops_before_a_friendly_piece", p.trace(&moves));
 }
 
 /// A random game (oracle seed 2) to its end; the steps before are checked
@@ -318,29 +234,25 @@ const TO_THE_LAST_PIECE: &[&str] = &[
 /// slide onto a cell an enemy reaches even when that loses it.
 #[test]
 fn last_piece_taken_ends_the_game() {
-    let mut game = load();
-    let states = play(&mut game, TO_THE_LAST_PIECE);
+    let moves = in_turn(TO_THE_LAST_PIECE);
+    let mut p = play::<MadBishops>(RULES, &moves);
     let n = TO_THE_LAST_PIECE.len();
     // Step 58: the white c7 threatens the black a9 (b8 between, empty) and
     // nothing else; the black h6 stands apart.
-    assert_eq!(legal(&mut game, &states[n - 3], 0), ["(move c 7 a 9)"]);
+    assert_eq!(legal(&mut p.game, &p.states[n - 3], 0), ["(move c 7 a 9)"]);
     // Step 59: black's last bishop, h6, threatens nothing. Of the empty
     // cells on its diagonals only f4 is on a diagonal of the white a9 (its
     // only other cell, b10, is on none of h6's): h6 must go there.
-    assert_eq!(legal(&mut game, &states[n - 2], 1), ["(move h 6 f 4)"]);
+    assert_eq!(legal(&mut p.game, &p.states[n - 2], 1), ["(move h 6 f 4)"]);
     // Step 60: a9 takes it over b8 c7 d6 e5.
-    assert_eq!(legal(&mut game, &states[n - 1], 0), ["(move a 9 f 4)"]);
-    for state in &states[..n] {
-        assert!(!game.is_terminal(state).unwrap());
+    assert_eq!(legal(&mut p.game, &p.states[n - 1], 0), ["(move a 9 f 4)"]);
+    for step in 0..n {
+        assert!(!p.is_terminal(step));
     }
-    let end = &states[n];
-    assert!(game.is_terminal(end).unwrap());
-    assert_eq!(game.goals(end).unwrap(), [100, 0]);
-    assert_eq!(
-        game.state_facts(end),
-        ["(cell f 4 white)", "(control black)"]
-    );
-    let trace = gdl::trace::replay_text(&mut game, &joints(TO_THE_LAST_PIECE)).unwrap();
+    assert!(p.is_terminal(n));
+    assert_eq!(p.goals(n), [100, 0]);
+    assert_eq!(p.facts(n), ["(cell f 4 white)", "(control black)"]);
+    let trace = p.trace(&moves);
     // The snapshot keeps the last three boards before the end, and the end.
     let tail = trace.split("== step 58 ==").nth(1).unwrap();
     insta::assert_snapshot!(
@@ -367,11 +279,7 @@ fn random_game(seed: u64) -> Vec<String> {
 fn ends_after_a_slide(moves: &[String]) -> bool {
     let mut game = MadBishops::initial();
     for (i, text) in moves.iter().enumerate() {
-        let m = game
-            .legal(mover(&game))
-            .into_iter()
-            .find(|m| MadBishops::move_text(m) == *text)
-            .unwrap();
+        let m = game.legal_move(mover(&game), text).unwrap();
         if i + 2 == moves.len() {
             return is_slide(&game, &m);
         }
@@ -394,12 +302,9 @@ fn show_random_game() {
     let moves = random_game(seed);
     println!("seed {seed}");
     let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
-    let mut game = load();
+    let mut game = games::load(RULES);
     println!("{moves:?}");
-    println!(
-        "{}",
-        gdl::trace::replay_text(&mut game, &joints(&texts)).unwrap()
-    );
+    println!("{}", games::trace(&mut game, &alternating(&texts)));
 }
 
 /// About 1.7 s in release mode on a loaded machine.
@@ -445,7 +350,7 @@ fn a_player_with_pieces_always_has_a_move() {
 
 #[test]
 fn rules_are_ground() {
-    let game = load();
+    let game = games::load(RULES);
     let engine = game.engine();
     eprintln!("{engine}");
     assert!(engine.starts_with("ground rules"), "{engine}");

@@ -382,12 +382,7 @@ fn score_table_with_a_greedy_white() {
                     moves.choose(&mut rng).unwrap().clone()
                 };
                 joint.push(game.parse_move(&chosen).unwrap());
-                let om = oracle
-                    .legal(i)
-                    .into_iter()
-                    .find(|m| SkirmishHoles::move_text(m) == chosen)
-                    .unwrap();
-                oracle_joint.push(om);
+                oracle_joint.push(oracle.legal_move(i, &chosen).unwrap());
             }
             state = game.next_state(&state, &joint).unwrap();
             oracle.apply(&[oracle_joint[0], oracle_joint[1]]);

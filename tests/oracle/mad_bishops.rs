@@ -3,11 +3,10 @@
 //! threatens, or, when it threatens nothing, slides to an empty cell that an
 //! enemy bishop could reach; a player with no pieces left has lost.
 
-use crate::oracle::{Oracle, ROLES};
+use crate::oracle::{cell_text, turn_moves, Oracle, ROLES};
 
 /// The board's side.
 const SIZE: i8 = 10;
-const FILES: [char; 10] = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'];
 /// The four diagonal directions (file step, rank step).
 const DIAGONALS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, -1), (-1, 1)];
 
@@ -137,13 +136,9 @@ impl Oracle for MadBishops {
     }
 
     fn legal(&self, role: usize) -> Vec<Move> {
-        if self.is_terminal() {
-            Vec::new()
-        } else if role != self.control {
-            vec![Move::Noop]
-        } else {
+        turn_moves(self.is_terminal(), role, self.control, Move::Noop, || {
             self.piece_moves(role as u8)
-        }
+        })
     }
 
     fn apply(&mut self, joint: &[Move; 2]) {
@@ -171,11 +166,9 @@ impl Oracle for MadBishops {
         match m {
             Move::Noop => "noop".to_string(),
             Move::Slide { from, to } => format!(
-                "(move {} {} {} {})",
-                FILES[from.0 as usize],
-                from.1 + 1,
-                FILES[to.0 as usize],
-                to.1 + 1
+                "(move {} {})",
+                cell_text(from.0 as u8, from.1 as u8),
+                cell_text(to.0 as u8, to.1 as u8)
             ),
         }
     }
@@ -185,9 +178,8 @@ impl Oracle for MadBishops {
             .flat_map(|role| {
                 self.pieces(role).map(move |(x, y)| {
                     format!(
-                        "(cell {} {} {})",
-                        FILES[x as usize],
-                        y + 1,
+                        "(cell {} {})",
+                        cell_text(x as u8, y as u8),
                         ROLES[role as usize]
                     )
                 })

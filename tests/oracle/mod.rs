@@ -44,6 +44,13 @@ pub trait Oracle: Clone + Debug {
     fn legal_texts(&self, role: usize) -> Vec<String> {
         sorted(self.legal(role).iter().map(Self::move_text).collect())
     }
+
+    /// The legal move of role `role` written `text`, if there is one.
+    fn legal_move(&self, role: usize, text: &str) -> Option<Self::Move> {
+        self.legal(role)
+            .into_iter()
+            .find(|m| Self::move_text(m) == text)
+    }
 }
 
 /// The legal moves of `role` in a game where the role in `control` acts and

@@ -23,6 +23,16 @@ pub fn moves_of(text: &str) -> Vec<(usize, String)> {
         .collect()
 }
 
+/// The actions of moves written in turn order, white first, the players
+/// alternating.
+pub fn in_turn(moves: &[&str]) -> Vec<(usize, String)> {
+    moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (i % 2, m.to_string()))
+        .collect()
+}
+
 /// The joint moves (role order) of actions, as `gdl::trace::replay_text`
 /// takes them.
 pub fn joint_texts(moves: &[(usize, String)]) -> Vec<Vec<String>> {
@@ -134,13 +144,8 @@ pub fn play<O: Oracle>(rules: &str, moves: &[(usize, String)]) -> Played<O> {
         let texts = &joint_texts(&moves[step..=step])[0];
         let joint: Vec<gdl::Move> = texts.iter().map(|t| game.parse_move(t).unwrap()).collect();
         state = game.next_state(&state, &joint).unwrap();
-        let oracle_joint: [O::Move; 2] = std::array::from_fn(|i| {
-            position
-                .legal(i)
-                .into_iter()
-                .find(|m| O::move_text(m) == texts[i])
-                .unwrap()
-        });
+        let oracle_joint: [O::Move; 2] =
+            std::array::from_fn(|i| position.legal_move(i, &texts[i]).unwrap());
         position.apply(&oracle_joint);
         states.push(state.clone());
         oracle.push(position.clone());
