@@ -99,6 +99,19 @@ fn visit(game: &mut Game, visits: usize, warm_up: usize, every: usize, stop_abov
     }
 }
 
+impl Run {
+    /// How far the resident set rose above the baseline, logged with `what`.
+    fn growth(&self, what: &str) -> usize {
+        eprintln!(
+            "{what}: baseline {} KiB, peak {} KiB, {} visits",
+            self.baseline / 1024,
+            self.peak / 1024,
+            self.hashes.len()
+        );
+        self.peak.saturating_sub(self.baseline)
+    }
+}
+
 fn distinct(mut hashes: Vec<u64>) -> usize {
     hashes.sort_unstable();
     hashes.dedup();
@@ -126,13 +139,7 @@ fn a_million_states_through_a_small_memo_keep_memory_bounded() {
     let mut game = breakthrough();
     game.set_memo_capacity(64);
     let run = visit(&mut game, 1_000_000, 100_000, 25_000, 16 * MIB);
-    let growth = run.peak.saturating_sub(run.baseline);
-    eprintln!(
-        "bounded memo: baseline {} KiB, peak {} KiB, {} visits",
-        run.baseline / 1024,
-        run.peak / 1024,
-        run.hashes.len()
-    );
+    let growth = run.growth("bounded memo");
     assert!(
         growth <= 16 * MIB,
         "resident set grew by {} MiB after the warm-up (from {} MiB), stopped after {} visits",
@@ -156,13 +163,7 @@ fn an_unbounded_memo_would_be_caught() {
     let mut game = breakthrough();
     game.set_memo_capacity(usize::MAX);
     let run = visit(&mut game, 200_000, 20_000, 10_000, 16 * MIB);
-    let growth = run.peak.saturating_sub(run.baseline);
-    eprintln!(
-        "unbounded memo: baseline {} KiB, peak {} KiB, {} visits",
-        run.baseline / 1024,
-        run.peak / 1024,
-        run.hashes.len()
-    );
+    let growth = run.growth("unbounded memo");
     assert!(
         growth > 16 * MIB,
         "resident set grew by only {} MiB with every model kept",
