@@ -186,10 +186,26 @@ fn bench_gives_median_rates_depth_and_memory_as_text_and_json() {
 }
 
 #[test]
-fn bench_refuses_zero_rounds_and_a_file_that_is_not_there() {
-    let run = gdl(&["bench", "tests/cli/tictactoe.gdl", "--rounds", "0"], "");
-    assert_eq!(run.code, 2, "{}", run.screen());
-    assert_eq!(run.stderr, "error: --rounds 0: must be at least 1\n");
+fn bench_refuses_out_of_range_flags_and_a_file_that_is_not_there() {
+    for (flag, value, error) in [
+        ("--rounds", "0", "--rounds 0: must be 1 to 1000"),
+        ("--rounds", "1001", "--rounds 1001: must be 1 to 1000"),
+        (
+            "--seconds",
+            "1e19",
+            "--seconds 10000000000000000000: must be a positive number up to 1000000",
+        ),
+        (
+            "--threads",
+            "100000",
+            "--threads 100000: must be 0 (every core) to 1024",
+        ),
+    ] {
+        let run = gdl(&["bench", "tests/cli/tictactoe.gdl", flag, value], "");
+        assert_eq!(run.code, 2, "{}", run.screen());
+        assert_eq!(run.stderr, format!("error: {error}\n"));
+        assert!(run.stdout.is_empty(), "{}", run.stdout);
+    }
     let run = gdl(&["bench", "rules/no_such_game.gdl", "--seconds", "0.1"], "");
     assert_eq!(run.code, 2, "{}", run.screen());
     assert!(

@@ -13,6 +13,15 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// The longest run accepted (a million seconds, about 11 days).
+const MAX_SECONDS: f64 = 1e6;
+
+/// The most rounds a run may be split into.
+const MAX_ROUNDS: usize = 1000;
+
+/// The most threads a run may use.
+const MAX_THREADS: usize = 1024;
+
 /// Arguments of `gdl bench`.
 #[derive(clap::Args)]
 pub struct BenchArgs {
@@ -70,14 +79,23 @@ fn play(
 
 /// Runs `gdl bench`.
 pub fn bench(args: BenchArgs) -> Result<ExitCode, Failure> {
-    if !(args.seconds > 0.0 && args.seconds.is_finite()) {
+    if !(args.seconds > 0.0 && args.seconds <= MAX_SECONDS) {
         return Err(Failure::Usage(format!(
-            "--seconds {}: must be a positive number",
+            "--seconds {}: must be a positive number up to {MAX_SECONDS}",
             args.seconds
         )));
     }
-    if args.rounds == 0 {
-        return Err(Failure::Usage("--rounds 0: must be at least 1".into()));
+    if !(1..=MAX_ROUNDS).contains(&args.rounds) {
+        return Err(Failure::Usage(format!(
+            "--rounds {}: must be 1 to {MAX_ROUNDS}",
+            args.rounds
+        )));
+    }
+    if args.threads > MAX_THREADS {
+        return Err(Failure::Usage(format!(
+            "--threads {}: must be 0 (every core) to {MAX_THREADS}",
+            args.threads
+        )));
     }
     let loading = Instant::now();
     let loaded = load(&args.file, &args.limits)?;
@@ -85,7 +103,7 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode, Failure> {
     let n = threads(args.threads);
     let start = Instant::now();
     let rounds = Rounds::new(start, args.seconds, args.rounds);
-    let threads: Vec<std::thread::Result<Result<Thread, GameError>>> =
+    let threads: Vec<std::io::Result<std::thread::Result<Result<Thread, GameError>>>> =
         std::thread::scope(|scope| {
             let handles: Vec<_> = (0..n)
                 .map(|t| {
@@ -93,16 +111,18 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode, Failure> {
                     let seed = args.seed.wrapping_add(t as u64);
                     let rounds = rounds.clone();
                     let max_steps = args.max_steps;
-                    scope.spawn(move || play(&mut game, seed, rounds, max_steps))
+                    std::thread::Builder::new()
+                        .spawn_scoped(scope, move || play(&mut game, seed, rounds, max_steps))
                 })
                 .collect();
-            handles.into_iter().map(|h| h.join()).collect()
+            handles.into_iter().map(|h| h.map(|h| h.join())).collect()
         });
     let elapsed = start.elapsed().as_secs_f64();
     let mut all = rounds;
     let mut cut = 0;
     for thread in threads {
         let thread = thread
+            .map_err(|e| Failure::Usage(format!("--threads {n}: cannot start a thread: {e}")))?
             .map_err(|_| Failure::Game("a playout thread panicked (a bug of gdl)".into()))?
             .map_err(|e| Failure::Game(super::describe(&e)))?;
         all.merge(&thread.rounds);
