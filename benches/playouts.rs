@@ -71,9 +71,9 @@ macro_rules! games {
 }
 
 games! {
-    "english_draughts", Some(20_000);
+    "english_draughts", Some(20_000), "../tests/oracle/english_draughts.rs" => english_draughts::English;
     "escort_breakthrough", Some(36_000), "../tests/oracle/escort_breakthrough.rs" => escort_breakthrough::EscortBreakthrough;
-    "mad_bishops", Some(1_000);
+    "mad_bishops", Some(1_000), "../tests/oracle/mad_bishops.rs" => mad_bishops::MadBishops;
     "brazilian_draughts", Some(2_000), "../tests/oracle/brazilian_draughts.rs" => brazilian_draughts::Brazilian;
     "skirmish_holes", Some(3_000), "../tests/oracle/skirmish_holes.rs" => skirmish_holes::SkirmishHoles;
     "breakthrough", Some(50_000), "../tests/oracle/breakthrough.rs" => breakthrough::Breakthrough;
