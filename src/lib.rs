@@ -13,6 +13,7 @@ pub mod error;
 pub mod eval;
 pub mod game;
 pub mod ground;
+pub mod measure;
 pub mod normal;
 pub mod parse;
 pub mod plan;
