@@ -15,13 +15,14 @@
 //! measured as soon as the file lands; an oracle is added with one line of
 //! `games!` below.
 
+#[path = "../tests/common/games.rs"]
+mod games;
 #[path = "../tests/oracle/mod.rs"]
 mod oracle;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
 use gdl::measure::{run_until, Rounds};
 use gdl::playout::random_playout;
-use gdl::Game;
 use oracle::Oracle;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -118,11 +119,6 @@ fn oracle_playout<O: Oracle>(rng: &mut Pcg64) -> usize {
     steps
 }
 
-/// Loads a rules file; a file that does not load is a bug to be loud about.
-fn load(path: &PathBuf) -> Game {
-    Game::load(path).unwrap_or_else(|e| panic!("{}", e.render(false)))
-}
-
 /// The criterion benchmarks: one playout an iteration.
 fn criterion_benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("playout");
@@ -135,7 +131,7 @@ fn criterion_benches(c: &mut Criterion) {
         let mut rng = Pcg64::seed_from_u64(0);
         match bench.rules() {
             Some(path) => {
-                let mut game = load(&path);
+                let mut game = games::load(&path);
                 let initial = game.initial_state();
                 group.bench_function(BenchmarkId::new("gdl", bench.name), |b| {
                     b.iter(|| {

@@ -3,13 +3,15 @@
 //! legal moves and state facts met as texts.
 //!
 //! Included by each game test as `#[path = "common/games.rs"] mod games;`;
-//! `oracle/mod.rs` and `oracle/side_by_side.rs` use it as `crate::games`.
+//! `oracle/mod.rs` and `oracle/side_by_side.rs` use it as `crate::games`, so
+//! a crate including them (the playouts benchmark too) includes it.
 #![allow(dead_code)]
 
 use gdl::{Game, State};
+use std::path::Path;
 
 /// Loads the rules file `rules`, panicking with the rendered error.
-pub fn load(rules: &str) -> Game {
+pub fn load(rules: impl AsRef<Path>) -> Game {
     Game::load(rules).unwrap_or_else(|e| panic!("{}", e.render(false)))
 }
 

@@ -4,7 +4,7 @@
 //!
 //! Each game lives in its own file beside this one and is included by the
 //! tests (and benchmarks) that need it with `#[path = ...] mod name;`. A
-//! test including this module also includes `common/games.rs` as `games`.
+//! crate including this module also includes `common/games.rs` as `games`.
 #![allow(dead_code)]
 
 use gdl::State;
