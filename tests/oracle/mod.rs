@@ -1,6 +1,6 @@
-//! Direct Rust implementations of the games in `rules/` (no GDL in them), and
-//! the drivers that play a rules file and its oracle side by side, and the
-//! pieces several oracles share.
+//! Direct Rust implementations of the games in `rules/` (no GDL in them), the
+//! pieces several of them share, and the drivers that play a rules file and
+//! its oracle side by side.
 //!
 //! Each game lives in its own file beside this one and is included by the
 //! tests (and benchmarks) that need it with `#[path = ...] mod name;`. A
