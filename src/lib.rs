@@ -14,6 +14,7 @@ pub mod eval;
 pub mod fuzz;
 pub mod game;
 pub mod ground;
+pub mod measure;
 pub mod normal;
 pub mod parse;
 pub mod plan;

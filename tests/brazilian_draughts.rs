@@ -4,13 +4,18 @@
 
 #[path = "oracle/brazilian_draughts.rs"]
 mod brazilian_draughts;
+#[path = "common/games.rs"]
+mod games;
 mod oracle;
+#[path = "oracle/side_by_side.rs"]
+mod side_by_side;
 
 use brazilian_draughts::{Brazilian, Move};
 use oracle::Oracle;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
+use side_by_side::{moves_of, play, play_written};
 use std::time::Instant;
 
 /// Random games of the oracle alone: they end, and their lengths and speed.
@@ -48,10 +53,8 @@ fn oracle_random_game_lengths() {
 #[test]
 fn oracle_opening_moves_follow_the_notation() {
     let g = Brazilian::initial();
-    let mut white: Vec<String> = g.legal(0).iter().map(Brazilian::move_text).collect();
-    white.sort();
     assert_eq!(
-        white,
+        g.legal_texts(0),
         [
             "(move 21 17)",
             "(move 22 17)",
@@ -308,13 +311,12 @@ fn board_text(g: &Brazilian) -> String {
 }
 
 /// Plays one side's moves (the other plays noop) on the oracle.
-fn oracle_after(moves: &[(usize, &str)]) -> Brazilian {
+fn oracle_after(moves: &[(usize, String)]) -> Brazilian {
     let mut g = Brazilian::initial();
-    for &(side, text) in moves {
+    for (side, text) in moves {
+        let side = *side;
         let m = g
-            .legal(side)
-            .into_iter()
-            .find(|m| Brazilian::move_text(m) == text)
+            .legal_move(side, text)
             .unwrap_or_else(|| panic!("{text} is not legal in\n{}", board_text(&g)));
         let mut joint = [Move::Noop, Move::Noop];
         joint[side] = m;
@@ -328,12 +330,7 @@ fn oracle_after(moves: &[(usize, &str)]) -> Brazilian {
 #[test]
 #[ignore = "tool: run with --ignored --nocapture"]
 fn show_fragment() {
-    let text = std::env::var("FRAGMENT").unwrap_or_default();
-    let moves: Vec<(usize, &str)> = text
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| (usize::from(l.trim().starts_with('b')), l.trim()[2..].trim()))
-        .collect();
+    let moves = moves_of(&std::env::var("FRAGMENT").unwrap_or_default());
     for n in 0..=moves.len() {
         let g = oracle_after(&moves[..n]);
         let mut legal: Vec<String> = [g.legal(0), g.legal(1)]
@@ -348,98 +345,6 @@ fn show_fragment() {
             g.is_terminal()
         );
     }
-}
-
-/// A move list as `w (move 22 18)` / `b (jump 9 18)` lines, read into
-/// (side, move text).
-fn moves_of(text: &str) -> Vec<(usize, String)> {
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .map(|l| (usize::from(l.starts_with('b')), l[2..].trim().to_string()))
-        .collect()
-}
-
-/// The joint moves (role order) of a move list, for `replay_text`.
-fn joint_texts(moves: &[(usize, String)]) -> Vec<Vec<String>> {
-    moves
-        .iter()
-        .map(|(side, m)| {
-            let mut joint = vec!["noop".to_string(), "noop".to_string()];
-            joint[*side] = m.clone();
-            joint
-        })
-        .collect()
-}
-
-/// Plays a move list on the rules file and on the oracle side by side,
-/// checking at every step that both give the same state and legal moves, and
-/// returns the rules file's game, its states (the initial one first), and
-/// the legal moves of the side to move (sorted texts) in each state.
-fn play(moves: &[(usize, String)]) -> (gdl::Game, Vec<gdl::State>, Vec<Vec<String>>) {
-    let mut game = gdl::Game::load(RULES).unwrap_or_else(|e| panic!("{}", e.render(false)));
-    let roles = game.roles();
-    let mut state = game.initial_state();
-    let mut states = vec![state.clone()];
-    let mut legal_seen = Vec::new();
-    let mut oracle = Brazilian::initial();
-    for step in 0..=moves.len() {
-        assert_eq!(
-            game.state_facts(&state),
-            oracle.facts(),
-            "state after {step} moves"
-        );
-        let terminal = game.is_terminal(&state).unwrap();
-        assert_eq!(terminal, oracle.is_terminal(), "end after {step} moves");
-        let mut mover_legal = Vec::new();
-        if terminal {
-            assert_eq!(step, moves.len(), "the game ended after {step} moves");
-            legal_seen.push(mover_legal);
-            break;
-        }
-        for (i, &role) in roles.iter().enumerate() {
-            let mut texts: Vec<String> = game
-                .legal_moves(&state, role)
-                .unwrap()
-                .into_iter()
-                .map(|m| game.move_text(m))
-                .collect();
-            texts.sort();
-            let mut expected: Vec<String> =
-                oracle.legal(i).iter().map(Brazilian::move_text).collect();
-            expected.sort();
-            assert_eq!(
-                texts, expected,
-                "legal moves of role {i} after {step} moves"
-            );
-            if texts != ["noop"] {
-                mover_legal = texts;
-            }
-        }
-        legal_seen.push(mover_legal);
-        let Some((side, text)) = moves.get(step) else {
-            break;
-        };
-        let joint: Vec<gdl::Move> = joint_texts(&moves[step..=step])[0]
-            .iter()
-            .map(|t| game.parse_move(t).unwrap())
-            .collect();
-        state = game.next_state(&state, &joint).unwrap();
-        states.push(state.clone());
-        let om = oracle
-            .legal(*side)
-            .into_iter()
-            .find(|m| Brazilian::move_text(m) == *text)
-            .unwrap_or_else(|| panic!("{text} not legal for the oracle"));
-        let mut oj = [Move::Noop, Move::Noop];
-        oj[*side] = om;
-        oracle.apply(&oj);
-    }
-    (game, states, legal_seen)
-}
-
-fn has(game: &gdl::Game, state: &gdl::State, fact: &str) -> bool {
-    game.state_facts(state).iter().any(|f| f == fact)
 }
 
 /// Flying king, maximum capture, jumped pieces blocking (seed game 9245).
@@ -474,29 +379,28 @@ const FLYING_KING_MAXIMUM: &str = "
 
 #[test]
 fn flying_king_takes_the_most_and_jumped_pieces_block() {
-    let moves = moves_of(FLYING_KING_MAXIMUM);
-    let (mut game, states, legal) = play(&moves);
+    let (moves, mut p) = play_written::<Brazilian>(RULES, FLYING_KING_MAXIMUM);
     // 19x10x1: the man crowned on 1 at the end of its capture.
-    assert!(has(&game, &states[16], "(cell 1 wk)"));
+    assert!(p.has(16, "(cell 1 wk)"));
     // The king must land on 15, not 10 or 19.
-    assert_eq!(legal[17], ["(jump 1 15)"]);
+    assert_eq!(p.legal[17], ["(jump 1 15)"]);
     // Mid-sequence the jumped men stay on the board, marked.
-    assert!(has(&game, &states[19], "(cell 6 bm)"));
-    assert!(has(&game, &states[19], "(jumped 6)"));
-    assert!(has(&game, &states[19], "(jumped 18)"));
-    assert!(has(&game, &states[19], "(capturing 22)"));
-    assert_eq!(legal[19], ["(jump 22 13)"]);
+    assert!(p.has(19, "(cell 6 bm)"));
+    assert!(p.has(19, "(jumped 6)"));
+    assert!(p.has(19, "(jumped 18)"));
+    assert!(p.has(19, "(capturing 22)"));
+    assert_eq!(p.legal[19], ["(jump 22 13)"]);
     // The sequence ends on 13 (6 blocks 13x9); 6, 18 and 17 go at once and
     // black is to move.
-    let end = &states[20];
-    assert!(has(&game, end, "(cell 13 wk)"));
-    assert!(has(&game, end, "(cell 9 bm)"));
+    let end = 20;
+    assert!(p.has(end, "(cell 13 wk)"));
+    assert!(p.has(end, "(cell 9 bm)"));
     for gone in ["(cell 6 bm)", "(cell 18 bm)", "(cell 17 bm)"] {
-        assert!(!has(&game, end, gone), "{gone} should be gone");
+        assert!(!p.has(end, gone), "{gone} should be gone");
     }
-    assert!(has(&game, end, "(control black)"));
+    assert!(p.has(end, "(control black)"));
     // The whole game as a trace, read move by move against the rules.
-    let trace = gdl::trace::replay_text(&mut game, &joint_texts(&moves)).unwrap();
+    let trace = p.trace(&moves);
     insta::assert_snapshot!(
         "brazilian_flying_king_maximum_capture_and_jumped_pieces_block",
         trace
@@ -523,25 +427,24 @@ const MAN_BACKWARD_NO_CROWNING_IN_PASSING: &str = "
 
 #[test]
 fn man_captures_backward_and_is_not_crowned_in_passing() {
-    let moves = moves_of(MAN_BACKWARD_NO_CROWNING_IN_PASSING);
-    let (mut game, states, legal) = play(&moves);
-    assert_eq!(legal[7], ["(jump 14 21)"]);
-    assert!(has(&game, &states[9], "(cell 30 bm)"));
-    assert!(has(&game, &states[9], "(capturing 30)"));
-    assert_eq!(legal[9], ["(jump 30 23)"]);
-    assert_eq!(legal[10], ["(jump 23 16)"]);
-    let end = &states[11];
-    assert!(has(&game, end, "(cell 16 bm)"));
-    assert!(!has(&game, end, "(cell 30 bk)"));
+    let (moves, mut p) = play_written::<Brazilian>(RULES, MAN_BACKWARD_NO_CROWNING_IN_PASSING);
+    assert_eq!(p.legal[7], ["(jump 14 21)"]);
+    assert!(p.has(9, "(cell 30 bm)"));
+    assert!(p.has(9, "(capturing 30)"));
+    assert_eq!(p.legal[9], ["(jump 30 23)"]);
+    assert_eq!(p.legal[10], ["(jump 23 16)"]);
+    let end = 11;
+    assert!(p.has(end, "(cell 16 bm)"));
+    assert!(!p.has(end, "(cell 30 bk)"));
     for gone in [17, 25, 26, 19] {
-        assert!(!game
-            .state_facts(end)
+        assert!(!p
+            .facts(end)
             .iter()
             .any(|f| f.starts_with(&format!("(cell {gone} "))));
     }
-    assert!(has(&game, end, "(control white)"));
+    assert!(p.has(end, "(control white)"));
     // The whole game as a trace, read move by move against the rules.
-    let trace = gdl::trace::replay_text(&mut game, &joint_texts(&moves)).unwrap();
+    let trace = p.trace(&moves);
     insta::assert_snapshot!(
         "brazilian_man_captures_backward_no_crowning_in_passing",
         trace
@@ -587,16 +490,15 @@ const LOSS_BY_NO_MOVE: &str = "
 
 #[test]
 fn player_with_no_move_loses() {
-    let moves = moves_of(LOSS_BY_NO_MOVE);
-    let (mut game, states, legal) = play(&moves);
-    assert_eq!(legal[29], ["(jump 19 28)", "(jump 20 27)"]);
-    let end = states.last().unwrap();
-    assert!(has(&game, end, "(cell 12 wm)"));
-    assert!(game.is_terminal(end).unwrap());
-    assert_eq!(game.goals(end).unwrap(), vec![0, 100]);
-    assert!(!game.is_terminal(&states[29]).unwrap());
+    let (moves, mut p) = play_written::<Brazilian>(RULES, LOSS_BY_NO_MOVE);
+    assert_eq!(p.legal[29], ["(jump 19 28)", "(jump 20 27)"]);
+    let end = moves.len();
+    assert!(p.has(end, "(cell 12 wm)"));
+    assert!(p.is_terminal(end));
+    assert_eq!(p.goals(end), vec![0, 100]);
+    assert!(!p.is_terminal(29));
     // The whole game as a trace, read move by move against the rules.
-    let trace = gdl::trace::replay_text(&mut game, &joint_texts(&moves)).unwrap();
+    let trace = p.trace(&moves);
     insta::assert_snapshot!("brazilian_loss_by_no_move", trace);
 }
 
@@ -683,37 +585,33 @@ const DRAW_PREFIX: &str = "
 #[test]
 fn third_repetition_is_a_draw() {
     let moves = repetition_moves();
-    let (mut game, states, _) = play(&moves);
-    let start = &states[63];
-    assert!(has(&game, start, "(cell 29 wk)"));
-    assert!(has(&game, start, "(cell 32 bk)"));
+    let mut p = play::<Brazilian>(RULES, &moves);
+    let start = 63;
+    assert!(p.has(start, "(cell 29 wk)"));
+    assert!(p.has(start, "(cell 32 bk)"));
     // A man move just happened: no position is remembered.
-    assert!(!game
-        .state_facts(start)
-        .iter()
-        .any(|f| f.starts_with("(seen")));
+    assert!(!p.facts(start).iter().any(|f| f.starts_with("(seen")));
     // Second occurrence: remembered once, play goes on.
-    assert!(!game.is_terminal(&states[67]).unwrap());
-    let seen_once = |s: &gdl::State, game: &gdl::Game| {
-        game.state_facts(s)
-            .iter()
-            .filter(|f| f.starts_with("(seen white 1 "))
-            .count()
-    };
-    assert_eq!(seen_once(&states[67], &game), 2);
-    for s in &states[..71] {
-        assert!(!game.is_terminal(s).unwrap());
+    assert!(!p.is_terminal(67));
+    let seen_once = p
+        .facts(67)
+        .iter()
+        .filter(|f| f.starts_with("(seen white 1 "))
+        .count();
+    assert_eq!(seen_once, 2);
+    for step in 0..71 {
+        assert!(!p.is_terminal(step));
     }
     // Third occurrence: a draw.
-    let end = &states[71];
-    assert!(game
-        .state_facts(end)
+    let end = 71;
+    assert!(p
+        .facts(end)
         .iter()
         .any(|f| f.starts_with("(seen white 2 (sq e ")));
-    assert!(game.is_terminal(end).unwrap());
-    assert_eq!(game.goals(end).unwrap(), vec![50, 50]);
+    assert!(p.is_terminal(end));
+    assert_eq!(p.goals(end), vec![50, 50]);
     // The whole game as a trace, read move by move against the rules.
-    let trace = gdl::trace::replay_text(&mut game, &joint_texts(&moves)).unwrap();
+    let trace = p.trace(&moves);
     insta::assert_snapshot!("brazilian_draw_by_third_repetition", trace);
 }
 
@@ -763,28 +661,24 @@ const KING_RETURNS_HOME: &str = "
 
 #[test]
 fn king_may_land_on_its_starting_square() {
-    let moves = moves_of(KING_RETURNS_HOME);
-    let (mut game, states, legal) = play(&moves);
-    assert!(has(&game, &states[33], "(cell 2 wk)"));
+    let (moves, mut p) = play_written::<Brazilian>(RULES, KING_RETURNS_HOME);
+    assert!(p.has(33, "(cell 2 wk)"));
     // The loop may go either way round (four men each): both are legal.
-    assert_eq!(legal[33], ["(jump 2 11)", "(jump 2 9)"]);
+    assert_eq!(p.legal[33], ["(jump 2 11)", "(jump 2 9)"]);
     // Mid-sequence, 2 is empty and the king's last jump lands there.
-    assert!(!game
-        .state_facts(&states[36])
-        .iter()
-        .any(|f| f.starts_with("(cell 2 ")));
-    assert_eq!(legal[36], ["(jump 9 2)"]);
-    let end = &states[37];
-    assert!(has(&game, end, "(cell 2 wk)"));
+    assert!(!p.facts(36).iter().any(|f| f.starts_with("(cell 2 ")));
+    assert_eq!(p.legal[36], ["(jump 9 2)"]);
+    let end = 37;
+    assert!(p.has(end, "(cell 2 wk)"));
     for gone in [7, 15, 14, 6] {
-        assert!(!game
-            .state_facts(end)
+        assert!(!p
+            .facts(end)
             .iter()
             .any(|f| f.starts_with(&format!("(cell {gone} "))));
     }
-    assert!(has(&game, end, "(control black)"));
+    assert!(p.has(end, "(control black)"));
     // The whole game as a trace, read move by move against the rules.
-    let trace = gdl::trace::replay_text(&mut game, &joint_texts(&moves)).unwrap();
+    let trace = p.trace(&moves);
     insta::assert_snapshot!("brazilian_king_lands_on_its_starting_square", trace);
 }
 

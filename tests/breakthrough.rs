@@ -3,63 +3,20 @@
 
 #[path = "oracle/breakthrough.rs"]
 mod breakthrough;
+#[path = "common/games.rs"]
+mod games;
 mod oracle;
 
 use breakthrough::Breakthrough;
-use gdl::{Game, State};
+use games::{alternating, legal, play};
 
 const RULES: &str = "rules/breakthrough.gdl";
-
-fn load() -> Game {
-    Game::load(RULES).unwrap_or_else(|e| panic!("{}", e.render(false)))
-}
-
-/// Plays the moves in turn order (the first role first), the other role
-/// playing noop, checking each move is legal; returns the state reached.
-fn play(game: &mut Game, moves: &[&str]) -> State {
-    let roles = game.roles();
-    let mut state = game.initial_state();
-    for (i, text) in moves.iter().enumerate() {
-        assert!(
-            !game.is_terminal(&state).unwrap(),
-            "terminal before move {}",
-            i + 1
-        );
-        let mover = i % 2;
-        let mut joint = Vec::new();
-        for r in 0..roles.len() {
-            let want = if r == mover { *text } else { "noop" };
-            let legal = legal(game, &state, r);
-            assert!(
-                legal.iter().any(|m| m == want),
-                "move {}: {want} is not legal; legal: {legal:?}",
-                i + 1
-            );
-            joint.push(game.parse_move(want).unwrap());
-        }
-        state = game.next_state(&state, &joint).unwrap();
-    }
-    state
-}
-
-/// The legal moves of role number `role` as sorted texts.
-fn legal(game: &mut Game, state: &State, role: usize) -> Vec<String> {
-    let role = game.roles()[role];
-    let mut moves: Vec<String> = game
-        .legal_moves(state, role)
-        .unwrap()
-        .into_iter()
-        .map(|m| game.move_text(m))
-        .collect();
-    moves.sort();
-    moves
-}
 
 /// A pawn moves straight only into an empty cell, diagonally onto an empty
 /// or enemy cell; reaching the far rank wins.
 #[test]
 fn capture_and_far_rank_win() {
-    let mut game = load();
+    let mut game = games::load(RULES);
     let moves = [
         "(move e 2 e 3)",
         "(move h 7 h 6)",
@@ -74,13 +31,13 @@ fn capture_and_far_rank_win() {
         "(move d 7 e 8)",
     ];
     // The pawn on e6 faces e7 (blocked) and may take d7 or f7.
-    let state = play(&mut game, &moves[..8]);
+    let state = play(&mut game, &alternating(&moves[..8]));
     let from_e6: Vec<String> = legal(&mut game, &state, 0)
         .into_iter()
         .filter(|m| m.starts_with("(move e 6 "))
         .collect();
     assert_eq!(from_e6, ["(move e 6 d 7)", "(move e 6 f 7)"]);
-    let state = play(&mut game, &moves[..10]);
+    let state = play(&mut game, &alternating(&moves[..10]));
     assert_eq!(
         game.state_facts(&state)
             .iter()
@@ -88,7 +45,7 @@ fn capture_and_far_rank_win() {
             .count(),
         15
     );
-    let end = play(&mut game, &moves);
+    let end = play(&mut game, &alternating(&moves));
     assert!(game.is_terminal(&end).unwrap());
     assert_eq!(game.goals(&end).unwrap(), [100, 0]);
 }

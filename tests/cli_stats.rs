@@ -100,47 +100,117 @@ fn perft_of_tic_tac_toe_matches_the_known_counts() {
     insta::assert_snapshot!(run.stdout);
 }
 
+/// Every number of a timed run replaced by `N`, leaving what a user sees
+/// of its shape.
+fn masked(text: &str) -> String {
+    let mut out = String::new();
+    let mut in_number = false;
+    for c in text.chars() {
+        if c.is_ascii_digit() || (in_number && c == '.') {
+            if !in_number {
+                out.push('N');
+            }
+            in_number = true;
+        } else {
+            in_number = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[test]
-fn bench_gives_rates_as_text_and_json() {
+fn bench_gives_median_rates_depth_and_memory_as_text_and_json() {
     let run = gdl(
         &[
             "bench",
             "tests/cli/tictactoe.gdl",
             "--seconds",
-            "0.3",
+            "0.4",
+            "--rounds",
+            "4",
             "--json",
         ],
         "",
     );
     assert_eq!(run.code, 0, "{}", run.screen());
     let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
-    assert!(v["playouts"].as_u64().unwrap() > 0, "{v}");
-    let depth = v["mean_depth"].as_f64().unwrap();
+    let number = |key: &str| {
+        v[key]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{key} missing in {v}"))
+    };
+    assert!(number("playouts") > 0.0, "{v}");
+    let depth = number("mean_depth");
     assert!(
         (5.0..=9.0).contains(&depth),
         "tic-tac-toe lasts 5 to 9 steps: {depth}"
     );
-    for key in [
-        "states",
-        "playouts_per_second",
-        "states_per_second",
-        "seconds",
-        "threads",
-    ] {
-        assert!(v.get(key).is_some(), "{key} missing in {v}");
+    assert_eq!(number("states"), (number("playouts") * depth).round());
+    assert_eq!((number("threads"), number("rounds")), (1.0, 4.0));
+    assert_eq!(number("cut_short"), 0.0);
+    for what in ["playouts", "states"] {
+        let [low, median, high] =
+            ["_low", "", "_high"].map(|suffix| number(&format!("{what}_per_second{suffix}")));
+        assert!(low > 0.0 && low <= median && median <= high, "{what}: {v}");
     }
+    assert!(number("seconds") >= 0.4, "{v}");
+    assert!(number("peak_rss_kib") > 1000.0, "{v}");
+    assert!(v["engine"].as_str().unwrap().starts_with("ground rules"));
+
     let run = gdl(
         &[
             "bench",
-            "tests/cli/tictactoe.gdl",
+            "tests/cli/count.gdl",
             "--seconds",
             "0.2",
             "--threads",
             "2",
+            "--max-steps",
+            "1",
         ],
         "",
     );
     assert_eq!(run.code, 0, "{}", run.screen());
-    assert!(run.stdout.contains("threads: 2,"), "{}", run.stdout);
-    assert!(run.stdout.contains("playouts: "), "{}", run.stdout);
+    for fixed in [
+        "threads: 2, seconds: ",
+        ", rounds: 5\n",
+        "mean depth: 1.0\n",
+        " playouts reached --max-steps 1 before the end\n",
+    ] {
+        assert!(run.stdout.contains(fixed), "{fixed:?} in {}", run.stdout);
+    }
+    // Every game is cut short after one step: the count needs two or more
+    // to reach 5 (its goals hold in every state).
+    insta::assert_snapshot!(masked(&run.stdout));
+}
+
+#[test]
+fn bench_refuses_out_of_range_flags_and_a_file_that_is_not_there() {
+    for (flag, value, error) in [
+        ("--rounds", "0", "--rounds 0: must be 1 to 1000"),
+        ("--rounds", "1001", "--rounds 1001: must be 1 to 1000"),
+        (
+            "--seconds",
+            "1e19",
+            "--seconds 10000000000000000000: must be a positive number up to 1000000",
+        ),
+        (
+            "--threads",
+            "100000",
+            "--threads 100000: must be 0 (every core) to 1024",
+        ),
+    ] {
+        let run = gdl(&["bench", "tests/cli/tictactoe.gdl", flag, value], "");
+        assert_eq!(run.code, 2, "{}", run.screen());
+        assert_eq!(run.stderr, format!("error: {error}\n"));
+        assert!(run.stdout.is_empty(), "{}", run.stdout);
+    }
+    let run = gdl(&["bench", "rules/no_such_game.gdl", "--seconds", "0.1"], "");
+    assert_eq!(run.code, 2, "{}", run.screen());
+    assert!(
+        run.stderr.contains("cannot read rules/no_such_game.gdl"),
+        "{}",
+        run.stderr
+    );
 }

@@ -3,66 +3,23 @@
 
 #[path = "oracle/connect_four.rs"]
 mod connect_four;
+#[path = "common/games.rs"]
+mod games;
 mod oracle;
 
 use connect_four::ConnectFour;
-use gdl::{Game, State};
+use games::{alternating, legal, play};
 
 const RULES: &str = "rules/connect_four.gdl";
-
-fn load() -> Game {
-    Game::load(RULES).unwrap_or_else(|e| panic!("{}", e.render(false)))
-}
-
-/// Plays the moves in turn order (the first role first), the other role
-/// playing noop, checking each move is legal; returns the state reached.
-fn play(game: &mut Game, moves: &[&str]) -> State {
-    let roles = game.roles();
-    let mut state = game.initial_state();
-    for (i, text) in moves.iter().enumerate() {
-        assert!(
-            !game.is_terminal(&state).unwrap(),
-            "terminal before move {}",
-            i + 1
-        );
-        let mover = i % 2;
-        let mut joint = Vec::new();
-        for r in 0..roles.len() {
-            let want = if r == mover { *text } else { "noop" };
-            let legal = legal(game, &state, r);
-            assert!(
-                legal.iter().any(|m| m == want),
-                "move {}: {want} is not legal; legal: {legal:?}",
-                i + 1
-            );
-            joint.push(game.parse_move(want).unwrap());
-        }
-        state = game.next_state(&state, &joint).unwrap();
-    }
-    state
-}
-
-/// The legal moves of role number `role` as sorted texts.
-fn legal(game: &mut Game, state: &State, role: usize) -> Vec<String> {
-    let role = game.roles()[role];
-    let mut moves: Vec<String> = game
-        .legal_moves(state, role)
-        .unwrap()
-        .into_iter()
-        .map(|m| game.move_text(m))
-        .collect();
-    moves.sort();
-    moves
-}
 
 /// Four discs in a column win.
 #[test]
 fn a_column_of_four_wins() {
-    let mut game = load();
+    let mut game = games::load(RULES);
     let moves = [
         "(drop 1)", "(drop 2)", "(drop 1)", "(drop 2)", "(drop 1)", "(drop 2)", "(drop 1)",
     ];
-    let end = play(&mut game, &moves);
+    let end = play(&mut game, &alternating(&moves));
     assert!(game.is_terminal(&end).unwrap());
     assert_eq!(game.goals(&end).unwrap(), [100, 0]);
     assert!(game
@@ -73,14 +30,14 @@ fn a_column_of_four_wins() {
 /// Discs fall onto the lowest empty cell; four on a diagonal win.
 #[test]
 fn a_diagonal_of_four_wins() {
-    let mut game = load();
+    let mut game = games::load(RULES);
     let moves = [
         "(drop 1)", "(drop 2)", "(drop 2)", "(drop 3)", "(drop 3)", "(drop 4)", "(drop 3)",
         "(drop 4)", "(drop 4)", "(drop 7)", "(drop 4)",
     ];
-    let before = play(&mut game, &moves[..10]);
+    let before = play(&mut game, &alternating(&moves[..10]));
     assert!(!game.is_terminal(&before).unwrap());
-    let end = play(&mut game, &moves);
+    let end = play(&mut game, &alternating(&moves));
     let facts = game.state_facts(&end);
     for cell in [
         "(cell 1 1 white)",
@@ -100,9 +57,9 @@ fn a_diagonal_of_four_wins() {
 /// A full column takes no more discs.
 #[test]
 fn a_full_column_is_closed() {
-    let mut game = load();
+    let mut game = games::load(RULES);
     let moves = ["(drop 1)"; 6];
-    let state = play(&mut game, &moves);
+    let state = play(&mut game, &alternating(&moves));
     assert!(!game.is_terminal(&state).unwrap());
     let white = legal(&mut game, &state, 0);
     assert_eq!(white.len(), 6);

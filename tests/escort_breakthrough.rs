@@ -3,82 +3,18 @@
 
 #[path = "oracle/escort_breakthrough.rs"]
 mod escort_breakthrough;
+#[path = "common/games.rs"]
+mod games;
 mod oracle;
 
 use escort_breakthrough::EscortBreakthrough;
-use gdl::{Game, State};
+use games::{legal, moves_from, play};
 
 const RULES: &str = "rules/escort_breakthrough.gdl";
 
-fn load() -> Game {
-    Game::load(RULES).unwrap_or_else(|e| panic!("{}", e.render(false)))
-}
-
-/// Plays the joint moves (white's, black's) from the initial state, checking
-/// each is legal, and returns the state reached.
-fn play(game: &mut Game, moves: &[[&str; 2]]) -> State {
-    let roles = game.roles();
-    let mut state = game.initial_state();
-    for (step, joint) in moves.iter().enumerate() {
-        assert!(
-            !game.is_terminal(&state).unwrap(),
-            "terminal before step {}",
-            step + 1
-        );
-        let mut chosen = Vec::new();
-        for (&role, text) in roles.iter().zip(joint) {
-            let legal: Vec<String> = game
-                .legal_moves(&state, role)
-                .unwrap()
-                .into_iter()
-                .map(|m| game.move_text(m))
-                .collect();
-            assert!(
-                legal.iter().any(|m| m == text),
-                "step {}: {text} is not legal for {}; legal: {legal:?}",
-                step + 1,
-                game.role_name(role)
-            );
-            chosen.push(game.parse_move(text).unwrap());
-        }
-        state = game.next_state(&state, &chosen).unwrap();
-    }
-    state
-}
-
-/// The legal moves of `role` (0 white, 1 black) as sorted texts.
-fn legal(game: &mut Game, state: &State, role: usize) -> Vec<String> {
-    let role = game.roles()[role];
-    let mut moves: Vec<String> = game
-        .legal_moves(state, role)
-        .unwrap()
-        .into_iter()
-        .map(|m| game.move_text(m))
-        .collect();
-    moves.sort();
-    moves
-}
-
-/// The moves of the piece on `from` (such as `e 4`) among `moves`.
-fn moves_from(moves: &[String], from: &str) -> Vec<String> {
-    let prefix = format!("(move {from} ");
-    moves
-        .iter()
-        .filter(|m| m.starts_with(&prefix))
-        .cloned()
-        .collect()
-}
-
-fn to_strings(joints: &[[&str; 2]]) -> Vec<Vec<String>> {
-    joints
-        .iter()
-        .map(|j| j.iter().map(|m| m.to_string()).collect())
-        .collect()
-}
-
 #[test]
 fn initial_position_and_moves() {
-    let mut game = load();
+    let mut game = games::load(RULES);
     let state = game.initial_state();
     let facts = game.state_facts(&state);
     assert!(facts.contains(&"(cell d 1 wk)".to_string()));
@@ -114,7 +50,7 @@ const PAWN_BLOCKED_AND_CAPTURE: &[[&str; 2]] = &[
 
 #[test]
 fn pawn_straight_blocked_diagonal_capture() {
-    let mut game = load();
+    let mut game = games::load(RULES);
     // After e2-e3 e7-e6 e3-e4 e6-e5 the pawns on e4 and e5 face each other:
     // neither may step straight, both may step diagonally.
     let state = play(&mut game, &PAWN_BLOCKED_AND_CAPTURE[..4]);
@@ -139,7 +75,7 @@ fn pawn_straight_blocked_diagonal_capture() {
     assert!(!game.is_terminal(&state).unwrap());
     insta::assert_snapshot!(
         "pawn_straight_blocked_diagonal_capture",
-        gdl::trace::replay_text(&mut game, &to_strings(PAWN_BLOCKED_AND_CAPTURE)).unwrap()
+        games::trace(&mut game, PAWN_BLOCKED_AND_CAPTURE)
     );
 }
 
@@ -163,7 +99,7 @@ const KING_CAPTURE: &[[&str; 2]] = &[
 
 #[test]
 fn king_capture_wins() {
-    let mut game = load();
+    let mut game = games::load(RULES);
     let state = play(&mut game, &KING_CAPTURE[..9]);
     // Black's king on d8: sideways c8 and e8, forward d7 (the white pawn,
     // captured); c7 and e7 hold its own pawns; nothing backward.
@@ -184,10 +120,7 @@ fn king_capture_wins() {
     assert!(game.is_terminal(&end).unwrap());
     assert_eq!(game.goals(&end).unwrap(), [100, 0]);
     assert!(!game.state_facts(&end).iter().any(|f| f.ends_with(" bk)")));
-    insta::assert_snapshot!(
-        "king_capture_wins",
-        gdl::trace::replay_text(&mut game, &to_strings(KING_CAPTURE)).unwrap()
-    );
+    insta::assert_snapshot!("king_capture_wins", games::trace(&mut game, KING_CAPTURE));
 }
 
 /// Pins: a king on the far rank wins; kings capture straight ahead (pawns
@@ -216,7 +149,7 @@ const KING_REACHES_FAR_RANK: &[[&str; 2]] = &[
 
 #[test]
 fn king_on_far_rank_wins() {
-    let mut game = load();
+    let mut game = games::load(RULES);
     // The white king on e4: forward d5 e5 f5, sideways f4 (d4 holds its own
     // pawn), nothing on rank 3 behind it.
     let state = play(&mut game, &KING_REACHES_FAR_RANK[..10]);
@@ -244,7 +177,7 @@ fn king_on_far_rank_wins() {
         .contains(&"(cell e 8 wk)".to_string()));
     insta::assert_snapshot!(
         "king_on_far_rank_wins",
-        gdl::trace::replay_text(&mut game, &to_strings(KING_REACHES_FAR_RANK)).unwrap()
+        games::trace(&mut game, KING_REACHES_FAR_RANK)
     );
 }
 
@@ -264,7 +197,7 @@ fn king_shuffle() -> Vec<[&'static str; 2]> {
 /// when nobody has won; kings step sideways.
 #[test]
 fn step_61_ends_in_a_draw() {
-    let mut game = load();
+    let mut game = games::load(RULES);
     let moves = king_shuffle();
     let state = play(&mut game, &moves[..59]);
     assert!(game.state_facts(&state).contains(&"(step 60)".to_string()));
@@ -274,10 +207,9 @@ fn step_61_ends_in_a_draw() {
     assert!(game.state_facts(&end).contains(&"(step 61)".to_string()));
     assert!(game.is_terminal(&end).unwrap());
     assert_eq!(game.goals(&end).unwrap(), [50, 50]);
-    let trace = gdl::trace::replay_text(&mut game, &to_strings(&moves)).unwrap();
+    let trace = games::trace(&mut game, &moves);
     // The whole trace is sixty boards alike; the snapshot keeps its end.
-    let lines: Vec<&str> = trace.lines().collect();
-    let tail = lines[lines.len().saturating_sub(40)..].join("\n");
+    let tail = games::last_lines(&trace, 40);
     insta::assert_snapshot!("step_61_ends_in_a_draw", tail);
 }
 

@@ -1,10 +1,13 @@
 //! Skirmish with holes (seed 004): random playouts, the oracle side by side
 //! with the rules file, and hand-checked games pinning each rule.
 
+#[path = "common/games.rs"]
+mod games;
 mod oracle;
 #[path = "oracle/skirmish_holes.rs"]
 mod skirmish_holes;
 
+use games::{alternating, has_fact, legal, moves_from, play};
 use gdl::{Game, State};
 use oracle::Oracle;
 use rand::seq::SliceRandom;
@@ -18,76 +21,6 @@ const RULES: &str = "rules/skirmish_holes.gdl";
 const SCORE: [u8; 17] = [
     0, 6, 12, 18, 24, 30, 36, 42, 48, 54, 60, 66, 72, 79, 86, 93, 100,
 ];
-
-fn load() -> Game {
-    Game::load(RULES).unwrap_or_else(|e| panic!("{}", e.render(false)))
-}
-
-/// Plays the joint moves (white's, black's) from the initial state, checking
-/// each is legal, and returns the state reached.
-fn play(game: &mut Game, moves: &[[&str; 2]]) -> State {
-    let roles = game.roles();
-    let mut state = game.initial_state();
-    for (step, joint) in moves.iter().enumerate() {
-        assert!(
-            !game.is_terminal(&state).unwrap(),
-            "terminal before step {}",
-            step + 1
-        );
-        let mut chosen = Vec::new();
-        for (&role, text) in roles.iter().zip(joint) {
-            let legal: Vec<String> = game
-                .legal_moves(&state, role)
-                .unwrap()
-                .into_iter()
-                .map(|m| game.move_text(m))
-                .collect();
-            assert!(
-                legal.iter().any(|m| m == text),
-                "step {}: {text} is not legal for {}; legal: {legal:?}",
-                step + 1,
-                game.role_name(role)
-            );
-            chosen.push(game.parse_move(text).unwrap());
-        }
-        state = game.next_state(&state, &chosen).unwrap();
-    }
-    state
-}
-
-/// The legal moves of `role` (0 white, 1 black) as sorted texts.
-fn legal(game: &mut Game, state: &State, role: usize) -> Vec<String> {
-    let role = game.roles()[role];
-    let mut moves: Vec<String> = game
-        .legal_moves(state, role)
-        .unwrap()
-        .into_iter()
-        .map(|m| game.move_text(m))
-        .collect();
-    moves.sort();
-    moves
-}
-
-/// The moves of the piece on `from` (such as `1 3`) among `moves`.
-fn moves_from(moves: &[String], from: &str) -> Vec<String> {
-    let prefix = format!("(move {from} ");
-    moves
-        .iter()
-        .filter(|m| m.starts_with(&prefix))
-        .cloned()
-        .collect()
-}
-
-fn has_fact(game: &Game, state: &State, fact: &str) -> bool {
-    game.state_facts(state).iter().any(|f| f == fact)
-}
-
-fn to_strings(joints: &[[&str; 2]]) -> Vec<Vec<String>> {
-    joints
-        .iter()
-        .map(|j| j.iter().map(|m| m.to_string()).collect())
-        .collect()
-}
 
 /// Pins: holes stop rooks and queens (and no piece lands on one); knights
 /// jump beside them. Also the initial moves: pawns on columns 3 and 6 face a
@@ -106,7 +39,7 @@ const HOLES: &[[&str; 2]] = &[
 
 #[test]
 fn holes_stop_sliders_not_knights() {
-    let mut game = load();
+    let mut game = games::load(RULES);
     let start = game.initial_state();
     let white = legal(&mut game, &start, 0);
     // Knights: (2 1) -> (1 3) only ((3 3) is a hole, (4 2) a friend);
@@ -148,7 +81,7 @@ fn holes_stop_sliders_not_knights() {
     assert!(has_fact(&game, &end, "(cell 7 6 br)"));
     insta::assert_snapshot!(
         "holes_stop_sliders_not_knights",
-        gdl::trace::replay_text(&mut game, &to_strings(HOLES)).unwrap()
+        games::trace(&mut game, HOLES)
     );
 }
 
@@ -166,7 +99,7 @@ const DOUBLE_STEP: &[[&str; 2]] = &[
 
 #[test]
 fn pawn_double_step() {
-    let mut game = load();
+    let mut game = games::load(RULES);
     let start = game.initial_state();
     let white = legal(&mut game, &start, 0);
     assert_eq!(
@@ -195,10 +128,7 @@ fn pawn_double_step() {
     assert!(has_fact(&game, &end, "(captures black 1)"));
     assert!(has_fact(&game, &end, "(captures white 0)"));
     assert_eq!(game.goals(&end).unwrap(), [0, 6]);
-    insta::assert_snapshot!(
-        "pawn_double_step",
-        gdl::trace::replay_text(&mut game, &to_strings(DOUBLE_STEP)).unwrap()
-    );
+    insta::assert_snapshot!("pawn_double_step", games::trace(&mut game, DOUBLE_STEP));
 }
 
 /// Pins: a pawn reaching the last row becomes a queen (by a capture here,
@@ -218,7 +148,7 @@ const PROMOTION: &[[&str; 2]] = &[
 
 #[test]
 fn pawn_promotes_to_queen() {
-    let mut game = load();
+    let mut game = games::load(RULES);
     let state = play(&mut game, &PROMOTION[..8]);
     // The white pawn on (2 7): (2 8) holds a knight; it takes (1 8) or (3 8).
     let white = legal(&mut game, &state, 0);
@@ -244,10 +174,7 @@ fn pawn_promotes_to_queen() {
         moves_from(&white, "1 8"),
         ["(move 1 8 1 7)", "(move 1 8 2 7)", "(move 1 8 2 8)"]
     );
-    insta::assert_snapshot!(
-        "pawn_promotes_to_queen",
-        gdl::trace::replay_text(&mut game, &to_strings(PROMOTION)).unwrap()
-    );
+    insta::assert_snapshot!("pawn_promotes_to_queen", games::trace(&mut game, PROMOTION));
 }
 
 /// Pins: there is no check; a king is captured like any piece and play goes
@@ -267,7 +194,7 @@ const KING_CAPTURE: &[[&str; 2]] = &[
 
 #[test]
 fn king_capture_play_goes_on() {
-    let mut game = load();
+    let mut game = games::load(RULES);
     // The knight on (4 6) gives "check"; Black may ignore it, and may take
     // the knight with either pawn beside (4 7).
     let state = play(&mut game, &KING_CAPTURE[..5]);
@@ -284,17 +211,8 @@ fn king_capture_play_goes_on() {
     assert!(legal(&mut game, &end, 1).len() > 1);
     insta::assert_snapshot!(
         "king_capture_play_goes_on",
-        gdl::trace::replay_text(&mut game, &to_strings(KING_CAPTURE)).unwrap()
+        games::trace(&mut game, KING_CAPTURE)
     );
-}
-
-/// The moves of a game in turn order, White first, as joint moves.
-fn alternating(moves: &[&'static str]) -> Vec<[&'static str; 2]> {
-    moves
-        .iter()
-        .enumerate()
-        .map(|(i, &m)| if i % 2 == 0 { [m, "noop"] } else { ["noop", m] })
-        .collect()
 }
 
 /// A game found by a search over random games, checked move by move: at
@@ -340,7 +258,7 @@ const IDLE_PLAYER_STUCK: &[&str] = &[
 /// player not in control too; goals follow the capture counts.
 #[test]
 fn idle_player_without_moves_ends_the_game() {
-    let mut game = load();
+    let mut game = games::load(RULES);
     let moves = alternating(IDLE_PLAYER_STUCK);
     let state = play(&mut game, &moves[..22]);
     assert!(!game.state_facts(&state).iter().any(|f| f.ends_with(" wk)")));
@@ -376,7 +294,7 @@ fn idle_player_without_moves_ends_the_game() {
         .any(|f| f.starts_with("(cell ") && f.contains(" w") && !f.ends_with(" wp)")));
     insta::assert_snapshot!(
         "idle_player_without_moves_ends_the_game",
-        gdl::trace::replay_text(&mut game, &to_strings(&moves)).unwrap()
+        games::trace(&mut game, &moves)
     );
 }
 
@@ -396,7 +314,7 @@ fn knight_shuffle() -> Vec<[&'static str; 2]> {
 /// capture scores 0.
 #[test]
 fn step_100_ends_the_game() {
-    let mut game = load();
+    let mut game = games::load(RULES);
     assert!(has_fact(&game, &game.initial_state(), "(step 1)"));
     let moves = knight_shuffle();
     let state = play(&mut game, &moves[..98]);
@@ -406,10 +324,9 @@ fn step_100_ends_the_game() {
     assert!(has_fact(&game, &end, "(step 100)"));
     assert!(game.is_terminal(&end).unwrap());
     assert_eq!(game.goals(&end).unwrap(), [0, 0]);
-    let trace = gdl::trace::replay_text(&mut game, &to_strings(&moves)).unwrap();
+    let trace = games::trace(&mut game, &moves);
     // The whole trace is a hundred boards alike; the snapshot keeps its end.
-    let lines: Vec<&str> = trace.lines().collect();
-    let tail = lines[lines.len().saturating_sub(40)..].join("\n");
+    let tail = games::last_lines(&trace, 40);
     insta::assert_snapshot!("step_100_ends_the_game", tail);
 }
 
@@ -430,7 +347,7 @@ fn captures(game: &Game, state: &State, role: &str) -> usize {
 /// table at every step. Also pins the end when a player has no piece left.
 #[test]
 fn score_table_with_a_greedy_white() {
-    let mut game = load();
+    let mut game = games::load(RULES);
     let mut rng = Pcg64::seed_from_u64(4);
     let mut counts_seen = [false; 17];
     let mut black_wiped_out = 0;
@@ -443,16 +360,11 @@ fn score_table_with_a_greedy_white() {
             let mut oracle_joint = Vec::new();
             for i in 0..2 {
                 let moves = legal(&mut game, &state, i);
-                let oracle_moves: Vec<String> = {
-                    let mut v: Vec<String> = oracle
-                        .legal(i)
-                        .iter()
-                        .map(SkirmishHoles::move_text)
-                        .collect();
-                    v.sort();
-                    v
-                };
-                assert_eq!(moves, oracle_moves, "game {g}: legal moves of role {i}");
+                assert_eq!(
+                    moves,
+                    oracle.legal_texts(i),
+                    "game {g}: legal moves of role {i}"
+                );
                 // A move captures when its target cell holds a piece.
                 let capturing: Vec<&String> = moves
                     .iter()
@@ -470,12 +382,7 @@ fn score_table_with_a_greedy_white() {
                     moves.choose(&mut rng).unwrap().clone()
                 };
                 joint.push(game.parse_move(&chosen).unwrap());
-                let om = oracle
-                    .legal(i)
-                    .into_iter()
-                    .find(|m| SkirmishHoles::move_text(m) == chosen)
-                    .unwrap();
-                oracle_joint.push(om);
+                oracle_joint.push(oracle.legal_move(i, &chosen).unwrap());
             }
             state = game.next_state(&state, &joint).unwrap();
             oracle.apply(&[oracle_joint[0], oracle_joint[1]]);

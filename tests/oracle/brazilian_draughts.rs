@@ -9,7 +9,7 @@
 //! until the sequence ends. The position met for the third time with the same
 //! side to move is a draw; the side to move with no move loses.
 
-use crate::oracle::{Oracle, ROLES};
+use crate::oracle::{turn_moves, Oracle, ROLES};
 
 /// An empty square.
 const EMPTY: u8 = 0;
@@ -297,13 +297,9 @@ impl Oracle for Brazilian {
     }
 
     fn legal(&self, role: usize) -> Vec<Move> {
-        if self.is_terminal() {
-            return Vec::new();
-        }
-        if role != self.to_move {
-            return vec![Move::Noop];
-        }
-        self.legal_for_mover()
+        turn_moves(self.is_terminal(), role, self.to_move, Move::Noop, || {
+            self.legal_for_mover()
+        })
     }
 
     fn apply(&mut self, joint: &[Move; 2]) {

@@ -3,18 +3,8 @@
 //! diagonally onto an empty or enemy cell; reaching the far rank or capturing
 //! every enemy pawn wins.
 
-use crate::oracle::{Oracle, ROLES};
-
-const FILES: [char; 8] = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
-
-/// A move of one role. Cells are (file, rank), both 0-based.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Move {
-    /// `(move x1 y1 x2 y2)`.
-    Step { from: (u8, u8), to: (u8, u8) },
-    /// `noop`.
-    Noop,
-}
+pub use crate::oracle::CellMove as Move;
+use crate::oracle::{cell_text, turn_moves, winner_goals, Oracle, ROLES};
 
 /// The position: `board[file][rank]` holds 0 (empty), 1 (white) or 2
 /// (black), and whose turn it is.
@@ -45,29 +35,10 @@ impl Breakthrough {
         }
         (0..2).find(|&r| count[1 - r] == 0)
     }
-}
 
-impl Oracle for Breakthrough {
-    type Move = Move;
-
-    fn initial() -> Self {
-        let mut board = [[0u8; 8]; 8];
-        for column in board.iter_mut() {
-            column[0] = 1;
-            column[1] = 1;
-            column[6] = 2;
-            column[7] = 2;
-        }
-        Breakthrough { board, control: 0 }
-    }
-
-    fn legal(&self, role: usize) -> Vec<Move> {
-        if self.winner().is_some() {
-            return Vec::new();
-        }
-        if role != self.control {
-            return vec![Move::Noop];
-        }
+    /// The pawn moves of `role`: one rank forward, straight into an empty
+    /// cell or diagonally onto an empty or enemy cell.
+    fn pawn_moves(&self, role: usize) -> Vec<Move> {
         let mine = role as u8 + 1;
         let dy: i32 = if role == 0 { 1 } else { -1 };
         let mut moves = Vec::new();
@@ -97,6 +68,27 @@ impl Oracle for Breakthrough {
         }
         moves
     }
+}
+
+impl Oracle for Breakthrough {
+    type Move = Move;
+
+    fn initial() -> Self {
+        let mut board = [[0u8; 8]; 8];
+        for column in board.iter_mut() {
+            column[0] = 1;
+            column[1] = 1;
+            column[6] = 2;
+            column[7] = 2;
+        }
+        Breakthrough { board, control: 0 }
+    }
+
+    fn legal(&self, role: usize) -> Vec<Move> {
+        turn_moves(self.is_terminal(), role, self.control, Move::Noop, || {
+            self.pawn_moves(role)
+        })
+    }
 
     fn apply(&mut self, joint: &[Move; 2]) {
         if let Move::Step { from, to } = joint[self.control] {
@@ -112,24 +104,11 @@ impl Oracle for Breakthrough {
     }
 
     fn goals(&self) -> [u8; 2] {
-        match self.winner() {
-            Some(0) => [100, 0],
-            Some(_) => [0, 100],
-            None => [0, 0],
-        }
+        winner_goals(self.winner(), [0, 0])
     }
 
     fn move_text(m: &Move) -> String {
-        match m {
-            Move::Noop => "noop".to_string(),
-            Move::Step { from, to } => format!(
-                "(move {} {} {} {})",
-                FILES[from.0 as usize],
-                from.1 + 1,
-                FILES[to.0 as usize],
-                to.1 + 1
-            ),
-        }
+        m.text()
     }
 
     fn facts(&self) -> Vec<String> {
@@ -138,7 +117,7 @@ impl Oracle for Breakthrough {
             for (y, &cell) in column.iter().enumerate() {
                 if cell != 0 {
                     let role = ROLES[cell as usize - 1];
-                    facts.push(format!("(cell {} {} {role})", FILES[x], y + 1));
+                    facts.push(format!("(cell {} {role})", cell_text(x, y)));
                 }
             }
         }

@@ -2,7 +2,7 @@
 //! drop to the lowest empty cell of a column; four in a line wins; a full
 //! board is a draw.
 
-use crate::oracle::{Oracle, ROLES};
+use crate::oracle::{turn_moves, winner_goals, Oracle, ROLES};
 
 const COLUMNS: usize = 7;
 const ROWS: usize = 6;
@@ -65,16 +65,12 @@ impl Oracle for ConnectFour {
     }
 
     fn legal(&self, role: usize) -> Vec<Move> {
-        if self.is_terminal() {
-            Vec::new()
-        } else if role != self.control {
-            vec![Move::Noop]
-        } else {
+        turn_moves(self.is_terminal(), role, self.control, Move::Noop, || {
             (0..COLUMNS as u8)
                 .filter(|&c| (self.heights[c as usize] as usize) < ROWS)
                 .map(Move::Drop)
                 .collect()
-        }
+        })
     }
 
     fn apply(&mut self, joint: &[Move; 2]) {
@@ -91,11 +87,7 @@ impl Oracle for ConnectFour {
     }
 
     fn goals(&self) -> [u8; 2] {
-        match self.winner() {
-            Some(0) => [100, 0],
-            Some(_) => [0, 100],
-            None => [50, 50],
-        }
+        winner_goals(self.winner(), [50, 50])
     }
 
     fn move_text(m: &Move) -> String {

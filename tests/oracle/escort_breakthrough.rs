@@ -2,7 +2,8 @@
 //! pawns plus one king a side; capturing the enemy king or bringing one's own
 //! king to the far rank wins; the game stops at step 61.
 
-use crate::oracle::{Oracle, ROLES};
+pub use crate::oracle::CellMove as Move;
+use crate::oracle::{cell_text, turn_moves, winner_goals, Oracle, ROLES};
 
 const EMPTY: u8 = 0;
 const WP: u8 = 1;
@@ -12,18 +13,6 @@ const BK: u8 = 4;
 
 /// The step at which the game is over.
 const LAST_STEP: u32 = 61;
-
-const FILES: [char; 8] = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
-
-/// A move of one role: a piece from one cell to another, or a pass.
-/// Cells are (file, rank), both 0-based.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Move {
-    /// `(move x1 y1 x2 y2)`.
-    Step { from: (u8, u8), to: (u8, u8) },
-    /// `noop`.
-    Noop,
-}
 
 /// The position: `board[file][rank]`, whose turn, and the step counter.
 #[derive(Clone, Debug)]
@@ -126,18 +115,14 @@ impl Oracle for EscortBreakthrough {
     }
 
     fn legal(&self, role: usize) -> Vec<Move> {
-        if self.is_terminal() {
-            return Vec::new();
-        }
-        if role != self.control {
-            return vec![Move::Noop];
-        }
-        let moves = self.piece_moves(role);
-        if moves.is_empty() {
-            vec![Move::Noop]
-        } else {
-            moves
-        }
+        turn_moves(self.is_terminal(), role, self.control, Move::Noop, || {
+            let moves = self.piece_moves(role);
+            if moves.is_empty() {
+                vec![Move::Noop]
+            } else {
+                moves
+            }
+        })
     }
 
     fn apply(&mut self, joint: &[Move; 2]) {
@@ -155,24 +140,11 @@ impl Oracle for EscortBreakthrough {
     }
 
     fn goals(&self) -> [u8; 2] {
-        match self.winner() {
-            Some(0) => [100, 0],
-            Some(_) => [0, 100],
-            None => [50, 50],
-        }
+        winner_goals(self.winner(), [50, 50])
     }
 
     fn move_text(m: &Move) -> String {
-        match m {
-            Move::Noop => "noop".to_string(),
-            Move::Step { from, to } => format!(
-                "(move {} {} {} {})",
-                FILES[from.0 as usize],
-                from.1 + 1,
-                FILES[to.0 as usize],
-                to.1 + 1
-            ),
-        }
+        m.text()
     }
 
     fn facts(&self) -> Vec<String> {
@@ -186,7 +158,7 @@ impl Oracle for EscortBreakthrough {
                     BK => "bk",
                     _ => continue,
                 };
-                facts.push(format!("(cell {} {} {name})", FILES[x], y + 1));
+                facts.push(format!("(cell {} {name})", cell_text(x, y)));
             }
         }
         facts.push(format!("(control {})", ROLES[self.control]));

@@ -1,11 +1,13 @@
-//! Direct Rust implementations of the games in `rules/` (no GDL in them), and
-//! the drivers that play a rules file and its oracle side by side.
+//! Direct Rust implementations of the games in `rules/` (no GDL in them), the
+//! pieces several of them share, and the drivers that play a rules file and
+//! its oracle side by side.
 //!
 //! Each game lives in its own file beside this one and is included by the
-//! tests (and benchmarks) that need it with `#[path = ...] mod name;`.
+//! tests (and benchmarks) that need it with `#[path = ...] mod name;`. A
+//! crate including this module also includes `common/games.rs` as `games`.
 #![allow(dead_code)]
 
-use gdl::{Game, State};
+use gdl::State;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
@@ -37,6 +39,78 @@ pub trait Oracle: Clone + Debug {
     /// The position as the rules file's state facts, e.g. `(cell a 2 wp)`,
     /// sorted; compared set for set with the GDL state.
     fn facts(&self) -> Vec<String>;
+
+    /// The legal moves of role `role` as sorted texts.
+    fn legal_texts(&self, role: usize) -> Vec<String> {
+        sorted(self.legal(role).iter().map(Self::move_text).collect())
+    }
+
+    /// The legal move of role `role` written `text`, if there is one.
+    fn legal_move(&self, role: usize, text: &str) -> Option<Self::Move> {
+        self.legal(role)
+            .into_iter()
+            .find(|m| Self::move_text(m) == text)
+    }
+}
+
+/// The legal moves of `role` in a game where the role in `control` acts and
+/// the other waits: none once the game is `over`, only `noop` for the role
+/// waiting, and `moves()` for the role in control.
+pub fn turn_moves<M>(
+    over: bool,
+    role: usize,
+    control: usize,
+    noop: M,
+    moves: impl FnOnce() -> Vec<M>,
+) -> Vec<M> {
+    if over {
+        Vec::new()
+    } else if role != control {
+        vec![noop]
+    } else {
+        moves()
+    }
+}
+
+/// A cell of a board with lettered files, both coordinates 0-based, as the
+/// rules files write it: file 4, rank 3 is `e 4`.
+pub fn cell_text(file: impl Into<usize>, rank: impl Into<usize>) -> String {
+    let file = u8::try_from(file.into()).expect("a file within a to z");
+    format!("{} {}", char::from(b'a' + file), rank.into() + 1)
+}
+
+/// A move of one role on a board with lettered files: a piece from one cell
+/// to another, or a pass. Cells are (file, rank), both 0-based.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CellMove {
+    /// `(move x1 y1 x2 y2)`.
+    Step { from: (u8, u8), to: (u8, u8) },
+    /// `noop`.
+    Noop,
+}
+
+impl CellMove {
+    /// The move as the rules files write it: `(move e 2 e 3)` or `noop`.
+    pub fn text(&self) -> String {
+        match self {
+            CellMove::Noop => "noop".to_string(),
+            CellMove::Step { from, to } => format!(
+                "(move {} {})",
+                cell_text(from.0, from.1),
+                cell_text(to.0, to.1)
+            ),
+        }
+    }
+}
+
+/// The goals of a game won by one role: 100 to the `winner` and 0 to the
+/// other, or `no_winner` when there is none.
+pub fn winner_goals(winner: Option<usize>, no_winner: [u8; 2]) -> [u8; 2] {
+    match winner {
+        Some(0) => [100, 0],
+        Some(_) => [0, 100],
+        None => no_winner,
+    }
 }
 
 /// What a side-by-side run saw.
@@ -58,8 +132,7 @@ fn sorted(mut v: Vec<String>) -> Vec<String> {
 /// same end and the same goals at every step. Panics with the game number,
 /// the step and both views of the position on the first disagreement.
 pub fn compare<O: Oracle>(rules: &str, games: usize, seed: u64, max_steps: usize) -> Compared {
-    let mut game = Game::load(rules).unwrap_or_else(|e| panic!("{}", e.render(false)));
-    let roles = game.roles();
+    let mut game = crate::games::load(rules);
     let mut rng = Pcg64::seed_from_u64(seed);
     let mut seen = Compared::default();
     for g in 0..games {
@@ -97,26 +170,20 @@ pub fn compare<O: Oracle>(rules: &str, games: usize, seed: u64, max_steps: usize
             }
             let mut joint = Vec::new();
             let mut oracle_joint = Vec::new();
-            for (i, &role) in roles.iter().enumerate() {
-                let gdl_moves: Vec<String> = game
-                    .legal_moves(&state, role)
-                    .unwrap()
-                    .into_iter()
-                    .map(|m| game.move_text(m))
-                    .collect();
+            for (i, name) in ROLES.iter().enumerate() {
+                let gdl_moves = crate::games::legal(&mut game, &state, i);
                 let mut oracle_moves = oracle.legal(i);
                 oracle_moves.sort_by_key(O::move_text);
                 let oracle_texts: Vec<String> = oracle_moves.iter().map(O::move_text).collect();
                 assert_eq!(
-                    sorted(gdl_moves),
+                    gdl_moves,
                     oracle_texts,
-                    "legal moves of {} differ at {}",
-                    ROLES[i],
+                    "legal moves of {name} differ at {}",
                     where_()
                 );
                 let chosen = oracle_moves
                     .choose(&mut rng)
-                    .unwrap_or_else(|| panic!("{} has no move at {}", ROLES[i], where_()))
+                    .unwrap_or_else(|| panic!("{name} has no move at {}", where_()))
                     .clone();
                 joint.push(game.parse_move(&O::move_text(&chosen)).unwrap());
                 oracle_joint.push(chosen);
@@ -145,7 +212,7 @@ pub struct Playouts {
 /// non-terminal state met, and that every terminal state gives each role
 /// exactly one goal (the API refuses zero or several).
 pub fn random_playouts(rules: &str, games: usize, seed: u64, max_steps: usize) -> Playouts {
-    let mut game = Game::load(rules).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let mut game = crate::games::load(rules);
     let roles = game.roles();
     let mut rng = Pcg64::seed_from_u64(seed);
     let mut seen = Playouts::default();

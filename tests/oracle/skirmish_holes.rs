@@ -3,7 +3,7 @@
 //! holes; players score by their number of captures; the game stops at step
 //! 100, or when either player has no piece or no move.
 
-use crate::oracle::{Oracle, ROLES};
+use crate::oracle::{turn_moves, Oracle, ROLES};
 
 const PAWN: u8 = 1;
 const KNIGHT: u8 = 2;
@@ -195,13 +195,9 @@ impl Oracle for SkirmishHoles {
     }
 
     fn legal(&self, role: usize) -> Vec<Move> {
-        if self.is_terminal() {
-            Vec::new()
-        } else if role != self.control {
-            vec![Move::Noop]
-        } else {
+        turn_moves(self.is_terminal(), role, self.control, Move::Noop, || {
             self.piece_moves(role, usize::MAX)
-        }
+        })
     }
 
     fn apply(&mut self, joint: &[Move; 2]) {

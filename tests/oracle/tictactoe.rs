@@ -1,7 +1,7 @@
 //! Tic-tac-toe, written directly from its rules: xplayer and oplayer mark
 //! blank cells in turn; three in a line wins; a full board is a draw.
 
-use crate::oracle::Oracle;
+use crate::oracle::{turn_moves, winner_goals, Oracle};
 
 /// The role names of the rules file (not the white/black of `ROLES`).
 const NAMES: [&str; 2] = ["xplayer", "oplayer"];
@@ -58,16 +58,12 @@ impl Oracle for TicTacToe {
     }
 
     fn legal(&self, role: usize) -> Vec<Move> {
-        if self.is_terminal() {
-            Vec::new()
-        } else if role != self.control {
-            vec![Move::Noop]
-        } else {
+        turn_moves(self.is_terminal(), role, self.control, Move::Noop, || {
             (0..9u8)
                 .filter(|&i| self.cells[i as usize] == 0)
                 .map(Move::Mark)
                 .collect()
-        }
+        })
     }
 
     fn apply(&mut self, joint: &[Move; 2]) {
@@ -82,11 +78,7 @@ impl Oracle for TicTacToe {
     }
 
     fn goals(&self) -> [u8; 2] {
-        match self.winner() {
-            Some(0) => [100, 0],
-            Some(_) => [0, 100],
-            None => [50, 50],
-        }
+        winner_goals(self.winner(), [50, 50])
     }
 
     fn move_text(m: &Move) -> String {

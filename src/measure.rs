@@ -1,0 +1,253 @@
+//! Measuring playout speed: a timed run split into equal rounds, so that a
+//! rate is quoted as the median of its rounds, and the process's peak
+//! memory. Used by `gdl bench` and by the benchmarks, which time the games'
+//! direct Rust engines the same way.
+
+use std::time::{Duration, Instant};
+
+/// Playouts finished and the states they went through (joint moves played).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Count {
+    /// Playouts finished.
+    pub playouts: u64,
+    /// States reached by a joint move, over those playouts.
+    pub states: u64,
+}
+
+impl Count {
+    fn add(&mut self, other: Count) {
+        self.playouts += other.playouts;
+        self.states += other.states;
+    }
+}
+
+/// What a timed run counted, round by round. Rounds are equal slices of the
+/// run's time; a playout counts in the round in which it ended (the one
+/// under way at the deadline in the last round).
+#[derive(Clone, Debug)]
+pub struct Rounds {
+    start: Instant,
+    round: Duration,
+    counts: Vec<Count>,
+}
+
+impl Rounds {
+    /// An empty record of `rounds` rounds (at least one) sharing `seconds`
+    /// from `start`.
+    pub fn new(start: Instant, seconds: f64, rounds: usize) -> Rounds {
+        let rounds = rounds.max(1);
+        Rounds {
+            start,
+            round: Duration::from_secs_f64(seconds / rounds as f64),
+            counts: vec![Count::default(); rounds],
+        }
+    }
+
+    /// When the run ends.
+    pub fn deadline(&self) -> Instant {
+        self.start + self.round * self.counts.len() as u32
+    }
+
+    /// Counts a playout of `steps` joint moves that ended at `at`.
+    pub fn record(&mut self, at: Instant, steps: usize) {
+        let elapsed = at.saturating_duration_since(self.start).as_secs_f64();
+        let i = ((elapsed / self.round.as_secs_f64()) as usize).min(self.counts.len() - 1);
+        self.counts[i].add(Count {
+            playouts: 1,
+            states: steps as u64,
+        });
+    }
+
+    /// Adds another thread's counts of the same run, round by round.
+    pub fn merge(&mut self, other: &Rounds) {
+        for (mine, theirs) in self.counts.iter_mut().zip(&other.counts) {
+            mine.add(*theirs);
+        }
+    }
+
+    /// The counts of each round.
+    pub fn counts(&self) -> &[Count] {
+        &self.counts
+    }
+
+    /// Everything counted.
+    pub fn total(&self) -> Count {
+        let mut total = Count::default();
+        self.counts.iter().for_each(|c| total.add(*c));
+        total
+    }
+
+    /// The rates of the run, `elapsed` seconds long in all.
+    pub fn summary(&self, elapsed: f64) -> Summary {
+        let total = self.total();
+        let round = self.round.as_secs_f64();
+        let per_second = |f: fn(&Count) -> u64| {
+            let mut rates: Vec<f64> = self.counts.iter().map(|c| f(c) as f64 / round).collect();
+            rates.sort_by(f64::total_cmp);
+            Rate {
+                median: median(&rates),
+                low: rates[0],
+                high: rates[rates.len() - 1],
+                overall: f(&total) as f64 / elapsed,
+            }
+        };
+        Summary {
+            total,
+            seconds: elapsed,
+            rounds: self.counts.len(),
+            playouts: per_second(|c| c.playouts),
+            states: per_second(|c| c.states),
+            mean_depth: total.states as f64 / total.playouts.max(1) as f64,
+        }
+    }
+}
+
+/// The median of sorted numbers (the mean of the middle two of an even
+/// count); 0 for none.
+fn median(sorted: &[f64]) -> f64 {
+    match sorted.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => sorted[n / 2],
+        n => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
+    }
+}
+
+/// A rate per second: the median, lowest and highest over the rounds, and
+/// the whole run's count over its whole time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rate {
+    /// Median over the rounds.
+    pub median: f64,
+    /// Slowest round.
+    pub low: f64,
+    /// Fastest round.
+    pub high: f64,
+    /// Whole count over whole time.
+    pub overall: f64,
+}
+
+/// The figures of a timed run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Summary {
+    /// Everything counted.
+    pub total: Count,
+    /// Wall-clock time of the run.
+    pub seconds: f64,
+    /// Rounds the run was split into.
+    pub rounds: usize,
+    /// Playouts per second.
+    pub playouts: Rate,
+    /// States per second.
+    pub states: Rate,
+    /// States per playout.
+    pub mean_depth: f64,
+}
+
+/// Calls `playout` (which returns the joint moves it played) until the
+/// run's deadline, recording each in `rounds`. The first error stops the
+/// run.
+pub fn run_until<E>(
+    rounds: &mut Rounds,
+    mut playout: impl FnMut() -> Result<usize, E>,
+) -> Result<(), E> {
+    let deadline = rounds.deadline();
+    let mut now = Instant::now();
+    while now < deadline {
+        let steps = playout()?;
+        now = Instant::now();
+        rounds.record(now, steps);
+    }
+    Ok(())
+}
+
+/// The largest resident set this process has had so far, in KiB
+/// (`getrusage`'s maximum resident set size); `None` where unknown.
+pub fn peak_rss_kib() -> Option<u64> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: getrusage fills the zeroed struct it is given.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: a valid pointer to a rusage struct.
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } == 0 {
+            // Linux reports KiB (macOS reports bytes, hence Linux only).
+            return u64::try_from(usage.ru_maxrss).ok();
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn playouts_count_in_the_round_they_end_and_rates_are_medians() {
+        let start = Instant::now();
+        let mut rounds = Rounds::new(start, 3.0, 3);
+        assert_eq!(rounds.deadline(), start + Duration::from_secs(3));
+        let at = |s: f64| start + Duration::from_secs_f64(s);
+        // Round 0: one playout of 10 steps; round 1: three of 4; round 2:
+        // two of 5, one of them ending past the deadline.
+        rounds.record(at(0.5), 10);
+        for _ in 0..3 {
+            rounds.record(at(1.5), 4);
+        }
+        rounds.record(at(2.9), 5);
+        rounds.record(at(3.2), 5);
+        let counts: Vec<_> = rounds.counts().iter().map(|c| c.playouts).collect();
+        assert_eq!(counts, [1, 3, 2]);
+        let mut other = Rounds::new(start, 3.0, 3);
+        other.record(at(0.1), 2);
+        rounds.merge(&other);
+        // Playouts per round: 2, 3, 2.
+        let s = rounds.summary(4.0);
+        assert_eq!(
+            s.total,
+            Count {
+                playouts: 7,
+                states: 34
+            }
+        );
+        assert_eq!(s.playouts.median, 2.0);
+        assert_eq!((s.playouts.low, s.playouts.high), (2.0, 3.0));
+        assert_eq!(s.playouts.overall, 7.0 / 4.0);
+        // States per round: 12, 12, 10.
+        assert_eq!(s.states.median, 12.0);
+        assert_eq!(s.mean_depth, 34.0 / 7.0);
+    }
+
+    #[test]
+    fn the_median_of_an_even_count_is_the_mean_of_the_middle_two() {
+        assert_eq!(median(&[1.0, 2.0, 4.0, 8.0]), 3.0);
+        assert_eq!(median(&[5.0]), 5.0);
+        assert_eq!(median(&[]), 0.0);
+    }
+
+    #[test]
+    fn a_run_ends_at_its_deadline_and_stops_at_the_first_error() {
+        let mut rounds = Rounds::new(Instant::now(), 0.05, 2);
+        run_until(&mut rounds, || Ok::<_, ()>(3)).unwrap();
+        assert!(Instant::now() >= rounds.deadline());
+        assert!(rounds.total().playouts > 0);
+        assert_eq!(rounds.total().states, 3 * rounds.total().playouts);
+        let mut calls = 0;
+        let mut rounds = Rounds::new(Instant::now(), 60.0, 1);
+        let e = run_until(&mut rounds, || {
+            calls += 1;
+            if calls == 3 {
+                Err("stop")
+            } else {
+                Ok(1)
+            }
+        });
+        assert_eq!(e, Err("stop"));
+        assert_eq!(rounds.total().playouts, 2);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn peak_memory_is_known_on_linux() {
+        let kib = peak_rss_kib().unwrap();
+        assert!(kib > 100, "{kib} KiB");
+    }
+}
