@@ -3,7 +3,7 @@
 //! states per second as the median of equal rounds, mean depth, peak
 //! memory; `--json` for scripts.
 
-use super::{load, threads, Failure, LimitArgs};
+use super::{load, threads, Failure, LimitArgs, MAX_THREADS};
 use gdl::measure::{peak_rss_kib, run_until, Rate, Rounds, Summary};
 use gdl::playout::random_playout;
 use gdl::{Game, GameError};
@@ -18,9 +18,6 @@ const MAX_SECONDS: f64 = 1e6;
 
 /// The most rounds a run may be split into.
 const MAX_ROUNDS: usize = 1000;
-
-/// The most threads a run may use.
-const MAX_THREADS: usize = 1024;
 
 /// Arguments of `gdl bench`.
 #[derive(clap::Args)]

@@ -205,12 +205,17 @@ pub fn write_file(path: &Path, text: &str) -> Result<(), Failure> {
         .map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))
 }
 
-/// Reads `--threads`: 0 (every core) to 1024; more threads than that only
-/// cost memory, and a million cannot be started.
+/// The most threads a command may be asked to use: more only cost memory,
+/// and a million cannot be started.
+pub const MAX_THREADS: usize = 1024;
+
+/// Reads `--threads`: 0 (every core) to [`MAX_THREADS`].
 pub fn thread_count(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
-        Ok(n) if n <= 1024 => Ok(n),
-        _ => Err("expected a number of threads from 0 (every core) to 1024".into()),
+        Ok(n) if n <= MAX_THREADS => Ok(n),
+        _ => Err(format!(
+            "expected a number of threads from 0 (every core) to {MAX_THREADS}"
+        )),
     }
 }
 
