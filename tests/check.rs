@@ -91,6 +91,7 @@ invalid_files! {
     arity_relation: ["arity"],
     arity_function: ["arity"],
     duplicate_role: ["duplicate-role"],
+    unknown_role: ["unknown-role"],
     goal_value: ["goal-value"],
     gdl_ii: ["gdl-ii"],
     missing_keywords: ["missing-keyword"],
