@@ -787,7 +787,19 @@ fn step_tables(
         .filter(|&r| p.info(r).phase == Phase::Move)
         .map(|r| g.program.atom_range(r))
         .collect();
-    let net = Network::new(&g.program, &move_atoms)?;
+    // What the stepper reads besides legal moves must be stored as is.
+    let mut real = vec![false; g.program.atoms() + 1];
+    let goal_atoms = g.goal.iter().flatten().map(|&(a, _)| a);
+    for a in g
+        .next
+        .iter()
+        .map(|&(a, _)| a)
+        .chain(goal_atoms)
+        .chain(g.terminal)
+    {
+        real[a as usize] = true;
+    }
+    let net = Network::new(&g.program, &move_atoms, &real)?;
     if !dynamic(kw.true_) {
         return None;
     }
@@ -806,6 +818,8 @@ fn step_tables(
         .zip(role_names)
         .zip(&g.legal)
         .map(|((&role, name), legal)| RoleMoves {
+            hubs: Vec::new(),
+            group: Vec::new(),
             name: name.clone(),
             moves: legal.iter().map(|&(_, m)| Move(m)).collect(),
             legal: legal.iter().map(|&(a, _)| a).collect(),

@@ -24,8 +24,8 @@ const NONE: u32 = u32::MAX;
 enum Tag {
     /// Nothing: the stepper never reads it.
     None,
-    /// The legal move `entry` of `role`.
-    Legal { role: u32, entry: u32 },
+    /// The legal move `entry` of `role`, in the role's `group`.
+    Legal { role: u32, group: u32, entry: u32 },
     /// The `true` fact number `local`.
     True { local: u32 },
     /// The `next` fact of the `true` fact number `local`.
@@ -35,6 +35,10 @@ enum Tag {
 /// One role's legal moves, in the order the general API lists them.
 #[derive(Debug)]
 pub(crate) struct RoleMoves {
+    /// The hubs the `legal` atoms are deferred under (`NONE` for atoms
+    /// that are not), and each move's group: its hub's place in `hubs`.
+    pub hubs: Vec<u32>,
+    pub group: Vec<u32>,
     /// The role's name.
     pub name: String,
     /// Each move, its `legal` atom, its `does` atom (`NONE` when no rule
@@ -73,10 +77,25 @@ impl Tables {
         net: Network,
         true_atoms: (u32, Vec<TermId>),
         next: &[(u32, TermId)],
-        roles: Vec<RoleMoves>,
+        mut roles: Vec<RoleMoves>,
         goals: Vec<Vec<(u32, Option<u8>)>>,
         terminal: Option<u32>,
     ) -> Option<Tables> {
+        for r in &mut roles {
+            r.hubs.clear();
+            r.group.clear();
+            for &atom in &r.legal {
+                let hub = net.deferred_under(atom).unwrap_or(NONE);
+                let g = match r.hubs.iter().position(|&h| h == hub) {
+                    Some(g) => g,
+                    None => {
+                        r.hubs.push(hub);
+                        r.hubs.len() - 1
+                    }
+                };
+                r.group.push(g as u32);
+            }
+        }
         let (first_true, true_facts) = true_atoms;
         let local_of: FxHashMap<TermId, u32> = true_facts
             .iter()
@@ -102,6 +121,7 @@ impl Tables {
                 if atom != always {
                     tags[atom as usize] = Tag::Legal {
                         role: role as u32,
+                        group: r.group[entry],
                         entry: entry as u32,
                     };
                 }
@@ -127,9 +147,10 @@ impl Tables {
 pub struct Stepper {
     tables: Arc<Tables>,
     eval: Evaluation,
-    /// Per role: one bit per move, set when legal; and how many are.
-    legal: Vec<Vec<u64>>,
-    legal_count: Vec<usize>,
+    /// Per role and group (see `RoleMoves`): one bit per move, set when
+    /// its `legal` atom holds as stored; and how many are set.
+    legal: Vec<Vec<Vec<u64>>>,
+    legal_count: Vec<Vec<usize>>,
     /// One bit per `true` atom whose `next` atom differs from it.
     mismatch: Vec<u64>,
     /// Per role: the `does` atom set now (`NONE` for none).
@@ -167,9 +188,9 @@ impl Stepper {
             legal: tables
                 .roles
                 .iter()
-                .map(|r| vec![0; words(r.moves.len())])
+                .map(|r| vec![vec![0; words(r.moves.len())]; r.hubs.len()])
                 .collect(),
-            legal_count: vec![0; roles],
+            legal_count: tables.roles.iter().map(|r| vec![0; r.hubs.len()]).collect(),
             mismatch: vec![0; words(tables.true_facts.len())],
             played: vec![NONE; roles],
             flips: Vec::new(),
@@ -181,8 +202,9 @@ impl Stepper {
         for (role, r) in s.tables.roles.iter().enumerate() {
             for (entry, &atom) in r.legal.iter().enumerate() {
                 if s.eval.holds(atom) {
-                    put(&mut s.legal[role], entry as u32, true);
-                    s.legal_count[role] += 1;
+                    let g = r.group[entry] as usize;
+                    put(&mut s.legal[role][g], entry as u32, true);
+                    s.legal_count[role][g] += 1;
                 }
             }
         }
@@ -209,15 +231,16 @@ impl Stepper {
         changed.extend(self.eval.take_changed());
         for &atom in &changed {
             match tables.tags[atom as usize] {
-                Tag::Legal { role, entry } => {
+                Tag::Legal { role, group, entry } => {
                     let value = self.eval.holds(atom);
-                    let bits = &mut self.legal[role as usize];
+                    let (r, g) = (role as usize, group as usize);
+                    let bits = &mut self.legal[r][g];
                     if get(bits, entry) != value {
                         put(bits, entry, value);
                         if value {
-                            self.legal_count[role as usize] += 1;
+                            self.legal_count[r][g] += 1;
                         } else {
-                            self.legal_count[role as usize] -= 1;
+                            self.legal_count[r][g] -= 1;
                         }
                     }
                 }
@@ -269,15 +292,33 @@ impl Stepper {
         self.tables.terminal.is_some_and(|a| self.eval.holds(a))
     }
 
+    /// Whether the moves of group `g` of role number `role` can be legal
+    /// now: their hub holds, or they have none.
+    fn group_open(&self, role: usize, g: usize) -> bool {
+        let hub = self.tables.roles[role].hubs[g];
+        hub == NONE || self.eval.holds(hub)
+    }
+
     /// How many legal moves role number `role` has.
     pub fn legal_count(&self, role: usize) -> usize {
-        self.legal_count[role]
+        (0..self.legal_count[role].len())
+            .filter(|&g| self.group_open(role, g))
+            .map(|g| self.legal_count[role][g])
+            .sum()
+    }
+
+    /// Word `w` of the bitset of role number `role`'s legal moves.
+    fn legal_word(&self, role: usize, w: usize) -> u64 {
+        (0..self.legal[role].len())
+            .filter(|&g| self.group_open(role, g))
+            .fold(0, |bits, g| bits | self.legal[role][g][w])
     }
 
     /// The `k`-th legal move of role number `role` (from 0, in the order of
     /// `Game::legal_moves`), as its entry in the role's move table.
     fn nth_entry(&self, role: usize, mut k: usize) -> u32 {
-        for (w, &bits) in self.legal[role].iter().enumerate() {
+        for w in 0..words(self.tables.roles[role].moves.len()) {
+            let bits = self.legal_word(role, w);
             let n = bits.count_ones() as usize;
             if k < n {
                 let mut bits = bits;
