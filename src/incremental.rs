@@ -21,44 +21,63 @@
 //! Some atoms are read by many rules and flip at every step (whose turn it
 //! is). Atoms derived from such a hub that are only read where the hub
 //! holds are *deferred*: computed as if it held, they no longer flip with
-//! it (see `defer_hubs`). Of the other rules, one reading a *gate* atom does not count that literal:
-//! it counts the others, and while they are all satisfied it waits in its
-//! gate's list of ready rules. A gate's flip then touches only its ready
-//! rules (a few legal moves) instead of every rule that reads it.
+//! it (see `defer_hubs`).
 
 use crate::ground::Grounded;
 
-/// No gate, no slot.
+/// No atom.
 const NONE: u32 = u32::MAX;
 
-/// An atom read by at least this many rules gates them.
-const GATE_READERS: u32 = 24;
+/// An atom read by at least this many rules is a hub (see `defer_hubs`).
+const HUB_READERS: usize = 24;
 
 /// The fixed part of the network, shared by every evaluation of a game.
 #[derive(Debug)]
 pub struct Network {
-    /// Per rule: its head atom.
-    heads: Vec<u32>,
-    /// Per rule: its positive atoms other than its gate, all false in the
-    /// empty model.
-    unsatisfied: Vec<u32>,
-    /// Per rule: its gate literal as `atom << 1 | negated`, or `NONE`.
-    gate: Vec<u32>,
-    /// Per atom (CSR): the rules reading it other than as their gate, as
-    /// `rule << 1 | negated`.
-    reader_start: Vec<u32>,
+    /// Per rule: its positive atoms, all false in the empty model, and its
+    /// head (the start of every evaluation's `rules`).
+    rules: Vec<RuleState>,
+    /// Per atom: where its readers are in `readers`, and its level.
+    atoms: Vec<AtomInfo>,
+    /// The rules reading each atom, as `rule << 1 | negated`.
     readers: Vec<u32>,
-    /// Per gate literal `atom << 1 | negated` (CSR over 2 x atoms): the
-    /// room of its list of ready rules, as many slots as rules it gates.
-    gated_start: Vec<u32>,
     /// Per atom: the hub it is deferred under, or `NONE`.
     deferred: Vec<u32>,
-    /// Per atom: its level (0 for atoms no rule derives).
-    level: Vec<u32>,
     /// The highest level of a state relation's atom.
     state_top: u32,
     /// The highest level.
     top: u32,
+}
+
+/// A rule in an evaluation: its literals not satisfied now, and its head
+/// (together, so one cache line serves an update).
+#[derive(Clone, Copy, Debug)]
+struct RuleState {
+    unsatisfied: u32,
+    head: u32,
+}
+
+/// What the network knows of an atom.
+#[derive(Clone, Copy, Debug, Default)]
+struct AtomInfo {
+    /// Its readers: `readers[start..end]`.
+    start: u32,
+    end: u32,
+    /// Its level (0 for atoms no rule derives).
+    level: u32,
+}
+
+/// An atom in an evaluation.
+#[derive(Clone, Copy, Debug, Default)]
+struct AtomState {
+    /// The rules for it that fire now.
+    support: u32,
+    /// Whether it holds.
+    truth: bool,
+    /// Whether it waits in its level's queue.
+    queued: bool,
+    /// Whether its flips are recorded in `Evaluation::changed`.
+    watched: bool,
 }
 
 /// A ground rule as the network is built: its head and its literals, each
@@ -68,12 +87,13 @@ struct Rule {
     lits: Vec<u32>,
 }
 
-/// The rules reading each atom (by number in `rules`).
+/// The rules reading each atom, as `rule << 1 | negated` (the rule by its
+/// number in `rules`).
 fn readers_of(rules: &[Rule], atoms: usize) -> Vec<Vec<u32>> {
     let mut readers = vec![Vec::new(); atoms];
     for (r, rule) in rules.iter().enumerate() {
         for &l in &rule.lits {
-            readers[(l >> 1) as usize].push(r as u32);
+            readers[(l >> 1) as usize].push((r as u32) << 1 | (l & 1));
         }
     }
     readers
@@ -102,7 +122,7 @@ fn defer_hubs(rules: &mut [Rule], atoms: usize, real: &[bool]) -> Vec<u32> {
         rules_for[rule.head as usize].push(r as u32);
     }
     let mut hubs: Vec<u32> = (0..atoms as u32)
-        .filter(|&a| readers[a as usize].len() >= GATE_READERS as usize)
+        .filter(|&a| readers[a as usize].len() >= HUB_READERS)
         .collect();
     hubs.sort_by_key(|&a| std::cmp::Reverse(readers[a as usize].len()));
     for g in hubs {
@@ -115,8 +135,8 @@ fn defer_hubs(rules: &mut [Rule], atoms: usize, real: &[bool]) -> Vec<u32> {
         depends[g as usize] = true;
         let mut stack = vec![g];
         while let Some(a) = stack.pop() {
-            for &r in &readers[a as usize] {
-                let h = rules[r as usize].head as usize;
+            for &e in &readers[a as usize] {
+                let h = rules[(e >> 1) as usize].head as usize;
                 if !depends[h] {
                     depends[h] = true;
                     stack.push(h as u32);
@@ -149,8 +169,8 @@ fn defer_hubs(rules: &mut [Rule], atoms: usize, real: &[bool]) -> Vec<u32> {
                             l == lit || set[a] || !depends[a]
                         })
                 };
-                let reader_ok = |r: &u32| {
-                    let rule = &rules[*r as usize];
+                let reader_ok = |e: &u32| {
+                    let rule = &rules[(*e >> 1) as usize];
                     set[rule.head as usize] || rule.lits.contains(&lit)
                 };
                 if !(rules_for[h].iter().all(rule_ok) && readers[h].iter().all(reader_ok)) {
@@ -170,7 +190,7 @@ fn defer_hubs(rules: &mut [Rule], atoms: usize, real: &[bool]) -> Vec<u32> {
                 }
             }
         }
-        readers[g as usize].retain(|&r| !set[rules[r as usize].head as usize]);
+        readers[g as usize].retain(|&e| !set[rules[(e >> 1) as usize].head as usize]);
     }
     deferred
 }
@@ -202,50 +222,13 @@ impl Network {
             })
             .collect();
         let deferred = defer_hubs(&mut rules, atoms, real);
-        let readers_all = readers_of(&rules, atoms);
-        // Each rule's gate: its literal whose atom has the most readers,
-        // if that atom has enough of them.
-        let mut heads = Vec::with_capacity(rules.len());
-        let mut unsatisfied = Vec::with_capacity(rules.len());
-        let mut gate = Vec::with_capacity(rules.len());
-        let mut reader_start = vec![0u32; atoms + 1];
-        let mut gated_start = vec![0u32; 2 * atoms + 1];
-        for rule in &rules {
-            heads.push(rule.head);
-            let hub = rule
-                .lits
-                .iter()
-                .copied()
-                .max_by_key(|&l| readers_all[(l >> 1) as usize].len())
-                .filter(|&l| readers_all[(l >> 1) as usize].len() >= GATE_READERS as usize);
-            gate.push(hub.unwrap_or(NONE));
-            let positive = rule.lits.iter().filter(|&&l| l & 1 == 0).count() as u32;
-            unsatisfied.push(positive - hub.map_or(0, |l| (l & 1 == 0) as u32));
-            for &l in &rule.lits {
-                if Some(l) != hub {
-                    reader_start[(l >> 1) as usize + 1] += 1;
-                }
-            }
-            if let Some(l) = hub {
-                gated_start[l as usize + 1] += 1;
-            }
-        }
-        for a in 0..atoms {
-            reader_start[a + 1] += reader_start[a];
-        }
-        for l in 0..2 * atoms {
-            gated_start[l + 1] += gated_start[l];
-        }
-        let mut fill = reader_start.clone();
-        let mut readers = vec![0u32; reader_start[atoms] as usize];
-        for (r, rule) in rules.iter().enumerate() {
-            for &l in &rule.lits {
-                if l != gate[r] {
-                    let a = (l >> 1) as usize;
-                    readers[fill[a] as usize] = (r as u32) << 1 | (l & 1);
-                    fill[a] += 1;
-                }
-            }
+        let readers_of = readers_of(&rules, atoms);
+        let mut info = vec![AtomInfo::default(); atoms];
+        let mut readers = Vec::with_capacity(readers_of.iter().map(Vec::len).sum());
+        for (a, of) in readers_of.iter().enumerate() {
+            info[a].start = readers.len() as u32;
+            readers.extend_from_slice(of);
+            info[a].end = readers.len() as u32;
         }
         // Levels by a topological sort of the atoms (Kahn): an atom is
         // placed once every body literal of every rule for it is placed.
@@ -253,16 +236,15 @@ impl Network {
         for rule in &rules {
             waiting[rule.head as usize] += rule.lits.len() as u32;
         }
-        let mut level = vec![0u32; atoms];
         let mut ready: Vec<u32> = (0..atoms as u32)
             .filter(|&a| waiting[a as usize] == 0)
             .collect();
         let mut placed = 0;
         while let Some(a) = ready.pop() {
             placed += 1;
-            for &r in &readers_all[a as usize] {
-                let h = heads[r as usize] as usize;
-                level[h] = level[h].max(level[a as usize] + 1);
+            for &e in &readers_of[a as usize] {
+                let h = rules[(e >> 1) as usize].head as usize;
+                info[h].level = info[h].level.max(info[a as usize].level + 1);
                 waiting[h] -= 1;
                 if waiting[h] == 0 {
                     ready.push(h as u32);
@@ -275,24 +257,26 @@ impl Network {
         let is_move = |a: usize| move_atoms.iter().any(|r| r.contains(&(a as u32)));
         let state_top = (0..atoms)
             .filter(|&a| !is_move(a))
-            .map(|a| level[a])
+            .map(|a| info[a].level)
             .max()
             .unwrap_or(0);
-        for (a, l) in level.iter_mut().enumerate() {
-            if is_move(a) && *l > 0 {
-                *l += state_top + 1;
+        for (a, i) in info.iter_mut().enumerate() {
+            if is_move(a) && i.level > 0 {
+                i.level += state_top + 1;
             }
         }
-        let top = level.iter().copied().max().unwrap_or(0);
+        let top = info.iter().map(|i| i.level).max().unwrap_or(0);
         Some(Network {
-            heads,
-            unsatisfied,
-            gate,
-            reader_start,
+            rules: rules
+                .iter()
+                .map(|r| RuleState {
+                    unsatisfied: r.lits.iter().filter(|&&l| l & 1 == 0).count() as u32,
+                    head: r.head,
+                })
+                .collect(),
+            atoms: info,
             readers,
-            gated_start,
             deferred,
-            level,
             state_top,
             top,
         })
@@ -307,31 +291,17 @@ impl Network {
 
     /// How many atoms there are, the always-true one included.
     pub fn atoms(&self) -> usize {
-        self.level.len()
+        self.atoms.len()
     }
 }
 
 /// One model kept up to date by a `Network`: truth values and counts.
 #[derive(Clone, Debug)]
 pub struct Evaluation {
-    /// One truth value per atom.
-    truth: Vec<bool>,
-    /// Per rule: its literals other than its gate not satisfied now.
-    unsatisfied: Vec<u32>,
-    /// Per gate literal: how many of its slots hold ready rules.
-    ready_len: Vec<u32>,
-    /// The ready rules of each gate literal, in its room (see
-    /// `Network::gated_start`), and per rule its slot (`NONE` if not ready).
-    ready: Vec<u32>,
-    slot: Vec<u32>,
-    /// Per atom: the rules for it that fire now.
-    support: Vec<u32>,
-    /// Per atom: whether it waits in its level's queue.
-    queued: Vec<bool>,
+    rules: Vec<RuleState>,
+    atoms: Vec<AtomState>,
     /// Per level: the atoms whose support crossed zero.
     queues: Vec<Vec<u32>>,
-    /// Per atom: whether its flips are recorded in `changed`.
-    watched: Vec<bool>,
     /// The watched atoms that flipped, in order (drained by the caller).
     changed: Vec<u32>,
 }
@@ -339,27 +309,24 @@ pub struct Evaluation {
 impl Evaluation {
     /// The model of no input atom true (only the always-true atom), fully
     /// settled; `watched` atoms have their flips recorded.
-    pub fn new(net: &Network, watched: Vec<bool>) -> Evaluation {
-        let atoms = net.atoms();
-        let rules = net.heads.len();
+    pub fn new(net: &Network, watched: &[bool]) -> Evaluation {
         let mut e = Evaluation {
-            truth: vec![false; atoms],
-            unsatisfied: net.unsatisfied.clone(),
-            ready_len: vec![0; 2 * atoms],
-            ready: vec![NONE; net.gated_start[2 * atoms] as usize],
-            slot: vec![NONE; rules],
-            support: vec![0; atoms],
-            queued: vec![false; atoms],
+            rules: net.rules.clone(),
+            atoms: watched
+                .iter()
+                .map(|&watched| AtomState {
+                    watched,
+                    ..AtomState::default()
+                })
+                .collect(),
             queues: (0..=net.top).map(|_| Vec::with_capacity(64)).collect(),
-            watched,
             changed: Vec::with_capacity(256),
         };
-        e.truth[atoms - 1] = true;
-        // head :- (nothing false yet): every rule without positive atoms
-        // (but its gate).
-        for r in 0..rules {
-            if net.unsatisfied[r] == 0 {
-                e.now_ready(net, r);
+        e.atoms.last_mut().expect("the always-true atom").truth = true;
+        // head :- (nothing false yet): every rule without positive atoms.
+        for r in 0..e.rules.len() {
+            if e.rules[r].unsatisfied == 0 {
+                e.gain(net, e.rules[r].head);
             }
         }
         e.settle(net, net.top);
@@ -367,16 +334,16 @@ impl Evaluation {
         e
     }
 
-    /// Whether an atom holds.
+    /// Whether an atom holds (as stored: see `Network::deferred_under`).
     #[inline]
     pub fn holds(&self, atom: u32) -> bool {
-        self.truth[atom as usize]
+        self.atoms[atom as usize].truth
     }
 
     /// Sets an input atom (one no rule derives) and queues what reads it;
     /// `settle` brings the model up to date.
     pub fn set_input(&mut self, net: &Network, atom: u32, value: bool) {
-        if self.truth[atom as usize] != value {
+        if self.atoms[atom as usize].truth != value {
             self.flip(net, atom, value);
         }
     }
@@ -399,74 +366,41 @@ impl Evaluation {
 
     #[inline]
     fn queue(&mut self, net: &Network, atom: u32) {
-        if !self.queued[atom as usize] {
-            self.queued[atom as usize] = true;
-            self.queues[net.level[atom as usize] as usize].push(atom);
+        let a = &mut self.atoms[atom as usize];
+        if !a.queued {
+            a.queued = true;
+            self.queues[net.atoms[atom as usize].level as usize].push(atom);
         }
     }
 
     #[inline]
     fn gain(&mut self, net: &Network, head: u32) {
-        self.support[head as usize] += 1;
-        if self.support[head as usize] == 1 {
+        let a = &mut self.atoms[head as usize];
+        a.support += 1;
+        if a.support == 1 {
             self.queue(net, head);
         }
     }
 
     #[inline]
     fn lose(&mut self, net: &Network, head: u32) {
-        self.support[head as usize] -= 1;
-        if self.support[head as usize] == 0 {
+        let a = &mut self.atoms[head as usize];
+        a.support -= 1;
+        if a.support == 0 {
             self.queue(net, head);
         }
-    }
-
-    /// Rule `r`'s literals but its gate became all satisfied: it fires if
-    /// its gate is (or it has none), and waits in its gate's ready list.
-    fn now_ready(&mut self, net: &Network, r: usize) {
-        let g = net.gate[r];
-        if g != NONE {
-            let at = net.gated_start[g as usize] + self.ready_len[g as usize];
-            self.ready[at as usize] = r as u32;
-            self.slot[r] = at;
-            self.ready_len[g as usize] += 1;
-            if self.truth[(g >> 1) as usize] == (g & 1 == 1) {
-                return;
-            }
-        }
-        self.gain(net, net.heads[r]);
-    }
-
-    /// Rule `r` was ready and one of its literals but its gate is no
-    /// longer satisfied: it leaves its gate's ready list, and stops firing
-    /// if it fired.
-    fn not_ready(&mut self, net: &Network, r: usize) {
-        let g = net.gate[r];
-        if g != NONE {
-            // Move the last ready rule into r's slot.
-            self.ready_len[g as usize] -= 1;
-            let last = net.gated_start[g as usize] + self.ready_len[g as usize];
-            let at = self.slot[r];
-            let moved = self.ready[last as usize];
-            self.ready[at as usize] = moved;
-            self.slot[moved as usize] = at;
-            self.slot[r] = NONE;
-            if self.truth[(g >> 1) as usize] == (g & 1 == 1) {
-                return;
-            }
-        }
-        self.lose(net, net.heads[r]);
     }
 
     /// Settles levels `0..=upto`: each queued atom takes the value its
     /// support gives, and a flip updates the rules reading it.
     fn settle(&mut self, net: &Network, upto: u32) {
         for l in 0..=upto as usize {
-            while let Some(a) = self.queues[l].pop() {
-                self.queued[a as usize] = false;
-                let value = self.support[a as usize] > 0;
-                if value != self.truth[a as usize] {
-                    self.flip(net, a, value);
+            while let Some(atom) = self.queues[l].pop() {
+                let a = &mut self.atoms[atom as usize];
+                a.queued = false;
+                let value = a.support > 0;
+                if value != a.truth {
+                    self.flip(net, atom, value);
                 }
             }
         }
@@ -474,44 +408,30 @@ impl Evaluation {
 
     /// Flips an atom and updates the rules that read it.
     //
-    // For each rule r reading the atom (not as its gate): a literal that
-    // became satisfied lowers r's count, and r becomes ready at zero; one
-    // that became unsatisfied raises it, and r is no longer ready when it
-    // leaves zero. For each ready rule the atom gates: the gate became
-    // satisfied (its head gains a support) or not (loses one). A head
-    // whose support crosses zero is queued.
+    // For each rule r reading the atom: a literal that became satisfied
+    // lowers r's count, and r starts firing at zero (its head gains a
+    // support); one that became unsatisfied raises it, and r stops firing
+    // when it leaves zero (its head loses one). A head whose support
+    // crosses zero is queued.
     fn flip(&mut self, net: &Network, atom: u32, value: bool) {
-        self.truth[atom as usize] = value;
-        if self.watched[atom as usize] {
+        let a = &mut self.atoms[atom as usize];
+        a.truth = value;
+        if a.watched {
             self.changed.push(atom);
         }
-        let (lo, hi) = (
-            net.reader_start[atom as usize] as usize,
-            net.reader_start[atom as usize + 1] as usize,
-        );
-        for &e in &net.readers[lo..hi] {
-            let r = (e >> 1) as usize;
+        let info = net.atoms[atom as usize];
+        for &e in &net.readers[info.start as usize..info.end as usize] {
+            let rule = &mut self.rules[(e >> 1) as usize];
             if (e & 1 == 0) == value {
-                self.unsatisfied[r] -= 1;
-                if self.unsatisfied[r] == 0 {
-                    self.now_ready(net, r);
+                rule.unsatisfied -= 1;
+                if rule.unsatisfied == 0 {
+                    let head = rule.head;
+                    self.gain(net, head);
                 }
             } else {
-                self.unsatisfied[r] += 1;
-                if self.unsatisfied[r] == 1 {
-                    self.not_ready(net, r);
-                }
-            }
-        }
-        for negated in [0, 1] {
-            let g = (atom << 1 | negated) as usize;
-            let start = net.gated_start[g] as usize;
-            let satisfied = (negated == 0) == value;
-            for i in start..start + self.ready_len[g] as usize {
-                let head = net.heads[self.ready[i] as usize];
-                if satisfied {
-                    self.gain(net, head);
-                } else {
+                rule.unsatisfied += 1;
+                if rule.unsatisfied == 1 {
+                    let head = rule.head;
                     self.lose(net, head);
                 }
             }

@@ -181,8 +181,8 @@ impl Stepper {
     /// A stepper in the empty position (no `true` fact); `set_state` gives
     /// it a real one.
     pub(crate) fn new(tables: Arc<Tables>) -> Stepper {
-        let watched = tables.tags.iter().map(|&t| t != Tag::None).collect();
-        let eval = Evaluation::new(&tables.net, watched);
+        let watched: Vec<bool> = tables.tags.iter().map(|&t| t != Tag::None).collect();
+        let eval = Evaluation::new(&tables.net, &watched);
         let roles = tables.roles.len();
         let mut s = Stepper {
             legal: tables
