@@ -799,7 +799,11 @@ fn step_tables(
     {
         real[a as usize] = true;
     }
-    let net = Network::new(&g.program, &move_atoms, &real)?;
+    let mut read = real.clone();
+    for &(a, _) in g.legal.iter().flatten() {
+        read[a as usize] = true;
+    }
+    let net = Network::new(&g.program, &move_atoms, &read, &real)?;
     if !dynamic(kw.true_) {
         return None;
     }

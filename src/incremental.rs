@@ -29,7 +29,7 @@ use crate::ground::Grounded;
 const NONE: u32 = u32::MAX;
 
 /// An atom read by at least this many rules is a hub (see `defer_hubs`).
-const HUB_READERS: usize = 24;
+const HUB_READERS: usize = 4;
 
 /// The fixed part of the network, shared by every evaluation of a game.
 #[derive(Debug)]
@@ -97,6 +97,63 @@ fn readers_of(rules: &[Rule], atoms: usize) -> Vec<Vec<u32>> {
         }
     }
     readers
+}
+
+/// Merges each atom `b` into an atom `a` whose only rule is `a :- b`: the
+/// rules for `b` become rules for `a`, and rules reading `b` read `a`, so
+/// the copy no longer flips after its original (`legal` moves copied from
+/// a relation that other rules read too, say). `b` must be derived, not
+/// `read` outside the network, and of the same phase (`is_move`) as `a`.
+fn merge_copies(
+    rules: &mut Vec<Rule>,
+    atoms: usize,
+    read: &[bool],
+    is_move: impl Fn(usize) -> bool,
+) {
+    let mut rules_for = vec![0u32; atoms];
+    for rule in rules.iter() {
+        rules_for[rule.head as usize] += 1;
+    }
+    // into[b]: the atom b is merged into (b itself when not merged).
+    let mut into: Vec<u32> = (0..atoms as u32).collect();
+    let mut copy_rule = vec![false; rules.len()];
+    for (r, rule) in rules.iter().enumerate() {
+        let (a, &[l]) = (rule.head as usize, rule.lits.as_slice()) else {
+            continue;
+        };
+        let b = (l >> 1) as usize;
+        if l & 1 == 0
+            && rules_for[a] == 1
+            && rules_for[b] > 0
+            && !read[b]
+            && into[b] == b as u32
+            && is_move(a) == is_move(b)
+        {
+            into[b] = a as u32;
+            copy_rule[r] = true;
+        }
+    }
+    let fin = |mut x: u32| {
+        while into[x as usize] != x {
+            x = into[x as usize];
+        }
+        x
+    };
+    let mut r = 0;
+    rules.retain(|_| {
+        r += 1;
+        !copy_rule[r - 1]
+    });
+    for rule in rules.iter_mut() {
+        rule.head = fin(rule.head);
+        for l in &mut rule.lits {
+            *l = fin(*l >> 1) << 1 | (*l & 1);
+        }
+        rule.lits.sort_unstable();
+        rule.lits.dedup();
+    }
+    // a and not a: the rule never fires.
+    rules.retain(|rule| !rule.lits.windows(2).any(|w| w[0] >> 1 == w[1] >> 1));
 }
 
 /// Takes hub atoms out of the rules that need not read them, and returns
@@ -197,13 +254,15 @@ fn defer_hubs(rules: &mut [Rule], atoms: usize, real: &[bool]) -> Vec<u32> {
 
 impl Network {
     /// Builds the network of a ground program whose atoms in `move_atoms`
-    /// (ranges) belong to relations that read `does`; atoms marked in
-    /// `real` are read outside the network and never deferred (see
+    /// (ranges) belong to relations that read `does`. Atoms marked in
+    /// `read` are read outside the network, so keep their numbers (see
+    /// `merge_copies`); those in `real` are never deferred (see
     /// `defer_hubs`). `None` when a recursive stratum recurses through a
     /// cycle of ground atoms.
     pub fn new(
         g: &Grounded,
         move_atoms: &[std::ops::Range<u32>],
+        read: &[bool],
         real: &[bool],
     ) -> Option<Network> {
         // Atoms are numbered 0..atoms, and `atoms` is the always-true one.
@@ -221,6 +280,8 @@ impl Network {
                     .collect(),
             })
             .collect();
+        let is_move = |a: usize| move_atoms.iter().any(|r| r.contains(&(a as u32)));
+        merge_copies(&mut rules, atoms, read, is_move);
         let deferred = defer_hubs(&mut rules, atoms, real);
         let readers_of = readers_of(&rules, atoms);
         let mut info = vec![AtomInfo::default(); atoms];
@@ -254,7 +315,6 @@ impl Network {
         if placed < atoms {
             return None;
         }
-        let is_move = |a: usize| move_atoms.iter().any(|r| r.contains(&(a as u32)));
         let state_top = (0..atoms)
             .filter(|&a| !is_move(a))
             .map(|a| info[a].level)
