@@ -419,9 +419,15 @@ impl Evaluation {
         self.settle(net, net.top);
     }
 
-    /// The watched atoms that flipped since the last call, in order.
-    pub fn take_changed(&mut self) -> std::vec::Drain<'_, u32> {
-        self.changed.drain(..)
+    /// The watched atoms that flipped since `clear_changed`, in order (an
+    /// atom may be listed more than once).
+    pub fn changed(&self) -> &[u32] {
+        &self.changed
+    }
+
+    /// Forgets the watched atoms that flipped.
+    pub fn clear_changed(&mut self) {
+        self.changed.clear();
     }
 
     #[inline]

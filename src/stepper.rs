@@ -155,8 +155,7 @@ pub struct Stepper {
     mismatch: Vec<u64>,
     /// Per role: the `does` atom set now (`NONE` for none).
     played: Vec<u32>,
-    /// Scratch: `true` atoms to flip, facts wanted.
-    flips: Vec<u32>,
+    /// Scratch: the facts wanted by `set_state`.
     wanted: Vec<u64>,
 }
 
@@ -177,6 +176,12 @@ fn get(bits: &[u64], i: u32) -> bool {
     bits[(i / 64) as usize] >> (i % 64) & 1 == 1
 }
 
+/// Whether the `true` fact number `local` differs from its `next` fact.
+fn differs(t: &Tables, eval: &Evaluation, local: u32) -> bool {
+    let next = t.true_next[local as usize];
+    eval.holds(t.first_true + local) != (next != NONE && eval.holds(next))
+}
+
 impl Stepper {
     /// A stepper in the empty position (no `true` fact); `set_state` gives
     /// it a real one.
@@ -193,7 +198,6 @@ impl Stepper {
             legal_count: tables.roles.iter().map(|r| vec![0; r.hubs.len()]).collect(),
             mismatch: vec![0; words(tables.true_facts.len())],
             played: vec![NONE; roles],
-            flips: Vec::new(),
             wanted: vec![0; words(tables.true_facts.len())],
             eval,
             tables,
@@ -209,30 +213,19 @@ impl Stepper {
             }
         }
         for local in 0..s.tables.true_facts.len() as u32 {
-            s.update_mismatch(local);
+            let differs = differs(&s.tables, &s.eval, local);
+            put(&mut s.mismatch, local, differs);
         }
         s
     }
 
-    /// Whether the `true` fact `local` differs from its `next` fact.
-    fn update_mismatch(&mut self, local: u32) {
-        let t = &*self.tables;
-        let now = self.eval.holds(t.first_true + local);
-        let next = t.true_next[local as usize];
-        let then = next != NONE && self.eval.holds(next);
-        put(&mut self.mismatch, local, now != then);
-    }
-
     /// Reads the flips of watched atoms into the legal and mismatch bits.
     fn sync(&mut self) {
-        let tables = Arc::clone(&self.tables);
-        let mut changed = std::mem::take(&mut self.flips);
-        changed.clear();
-        changed.extend(self.eval.take_changed());
-        for &atom in &changed {
-            match tables.tags[atom as usize] {
+        let (t, eval) = (&*self.tables, &self.eval);
+        for &atom in eval.changed() {
+            match t.tags[atom as usize] {
                 Tag::Legal { role, group, entry } => {
-                    let value = self.eval.holds(atom);
+                    let value = eval.holds(atom);
                     let (r, g) = (role as usize, group as usize);
                     let bits = &mut self.legal[r][g];
                     if get(bits, entry) != value {
@@ -244,18 +237,19 @@ impl Stepper {
                         }
                     }
                 }
-                Tag::True { local } | Tag::Next { local } => self.update_mismatch(local),
+                Tag::True { local } | Tag::Next { local } => {
+                    put(&mut self.mismatch, local, differs(t, eval, local));
+                }
                 Tag::None => {}
             }
         }
-        self.flips = changed;
+        self.eval.clear_changed();
     }
 
     /// Makes `state` the position (facts that can never hold are ignored,
     /// as the general API does).
     pub fn set_state(&mut self, state: &State) {
-        let tables = Arc::clone(&self.tables);
-        let net = &tables.net;
+        let (t, net) = (&*self.tables, &self.tables.net);
         for p in &mut self.played {
             if *p != NONE {
                 self.eval.set_input(net, *p, false);
@@ -264,13 +258,13 @@ impl Stepper {
         }
         self.wanted.iter_mut().for_each(|w| *w = 0);
         for f in state.0.iter() {
-            if let Some(&local) = tables.local_of.get(f) {
+            if let Some(&local) = t.local_of.get(f) {
                 put(&mut self.wanted, local, true);
             }
         }
-        for local in 0..tables.true_facts.len() as u32 {
+        for local in 0..t.true_facts.len() as u32 {
             let value = get(&self.wanted, local);
-            self.eval.set_input(net, tables.first_true + local, value);
+            self.eval.set_input(net, t.first_true + local, value);
         }
         self.eval.settle_state(net);
         self.sync();
@@ -364,13 +358,12 @@ impl Stepper {
     /// Plays the joint move whose moves are the `k[i]`-th legal move of
     /// each role `i`; the position must not be terminal.
     pub fn play_nth(&mut self, k: &[usize]) {
-        let tables = Arc::clone(&self.tables);
-        let net = &tables.net;
         for (role, &k) in k.iter().enumerate() {
             let entry = self.nth_entry(role, k);
-            let does = tables.roles[role].does[entry as usize];
+            let does = self.tables.roles[role].does[entry as usize];
             let old = self.played[role];
             if old != does {
+                let net = &self.tables.net;
                 if old != NONE {
                     self.eval.set_input(net, old, false);
                 }
@@ -381,24 +374,19 @@ impl Stepper {
             }
         }
         // The joint move's consequences, `next` among them.
-        self.eval.settle_all(net);
+        self.eval.settle_all(&self.tables.net);
         self.sync();
         // true(f) := next(f) for every fact where they differ.
-        let mut flips = std::mem::take(&mut self.flips);
-        flips.clear();
-        for (w, &bits) in self.mismatch.iter().enumerate() {
-            let mut bits = bits;
+        let (t, net) = (&*self.tables, &self.tables.net);
+        for w in 0..self.mismatch.len() {
+            let mut bits = self.mismatch[w];
             while bits != 0 {
-                flips.push((w * 64) as u32 + bits.trailing_zeros());
+                let atom = t.first_true + (w * 64) as u32 + bits.trailing_zeros();
                 bits &= bits - 1;
+                let value = !self.eval.holds(atom);
+                self.eval.set_input(net, atom, value);
             }
         }
-        for &local in &flips {
-            let atom = tables.first_true + local;
-            let value = !self.eval.holds(atom);
-            self.eval.set_input(net, atom, value);
-        }
-        self.flips = flips;
         // The move part waits for the next joint move.
         self.eval.settle_state(net);
         self.sync();
