@@ -438,6 +438,24 @@ impl Game {
         self.stepper = Some(stepper);
     }
 
+    /// The game's own stepper set to `state`, when the game has one and
+    /// `state` is where it stands (a game going on from the state just
+    /// returned) or the initial state (a game starting): the queries below
+    /// then answer from it. Other states (a search jumping about a tree)
+    /// go to the memoised models, which cost less than moving the stepper
+    /// far.
+    fn positioned(&mut self, state: &State) -> Option<&mut Stepper> {
+        if self.stepper.is_none() {
+            self.stepper = Game::stepper(self).map(Box::new);
+        }
+        let s = self.stepper.as_deref_mut()?;
+        if !s.is_at(state) && *state != self.rules.initial {
+            return None;
+        }
+        s.set_state(state);
+        Some(s)
+    }
+
     /// The warnings of the rules file (it has no errors, or it would not
     /// have loaded).
     pub fn warnings(&self) -> &[Diagnostic] {
@@ -533,11 +551,15 @@ impl Game {
         }
     }
 
-    /// Whether `(legal role m)` holds in a state whose legal strata are done.
-    fn is_legal(&self, state: &State, role: usize, m: Move) -> bool {
+    /// Whether `(legal role m)` holds in `state`.
+    fn is_legal(&mut self, state: &State, role: usize, m: Move) -> Result<bool, GameError> {
+        if let Some(s) = self.positioned(state) {
+            return Ok(s.legal_moves(role).contains(&m));
+        }
+        self.model(state, |r| &r.legal)?;
         let rules = &*self.rules;
         let tuple = [rules.roles[role], m.0];
-        match (&self.memoised(state).facts, &rules.ground) {
+        Ok(match (&self.memoised(state).facts, &rules.ground) {
             (Facts::Values(values), Some(g)) => g
                 .legal_atom
                 .get(&(role, m.0))
@@ -546,11 +568,14 @@ impl Game {
                 Game::facts(rules, facts, rules.program.keywords.legal).contains(&tuple)
             }
             (Facts::Values(_), None) => unreachable!(),
-        }
+        })
     }
 
     /// The legal moves of `role` in `state`, in the order derived.
     pub fn legal_moves(&mut self, state: &State, role: Role) -> Result<Vec<Move>, GameError> {
+        if let Some(s) = self.positioned(state) {
+            return Ok(s.legal_moves(role.0 as usize));
+        }
         self.model(state, |r| &r.legal)?;
         let rules = &*self.rules;
         let role_term = rules.roles[role.0 as usize];
@@ -590,6 +615,9 @@ impl Game {
 
     /// Whether `state` is terminal.
     pub fn is_terminal(&mut self, state: &State) -> Result<bool, GameError> {
+        if let Some(s) = self.positioned(state) {
+            return Ok(s.is_terminal());
+        }
         self.model(state, |r| &r.terminal)?;
         let rules = &*self.rules;
         Ok(match (&self.memoised(state).facts, &rules.ground) {
@@ -606,6 +634,10 @@ impl Game {
     /// Each role's goal value in `state`, in role order. Every role must
     /// have exactly one value, a whole number from 0 to 100.
     pub fn goals(&mut self, state: &State) -> Result<Vec<u8>, GameError> {
+        // Missing, several or bad values: the model below says which.
+        if let Some(goals) = self.positioned(state).and_then(|s| s.goals()) {
+            return Ok(goals);
+        }
         self.model(state, |r| &r.goal)?;
         let rules = &*self.rules;
         let model = self.memoised(state);
@@ -665,9 +697,8 @@ impl Game {
         if self.is_terminal(state)? {
             return Err(GameError::Terminal);
         }
-        self.model(state, |r| &r.legal)?;
         for (i, &m) in joint.iter().enumerate() {
-            if !self.is_legal(state, i, m) {
+            if !self.is_legal(state, i, m)? {
                 let legal = self
                     .legal_moves(state, Role(i as u32))?
                     .into_iter()
@@ -679,6 +710,10 @@ impl Game {
                     legal,
                 });
             }
+        }
+        if let Some(s) = self.positioned(state) {
+            s.play(joint)?;
+            return Ok(s.state());
         }
         self.model(state, |r| &r.next_state)?;
         let rules = &*self.rules;

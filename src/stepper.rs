@@ -157,6 +157,8 @@ pub struct Stepper {
     played: Vec<u32>,
     /// Scratch: the facts wanted by `set_state`.
     wanted: Vec<u64>,
+    /// The state last set or returned by `state`, while it is the position.
+    known: Option<State>,
 }
 
 fn words(bits: usize) -> usize {
@@ -199,6 +201,7 @@ impl Stepper {
             mismatch: vec![0; words(tables.true_facts.len())],
             played: vec![NONE; roles],
             wanted: vec![0; words(tables.true_facts.len())],
+            known: None,
             eval,
             tables,
         };
@@ -249,6 +252,9 @@ impl Stepper {
     /// Makes `state` the position (facts that can never hold are ignored,
     /// as the general API does).
     pub fn set_state(&mut self, state: &State) {
+        if self.known.as_ref() == Some(state) {
+            return;
+        }
         let (t, net) = (&*self.tables, &self.tables.net);
         for p in &mut self.played {
             if *p != NONE {
@@ -268,17 +274,29 @@ impl Stepper {
         }
         self.eval.settle_state(net);
         self.sync();
+        self.known = Some(state.clone());
+    }
+
+    /// Whether the position is `state`, as last set or returned by `state`
+    /// (false when unknown).
+    pub fn is_at(&self, state: &State) -> bool {
+        self.known.as_ref() == Some(state)
     }
 
     /// The position as a `State`.
-    pub fn state(&self) -> State {
+    pub fn state(&mut self) -> State {
+        if let Some(known) = &self.known {
+            return known.clone();
+        }
         let t = &*self.tables;
-        State::from_terms(
+        let state = State::from_terms(
             (0..t.true_facts.len() as u32)
                 .filter(|&l| self.eval.holds(t.first_true + l))
                 .map(|l| t.true_facts[l as usize])
                 .collect(),
-        )
+        );
+        self.known = Some(state.clone());
+        state
     }
 
     /// Whether the position is terminal.
@@ -358,6 +376,7 @@ impl Stepper {
     /// Plays the joint move whose moves are the `k[i]`-th legal move of
     /// each role `i`; the position must not be terminal.
     pub fn play_nth(&mut self, k: &[usize]) {
+        self.known = None;
         for (role, &k) in k.iter().enumerate() {
             let entry = self.nth_entry(role, k);
             let does = self.tables.roles[role].does[entry as usize];
