@@ -8,8 +8,10 @@
 use crate::error::{Diagnostic, GameError, LoadError};
 use crate::eval::{run_strata, Limits, Store, Target};
 use crate::ground::{Grounded, Values};
+use crate::incremental::Network;
 use crate::plan::{self, Phase, Program, RelId};
 use crate::source::SourceFile;
+use crate::stepper::{self, RoleMoves, Stepper};
 use crate::symbol::Symbols;
 use crate::term::{TermId, TermTable};
 use crate::{normal, parse};
@@ -32,7 +34,7 @@ pub struct Move(pub(crate) TermId);
 pub struct State(pub(crate) Arc<[TermId]>);
 
 impl State {
-    fn from_terms(mut facts: Vec<TermId>) -> State {
+    pub(crate) fn from_terms(mut facts: Vec<TermId>) -> State {
         if !facts.windows(2).all(|w| w[0] < w[1]) {
             facts.sort_unstable();
             facts.dedup();
@@ -71,6 +73,9 @@ struct Rules {
     next_moves: Vec<usize>,
     /// The ground rules, when grounding fit its budget.
     ground: Option<GroundTables>,
+    /// The tables of the incremental fast path, when the ground rules have
+    /// no cycle of atoms (see `incremental`).
+    stepper: Option<Arc<stepper::Tables>>,
 }
 
 /// The ground program and, for each query, the atoms to read.
@@ -220,6 +225,8 @@ pub struct Game {
     limits: Limits,
     /// Truth values of one joint move's atoms (ground rules only).
     scratch: Values,
+    /// The stepper random playouts reuse (made on first use).
+    stepper: Option<Box<Stepper>>,
 }
 
 impl Clone for Game {
@@ -234,6 +241,7 @@ impl Clone for Game {
             },
             limits: self.limits,
             scratch: Values::default(),
+            stepper: None,
         }
     }
 }
@@ -334,7 +342,7 @@ impl Game {
             .rows()
             .map(|r| r[0])
             .collect();
-        let role_names = roles.iter().map(|&t| terms.text(t, &symbols)).collect();
+        let role_names: Vec<String> = roles.iter().map(|&t| terms.text(t, &symbols)).collect();
         let initial = State::from_terms(
             static_facts
                 .relation(kw.init)
@@ -362,8 +370,13 @@ impl Game {
             })
             .and_then(Result::ok)
             .map(|g| GroundTables::new(g, &program, &static_facts, &roles));
+        let stepper = ground
+            .as_ref()
+            .and_then(|g| step_tables(g, &program, &roles, &role_names, &terms, &symbols))
+            .map(Arc::new);
         let rules = Rules {
             ground,
+            stepper,
             legal: of_phase(kw.legal, Phase::State),
             terminal: of_phase(kw.terminal, Phase::State),
             goal: of_phase(kw.goal, Phase::State),
@@ -387,6 +400,7 @@ impl Game {
             },
             limits,
             scratch: Values::default(),
+            stepper: None,
         })
     }
 
@@ -401,6 +415,45 @@ impl Game {
             ),
             None => "interpreter".to_string(),
         }
+    }
+
+    /// A stepper in the initial state: the fast path for playing many
+    /// moves in a row, when the game has ground rules without a cycle of
+    /// atoms (`None` otherwise).
+    pub fn stepper(&self) -> Option<Stepper> {
+        let tables = self.rules.stepper.as_ref()?;
+        let mut s = Stepper::new(Arc::clone(tables));
+        s.set_state(&self.rules.initial);
+        Some(s)
+    }
+
+    /// Lends the game's own stepper (made on first use), if it has one;
+    /// `put_stepper` gives it back so its buffers are reused.
+    pub(crate) fn take_stepper(&mut self) -> Option<Box<Stepper>> {
+        self.stepper.take().or_else(|| self.stepper().map(Box::new))
+    }
+
+    /// Gives back the stepper lent by `take_stepper`.
+    pub(crate) fn put_stepper(&mut self, stepper: Box<Stepper>) {
+        self.stepper = Some(stepper);
+    }
+
+    /// The game's own stepper set to `state`, when the game has one and
+    /// `state` is where it stands (a game going on from the state just
+    /// returned) or the initial state (a game starting): the queries below
+    /// then answer from it. Other states (a search jumping about a tree)
+    /// go to the memoised models, which cost less than moving the stepper
+    /// far.
+    fn positioned(&mut self, state: &State) -> Option<&mut Stepper> {
+        if self.stepper.is_none() {
+            self.stepper = Game::stepper(self).map(Box::new);
+        }
+        let s = self.stepper.as_deref_mut()?;
+        if !s.is_at(state) && *state != self.rules.initial {
+            return None;
+        }
+        s.set_state(state);
+        Some(s)
     }
 
     /// The warnings of the rules file (it has no errors, or it would not
@@ -498,11 +551,15 @@ impl Game {
         }
     }
 
-    /// Whether `(legal role m)` holds in a state whose legal strata are done.
-    fn is_legal(&self, state: &State, role: usize, m: Move) -> bool {
+    /// Whether `(legal role m)` holds in `state`.
+    fn is_legal(&mut self, state: &State, role: usize, m: Move) -> Result<bool, GameError> {
+        if let Some(s) = self.positioned(state) {
+            return Ok(s.legal_moves(role).contains(&m));
+        }
+        self.model(state, |r| &r.legal)?;
         let rules = &*self.rules;
         let tuple = [rules.roles[role], m.0];
-        match (&self.memoised(state).facts, &rules.ground) {
+        Ok(match (&self.memoised(state).facts, &rules.ground) {
             (Facts::Values(values), Some(g)) => g
                 .legal_atom
                 .get(&(role, m.0))
@@ -511,11 +568,14 @@ impl Game {
                 Game::facts(rules, facts, rules.program.keywords.legal).contains(&tuple)
             }
             (Facts::Values(_), None) => unreachable!(),
-        }
+        })
     }
 
     /// The legal moves of `role` in `state`, in the order derived.
     pub fn legal_moves(&mut self, state: &State, role: Role) -> Result<Vec<Move>, GameError> {
+        if let Some(s) = self.positioned(state) {
+            return Ok(s.legal_moves(role.0 as usize));
+        }
         self.model(state, |r| &r.legal)?;
         let rules = &*self.rules;
         let role_term = rules.roles[role.0 as usize];
@@ -555,6 +615,9 @@ impl Game {
 
     /// Whether `state` is terminal.
     pub fn is_terminal(&mut self, state: &State) -> Result<bool, GameError> {
+        if let Some(s) = self.positioned(state) {
+            return Ok(s.is_terminal());
+        }
         self.model(state, |r| &r.terminal)?;
         let rules = &*self.rules;
         Ok(match (&self.memoised(state).facts, &rules.ground) {
@@ -571,6 +634,10 @@ impl Game {
     /// Each role's goal value in `state`, in role order. Every role must
     /// have exactly one value, a whole number from 0 to 100.
     pub fn goals(&mut self, state: &State) -> Result<Vec<u8>, GameError> {
+        // Missing, several or bad values: the model below says which.
+        if let Some(goals) = self.positioned(state).and_then(|s| s.goals()) {
+            return Ok(goals);
+        }
         self.model(state, |r| &r.goal)?;
         let rules = &*self.rules;
         let model = self.memoised(state);
@@ -630,9 +697,8 @@ impl Game {
         if self.is_terminal(state)? {
             return Err(GameError::Terminal);
         }
-        self.model(state, |r| &r.legal)?;
         for (i, &m) in joint.iter().enumerate() {
-            if !self.is_legal(state, i, m) {
+            if !self.is_legal(state, i, m)? {
                 let legal = self
                     .legal_moves(state, Role(i as u32))?
                     .into_iter()
@@ -644,6 +710,10 @@ impl Game {
                     legal,
                 });
             }
+        }
+        if let Some(s) = self.positioned(state) {
+            s.play(joint)?;
+            return Ok(s.state());
         }
         self.model(state, |r| &r.next_state)?;
         let rules = &*self.rules;
@@ -733,6 +803,80 @@ impl Game {
         facts.sort();
         facts
     }
+}
+
+/// The tables of the stepper over the ground rules, or `None` when the
+/// ground rules recurse through a cycle of atoms.
+fn step_tables(
+    g: &GroundTables,
+    p: &Program,
+    roles: &[TermId],
+    role_names: &[String],
+    terms: &TermTable,
+    symbols: &Symbols,
+) -> Option<stepper::Tables> {
+    let kw = p.keywords;
+    let dynamic = |rel: RelId| p.info(rel).phase != Phase::Static;
+    let move_atoms: Vec<std::ops::Range<u32>> = (0..p.relations.len() as u32)
+        .map(RelId)
+        .filter(|&r| p.info(r).phase == Phase::Move)
+        .map(|r| g.program.atom_range(r))
+        .collect();
+    // What the stepper reads besides legal moves must be stored as is.
+    let mut real = vec![false; g.program.atoms() + 1];
+    let goal_atoms = g.goal.iter().flatten().map(|&(a, _)| a);
+    for a in g
+        .next
+        .iter()
+        .map(|&(a, _)| a)
+        .chain(goal_atoms)
+        .chain(g.terminal)
+    {
+        real[a as usize] = true;
+    }
+    let mut read = real.clone();
+    for &(a, _) in g.legal.iter().flatten() {
+        read[a as usize] = true;
+    }
+    let net = Network::new(&g.program, &move_atoms, &read, &real)?;
+    if !dynamic(kw.true_) {
+        return None;
+    }
+    let true_atoms = (
+        g.program.atom_range(kw.true_).start,
+        g.program.atoms_of(kw.true_).map(|(_, r)| r[0]).collect(),
+    );
+    let does = |role: TermId, m: TermId| {
+        dynamic(kw.does)
+            .then(|| g.program.atom(kw.does, &[role, m]))
+            .flatten()
+            .unwrap_or(u32::MAX)
+    };
+    let moves = roles
+        .iter()
+        .zip(role_names)
+        .zip(&g.legal)
+        .map(|((&role, name), legal)| RoleMoves {
+            hubs: Vec::new(),
+            group: Vec::new(),
+            name: name.clone(),
+            moves: legal.iter().map(|&(_, m)| Move(m)).collect(),
+            legal: legal.iter().map(|&(a, _)| a).collect(),
+            does: legal.iter().map(|&(_, m)| does(role, m)).collect(),
+            texts: legal.iter().map(|&(_, m)| terms.text(m, symbols)).collect(),
+        })
+        .collect();
+    let goals = g
+        .goal
+        .iter()
+        .map(|values| {
+            values
+                .iter()
+                .map(|&(a, v)| (a, terms.text(v, symbols).parse().ok().filter(|&n| n <= 100)))
+                .collect()
+        })
+        .collect();
+    stepper::Tables::new(net, true_atoms, &g.next, moves, goals, g.terminal)
 }
 
 /// An empty model of a state: its `true` facts only.

@@ -279,6 +279,22 @@ impl Grounded {
             .map(move |(i, r)| (base + i as u32, r))
     }
 
+    /// The atoms of a state or move relation: a range of atom numbers.
+    pub(crate) fn atom_range(&self, rel: RelId) -> std::ops::Range<u32> {
+        let base = self.offset[rel.0 as usize];
+        base..base + self.facts.relation(rel).len() as u32
+    }
+
+    /// Every ground rule as its head atom, positive atoms and negated atoms.
+    pub(crate) fn ground_rules(&self) -> impl Iterator<Item = (u32, &[u32], &[u32])> {
+        self.rules.iter().map(|r| {
+            let start = r.start as usize;
+            let mid = start + r.pos as usize;
+            let end = mid + r.neg as usize;
+            (r.head, &self.literals[start..mid], &self.literals[mid..end])
+        })
+    }
+
     /// Empty values: no atom true, nothing pending.
     pub fn empty_values(&self) -> Values {
         let mut truth = vec![false; self.atoms + 1];

@@ -1,7 +1,8 @@
 //! Random playouts: the inner loop of Monte Carlo search and of benchmarks.
 
 use crate::error::GameError;
-use crate::game::{Game, State};
+use crate::game::{Game, Role, State};
+use crate::stepper::Stepper;
 use rand::Rng;
 
 /// How one random playout ended.
@@ -18,12 +19,21 @@ pub struct Playout {
 /// Plays from `state` choosing each role's move uniformly at random among
 /// its legal moves, until a terminal state or `max_steps` joint moves. The
 /// goals are those of the last state (an error if it defines none).
+///
+/// Games with ground rules play on the game's `Stepper` (see `stepper`);
+/// others through the general API. Both choose the same moves from the
+/// same random numbers, so a seed gives one game whichever path plays it.
 pub fn random_playout(
     game: &mut Game,
     state: &State,
     rng: &mut impl Rng,
     max_steps: usize,
 ) -> Result<Playout, GameError> {
+    if let Some(mut stepper) = game.take_stepper() {
+        let playout = stepped_playout(game, &mut stepper, state, rng, max_steps);
+        game.put_stepper(stepper);
+        return playout;
+    }
     let roles = game.roles();
     let mut state = state.clone();
     let mut joint = Vec::with_capacity(roles.len());
@@ -47,4 +57,38 @@ pub fn random_playout(
         goals: game.goals(&state)?,
         last: state,
     })
+}
+
+/// `random_playout` on a stepper: the same choices, made in place.
+fn stepped_playout(
+    game: &mut Game,
+    stepper: &mut Stepper,
+    state: &State,
+    rng: &mut impl Rng,
+    max_steps: usize,
+) -> Result<Playout, GameError> {
+    stepper.set_state(state);
+    let roles = game.roles().len();
+    let mut joint = vec![0; roles];
+    let mut steps = 0;
+    while steps < max_steps && !stepper.is_terminal() {
+        for (role, k) in joint.iter_mut().enumerate() {
+            let n = stepper.legal_count(role);
+            if n == 0 {
+                return Err(GameError::NoLegalMove {
+                    role: game.role_name(Role(role as u32)).to_string(),
+                });
+            }
+            *k = rng.gen_range(0..n);
+        }
+        stepper.play_nth(&joint);
+        steps += 1;
+    }
+    let last = stepper.state();
+    let goals = match stepper.goals() {
+        Some(goals) => goals,
+        // Missing, several or bad goal values: the general API says which.
+        None => game.goals(&last)?,
+    };
+    Ok(Playout { steps, goals, last })
 }

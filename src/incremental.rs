@@ -1,0 +1,506 @@
+//! Incremental evaluation of the ground rules: a model kept up to date as
+//! input atoms (`true`, `does`) change, touching only what depends on them.
+//!
+//! Each ground rule counts its unsatisfied literals (positive atoms false,
+//! negated atoms true); it fires when the count is zero. Each derived atom
+//! counts the rules for it that fire; it holds when the count is positive.
+//! Flipping an input atom updates the counts of the rules that read it, and
+//! a head whose count crosses zero is queued at its level. Levels follow
+//! the ground dependency graph (a head is above every atom of its bodies),
+//! so queued atoms are settled level by level and each flips at most once
+//! per propagation. Counting is exact only when that graph is acyclic:
+//! stratified negation makes it so apart from recursive strata, which must
+//! not recurse through a cycle of ground atoms (a ray growing square by
+//! square does not; reachability over a graph with cycles does), else no
+//! network is built.
+//!
+//! Atoms of move relations (those that read `does`) sit above every atom of
+//! state relations, so a state's own model can be settled alone and the
+//! move part left queued until a joint move is set.
+//!
+//! Some atoms are read by many rules and flip at every step (whose turn it
+//! is). Atoms derived from such a hub that are only read where the hub
+//! holds are *deferred*: computed as if it held, they no longer flip with
+//! it (see `defer_hubs`).
+
+use crate::ground::Grounded;
+
+/// No atom.
+const NONE: u32 = u32::MAX;
+
+/// An atom read by at least this many rules is a hub (see `defer_hubs`).
+const HUB_READERS: usize = 4;
+
+/// The fixed part of the network, shared by every evaluation of a game.
+#[derive(Debug)]
+pub struct Network {
+    /// Per rule: its positive atoms, all false in the empty model, and its
+    /// head (the start of every evaluation's `rules`).
+    rules: Vec<RuleState>,
+    /// Per atom: where its readers are in `readers`, and its level.
+    atoms: Vec<AtomInfo>,
+    /// The rules reading each atom, as `rule << 1 | negated`.
+    readers: Vec<u32>,
+    /// Per atom: the hub it is deferred under, or `NONE`.
+    deferred: Vec<u32>,
+    /// The highest level of a state relation's atom.
+    state_top: u32,
+    /// The highest level.
+    top: u32,
+}
+
+/// A rule in an evaluation: its literals not satisfied now, and its head
+/// (together, so one cache line serves an update).
+#[derive(Clone, Copy, Debug)]
+struct RuleState {
+    unsatisfied: u32,
+    head: u32,
+}
+
+/// What the network knows of an atom.
+#[derive(Clone, Copy, Debug, Default)]
+struct AtomInfo {
+    /// Its readers: `readers[start..end]`.
+    start: u32,
+    end: u32,
+    /// Its level (0 for atoms no rule derives).
+    level: u32,
+}
+
+/// An atom in an evaluation.
+#[derive(Clone, Copy, Debug, Default)]
+struct AtomState {
+    /// The rules for it that fire now.
+    support: u32,
+    /// Whether it holds.
+    truth: bool,
+    /// Whether it waits in its level's queue.
+    queued: bool,
+    /// Whether its flips are recorded in `Evaluation::changed`.
+    watched: bool,
+}
+
+/// A ground rule as the network is built: its head and its literals, each
+/// `atom << 1 | negated`.
+struct Rule {
+    head: u32,
+    lits: Vec<u32>,
+}
+
+/// The rules reading each atom, as `rule << 1 | negated` (the rule by its
+/// number in `rules`).
+fn readers_of(rules: &[Rule], atoms: usize) -> Vec<Vec<u32>> {
+    let mut readers = vec![Vec::new(); atoms];
+    for (r, rule) in rules.iter().enumerate() {
+        for &l in &rule.lits {
+            readers[(l >> 1) as usize].push((r as u32) << 1 | (l & 1));
+        }
+    }
+    readers
+}
+
+/// Merges each atom `b` into an atom `a` whose only rule is `a :- b`: the
+/// rules for `b` become rules for `a`, and rules reading `b` read `a`, so
+/// the copy no longer flips after its original (`legal` moves copied from
+/// a relation that other rules read too, say). `b` must be derived, not
+/// `read` outside the network, and of the same phase (`is_move`) as `a`.
+fn merge_copies(
+    rules: &mut Vec<Rule>,
+    atoms: usize,
+    read: &[bool],
+    is_move: impl Fn(usize) -> bool,
+) {
+    let mut rules_for = vec![0u32; atoms];
+    for rule in rules.iter() {
+        rules_for[rule.head as usize] += 1;
+    }
+    // into[b]: the atom b is merged into (b itself when not merged).
+    let mut into: Vec<u32> = (0..atoms as u32).collect();
+    let mut copy_rule = vec![false; rules.len()];
+    for (r, rule) in rules.iter().enumerate() {
+        let (a, &[l]) = (rule.head as usize, rule.lits.as_slice()) else {
+            continue;
+        };
+        let b = (l >> 1) as usize;
+        if l & 1 == 0
+            && rules_for[a] == 1
+            && rules_for[b] > 0
+            && !read[b]
+            && into[b] == b as u32
+            && is_move(a) == is_move(b)
+        {
+            into[b] = a as u32;
+            copy_rule[r] = true;
+        }
+    }
+    let fin = |mut x: u32| {
+        while into[x as usize] != x {
+            x = into[x as usize];
+        }
+        x
+    };
+    let mut r = 0;
+    rules.retain(|_| {
+        r += 1;
+        !copy_rule[r - 1]
+    });
+    for rule in rules.iter_mut() {
+        rule.head = fin(rule.head);
+        for l in &mut rule.lits {
+            *l = fin(*l >> 1) << 1 | (*l & 1);
+        }
+        rule.lits.sort_unstable();
+        rule.lits.dedup();
+    }
+    // a and not a: the rule never fires.
+    rules.retain(|rule| !rule.lits.windows(2).any(|w| w[0] >> 1 == w[1] >> 1));
+}
+
+/// Takes hub atoms out of the rules that need not read them, and returns
+/// per atom the hub it was deferred under (`NONE` for none).
+///
+/// A hub `g` (read by many rules, such as whose turn it is) flips at every
+/// step, and every atom derived from it would flip with it. An atom `h` is
+/// *deferred* under `g` when its value can be computed as if `g` held and
+/// read only where `g` holds: every rule for `h` has `g` or a deferred atom
+/// as a positive literal (so `h` implies `g`), and its other literals are
+/// deferred or do not depend on `g`; every rule reading `h` has `g` as a
+/// positive literal or derives a deferred atom. Then `g` is dropped from
+/// the rules for deferred atoms, which stop flipping with `g`; what the
+/// network stores for `h` is its value were `g` true, and `h` holds when
+/// that value and `g` do. Atoms in `real` (those read outside the network
+/// where that rewriting would not be seen) are never deferred. Found as the
+/// greatest set meeting the conditions, by removing atoms that fail them.
+fn defer_hubs(rules: &mut [Rule], atoms: usize, real: &[bool]) -> Vec<u32> {
+    let mut deferred = vec![NONE; atoms];
+    let mut readers = readers_of(rules, atoms);
+    let mut rules_for = vec![Vec::new(); atoms];
+    for (r, rule) in rules.iter().enumerate() {
+        rules_for[rule.head as usize].push(r as u32);
+    }
+    let mut hubs: Vec<u32> = (0..atoms as u32)
+        .filter(|&a| readers[a as usize].len() >= HUB_READERS)
+        .collect();
+    hubs.sort_by_key(|&a| std::cmp::Reverse(readers[a as usize].len()));
+    for g in hubs {
+        if deferred[g as usize] != NONE {
+            continue;
+        }
+        let lit = g << 1;
+        // The atoms that depend on g.
+        let mut depends = vec![false; atoms];
+        depends[g as usize] = true;
+        let mut stack = vec![g];
+        while let Some(a) = stack.pop() {
+            for &e in &readers[a as usize] {
+                let h = rules[(e >> 1) as usize].head as usize;
+                if !depends[h] {
+                    depends[h] = true;
+                    stack.push(h as u32);
+                }
+            }
+        }
+        let mut set: Vec<bool> = (0..atoms)
+            .map(|a| {
+                depends[a]
+                    && a != g as usize
+                    && !real[a]
+                    && !rules_for[a].is_empty()
+                    && deferred[a] == NONE
+            })
+            .collect();
+        loop {
+            let mut changed = false;
+            for h in 0..atoms {
+                if !set[h] {
+                    continue;
+                }
+                let rule_ok = |r: &u32| {
+                    let lits = &rules[*r as usize].lits;
+                    let implies_g = lits
+                        .iter()
+                        .any(|&l| l == lit || (l & 1 == 0 && set[(l >> 1) as usize]));
+                    implies_g
+                        && lits.iter().all(|&l| {
+                            let a = (l >> 1) as usize;
+                            l == lit || set[a] || !depends[a]
+                        })
+                };
+                let reader_ok = |e: &u32| {
+                    let rule = &rules[(*e >> 1) as usize];
+                    set[rule.head as usize] || rule.lits.contains(&lit)
+                };
+                if !(rules_for[h].iter().all(rule_ok) && readers[h].iter().all(reader_ok)) {
+                    set[h] = false;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for h in 0..atoms {
+            if set[h] {
+                deferred[h] = g;
+                for &r in &rules_for[h] {
+                    rules[r as usize].lits.retain(|&l| l != lit);
+                }
+            }
+        }
+        readers[g as usize].retain(|&e| !set[rules[(e >> 1) as usize].head as usize]);
+    }
+    deferred
+}
+
+impl Network {
+    /// Builds the network of a ground program whose atoms in `move_atoms`
+    /// (ranges) belong to relations that read `does`. Atoms marked in
+    /// `read` are read outside the network, so keep their numbers (see
+    /// `merge_copies`); those in `real` are never deferred (see
+    /// `defer_hubs`). `None` when a recursive stratum recurses through a
+    /// cycle of ground atoms.
+    pub fn new(
+        g: &Grounded,
+        move_atoms: &[std::ops::Range<u32>],
+        read: &[bool],
+        real: &[bool],
+    ) -> Option<Network> {
+        // Atoms are numbered 0..atoms, and `atoms` is the always-true one.
+        let atoms = g.atoms() + 1;
+        let mut rules: Vec<Rule> = g
+            .ground_rules()
+            // a and not a: the rule never fires.
+            .filter(|(_, pos, neg)| !pos.iter().any(|a| neg.contains(a)))
+            .map(|(head, pos, neg)| Rule {
+                head,
+                lits: pos
+                    .iter()
+                    .map(|&a| a << 1)
+                    .chain(neg.iter().map(|&a| a << 1 | 1))
+                    .collect(),
+            })
+            .collect();
+        let is_move = |a: usize| move_atoms.iter().any(|r| r.contains(&(a as u32)));
+        merge_copies(&mut rules, atoms, read, is_move);
+        let deferred = defer_hubs(&mut rules, atoms, real);
+        let readers_of = readers_of(&rules, atoms);
+        let mut info = vec![AtomInfo::default(); atoms];
+        let mut readers = Vec::with_capacity(readers_of.iter().map(Vec::len).sum());
+        for (a, of) in readers_of.iter().enumerate() {
+            info[a].start = readers.len() as u32;
+            readers.extend_from_slice(of);
+            info[a].end = readers.len() as u32;
+        }
+        // Levels by a topological sort of the atoms (Kahn): an atom is
+        // placed once every body literal of every rule for it is placed.
+        let mut waiting = vec![0u32; atoms];
+        for rule in &rules {
+            waiting[rule.head as usize] += rule.lits.len() as u32;
+        }
+        let mut ready: Vec<u32> = (0..atoms as u32)
+            .filter(|&a| waiting[a as usize] == 0)
+            .collect();
+        let mut placed = 0;
+        while let Some(a) = ready.pop() {
+            placed += 1;
+            for &e in &readers_of[a as usize] {
+                let h = rules[(e >> 1) as usize].head as usize;
+                info[h].level = info[h].level.max(info[a as usize].level + 1);
+                waiting[h] -= 1;
+                if waiting[h] == 0 {
+                    ready.push(h as u32);
+                }
+            }
+        }
+        if placed < atoms {
+            return None;
+        }
+        let state_top = (0..atoms)
+            .filter(|&a| !is_move(a))
+            .map(|a| info[a].level)
+            .max()
+            .unwrap_or(0);
+        for (a, i) in info.iter_mut().enumerate() {
+            if is_move(a) && i.level > 0 {
+                i.level += state_top + 1;
+            }
+        }
+        let top = info.iter().map(|i| i.level).max().unwrap_or(0);
+        Some(Network {
+            rules: rules
+                .iter()
+                .map(|r| RuleState {
+                    unsatisfied: r.lits.iter().filter(|&&l| l & 1 == 0).count() as u32,
+                    head: r.head,
+                })
+                .collect(),
+            atoms: info,
+            readers,
+            deferred,
+            state_top,
+            top,
+        })
+    }
+
+    /// The hub an atom is deferred under, if any: the atom holds when both
+    /// it (as stored) and the hub hold (see `defer_hubs`).
+    pub fn deferred_under(&self, atom: u32) -> Option<u32> {
+        let g = self.deferred[atom as usize];
+        (g != NONE).then_some(g)
+    }
+
+    /// How many atoms there are, the always-true one included.
+    pub fn atoms(&self) -> usize {
+        self.atoms.len()
+    }
+}
+
+/// One model kept up to date by a `Network`: truth values and counts.
+#[derive(Clone, Debug)]
+pub struct Evaluation {
+    rules: Vec<RuleState>,
+    atoms: Vec<AtomState>,
+    /// Per level: the atoms whose support crossed zero.
+    queues: Vec<Vec<u32>>,
+    /// The watched atoms that flipped, in order (drained by the caller).
+    changed: Vec<u32>,
+}
+
+impl Evaluation {
+    /// The model of no input atom true (only the always-true atom), fully
+    /// settled; `watched` atoms have their flips recorded.
+    pub fn new(net: &Network, watched: &[bool]) -> Evaluation {
+        let mut e = Evaluation {
+            rules: net.rules.clone(),
+            atoms: watched
+                .iter()
+                .map(|&watched| AtomState {
+                    watched,
+                    ..AtomState::default()
+                })
+                .collect(),
+            queues: (0..=net.top).map(|_| Vec::with_capacity(64)).collect(),
+            changed: Vec::with_capacity(256),
+        };
+        e.atoms.last_mut().expect("the always-true atom").truth = true;
+        // head :- (nothing false yet): every rule without positive atoms.
+        for r in 0..e.rules.len() {
+            if e.rules[r].unsatisfied == 0 {
+                e.gain(net, e.rules[r].head);
+            }
+        }
+        e.settle(net, net.top);
+        e.changed.clear();
+        e
+    }
+
+    /// Whether an atom holds (as stored: see `Network::deferred_under`).
+    #[inline]
+    pub fn holds(&self, atom: u32) -> bool {
+        self.atoms[atom as usize].truth
+    }
+
+    /// Sets an input atom (one no rule derives) and queues what reads it;
+    /// `settle` brings the model up to date.
+    pub fn set_input(&mut self, net: &Network, atom: u32, value: bool) {
+        if self.atoms[atom as usize].truth != value {
+            self.flip(net, atom, value);
+        }
+    }
+
+    /// Settles the queued atoms of state relations; those of move
+    /// relations stay queued.
+    pub fn settle_state(&mut self, net: &Network) {
+        self.settle(net, net.state_top);
+    }
+
+    /// Settles every queued atom.
+    pub fn settle_all(&mut self, net: &Network) {
+        self.settle(net, net.top);
+    }
+
+    /// The watched atoms that flipped since `clear_changed`, in order (an
+    /// atom may be listed more than once).
+    pub fn changed(&self) -> &[u32] {
+        &self.changed
+    }
+
+    /// Forgets the watched atoms that flipped.
+    pub fn clear_changed(&mut self) {
+        self.changed.clear();
+    }
+
+    #[inline]
+    fn queue(&mut self, net: &Network, atom: u32) {
+        let a = &mut self.atoms[atom as usize];
+        if !a.queued {
+            a.queued = true;
+            self.queues[net.atoms[atom as usize].level as usize].push(atom);
+        }
+    }
+
+    #[inline]
+    fn gain(&mut self, net: &Network, head: u32) {
+        let a = &mut self.atoms[head as usize];
+        a.support += 1;
+        if a.support == 1 {
+            self.queue(net, head);
+        }
+    }
+
+    #[inline]
+    fn lose(&mut self, net: &Network, head: u32) {
+        let a = &mut self.atoms[head as usize];
+        a.support -= 1;
+        if a.support == 0 {
+            self.queue(net, head);
+        }
+    }
+
+    /// Settles levels `0..=upto`: each queued atom takes the value its
+    /// support gives, and a flip updates the rules reading it.
+    fn settle(&mut self, net: &Network, upto: u32) {
+        for l in 0..=upto as usize {
+            while let Some(atom) = self.queues[l].pop() {
+                let a = &mut self.atoms[atom as usize];
+                a.queued = false;
+                let value = a.support > 0;
+                if value != a.truth {
+                    self.flip(net, atom, value);
+                }
+            }
+        }
+    }
+
+    /// Flips an atom and updates the rules that read it.
+    //
+    // For each rule r reading the atom: a literal that became satisfied
+    // lowers r's count, and r starts firing at zero (its head gains a
+    // support); one that became unsatisfied raises it, and r stops firing
+    // when it leaves zero (its head loses one). A head whose support
+    // crosses zero is queued.
+    fn flip(&mut self, net: &Network, atom: u32, value: bool) {
+        let a = &mut self.atoms[atom as usize];
+        a.truth = value;
+        if a.watched {
+            self.changed.push(atom);
+        }
+        let info = net.atoms[atom as usize];
+        for &e in &net.readers[info.start as usize..info.end as usize] {
+            let rule = &mut self.rules[(e >> 1) as usize];
+            if (e & 1 == 0) == value {
+                rule.unsatisfied -= 1;
+                if rule.unsatisfied == 0 {
+                    let head = rule.head;
+                    self.gain(net, head);
+                }
+            } else {
+                rule.unsatisfied += 1;
+                if rule.unsatisfied == 1 {
+                    let head = rule.head;
+                    self.lose(net, head);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,453 @@
+//! A game position played in place, for games with ground rules: the fast
+//! path of random playouts.
+//!
+//! The position is one `Evaluation` of the game's ground rules, kept up to
+//! date incrementally: playing a joint move sets its `does` atoms, settles
+//! the model, and flips exactly the `true` atoms whose `next` atom differs
+//! from them (a move changes a few cells, the control, a counter), so a
+//! step costs what the move changes, not the size of the position. Legal
+//! moves are kept as one bitset per role, in the order the general API
+//! lists them; nothing is allocated per step.
+
+use crate::error::GameError;
+use crate::game::{Move, State};
+use crate::incremental::{Evaluation, Network};
+use crate::term::TermId;
+use rustc_hash::FxHashMap;
+use std::sync::Arc;
+
+/// No atom.
+const NONE: u32 = u32::MAX;
+
+/// What a flip of an atom means to a stepper.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tag {
+    /// Nothing: the stepper never reads it.
+    None,
+    /// The legal move `entry` of `role`, in the role's `group`.
+    Legal { role: u32, group: u32, entry: u32 },
+    /// The `true` fact number `local`.
+    True { local: u32 },
+    /// The `next` fact of the `true` fact number `local`.
+    Next { local: u32 },
+}
+
+/// One role's legal moves, in the order the general API lists them.
+#[derive(Debug)]
+pub(crate) struct RoleMoves {
+    /// The hubs the `legal` atoms are deferred under (`NONE` for atoms
+    /// that are not), and each move's group: its hub's place in `hubs`.
+    pub hubs: Vec<u32>,
+    pub group: Vec<u32>,
+    /// The role's name.
+    pub name: String,
+    /// Each move, its `legal` atom, its `does` atom (`NONE` when no rule
+    /// reads it) and its text.
+    pub moves: Vec<Move>,
+    pub legal: Vec<u32>,
+    pub does: Vec<u32>,
+    pub texts: Vec<String>,
+}
+
+/// What every stepper of a game shares: the network and which atoms answer
+/// which question.
+#[derive(Debug)]
+pub(crate) struct Tables {
+    net: Network,
+    /// The first `true` atom; `true` atoms are numbered `first_true + local`.
+    first_true: u32,
+    /// Per `true` atom (by local number): its fact, and its `next` atom
+    /// (`NONE` when no `next` fact can be it).
+    true_facts: Vec<TermId>,
+    true_next: Vec<u32>,
+    /// The local number of each `true` fact.
+    local_of: FxHashMap<TermId, u32>,
+    roles: Vec<RoleMoves>,
+    /// Per role: each goal atom with its value (`None` when not a whole
+    /// number from 0 to 100).
+    goals: Vec<Vec<(u32, Option<u8>)>>,
+    terminal: Option<u32>,
+    tags: Vec<Tag>,
+}
+
+impl Tables {
+    /// Gathers the tables; `true_atoms` are the atoms of `true`, with their
+    /// facts in order, and `next` the `next` atoms with their facts.
+    pub(crate) fn new(
+        net: Network,
+        true_atoms: (u32, Vec<TermId>),
+        next: &[(u32, TermId)],
+        mut roles: Vec<RoleMoves>,
+        goals: Vec<Vec<(u32, Option<u8>)>>,
+        terminal: Option<u32>,
+    ) -> Option<Tables> {
+        for r in &mut roles {
+            r.hubs.clear();
+            r.group.clear();
+            for &atom in &r.legal {
+                let hub = net.deferred_under(atom).unwrap_or(NONE);
+                let g = match r.hubs.iter().position(|&h| h == hub) {
+                    Some(g) => g,
+                    None => {
+                        r.hubs.push(hub);
+                        r.hubs.len() - 1
+                    }
+                };
+                r.group.push(g as u32);
+            }
+        }
+        let (first_true, true_facts) = true_atoms;
+        let local_of: FxHashMap<TermId, u32> = true_facts
+            .iter()
+            .enumerate()
+            .map(|(l, &f)| (f, l as u32))
+            .collect();
+        let mut tags = vec![Tag::None; net.atoms()];
+        let always = net.atoms() as u32 - 1;
+        let mut true_next = vec![NONE; true_facts.len()];
+        for &(atom, fact) in next {
+            // Every `next` fact was fed back as `true` when grounding.
+            let &local = local_of.get(&fact)?;
+            true_next[local as usize] = atom;
+            if atom != always {
+                tags[atom as usize] = Tag::Next { local };
+            }
+        }
+        for local in 0..true_facts.len() as u32 {
+            tags[(first_true + local) as usize] = Tag::True { local };
+        }
+        for (role, r) in roles.iter().enumerate() {
+            for (entry, &atom) in r.legal.iter().enumerate() {
+                if atom != always {
+                    tags[atom as usize] = Tag::Legal {
+                        role: role as u32,
+                        group: r.group[entry],
+                        entry: entry as u32,
+                    };
+                }
+            }
+        }
+        Some(Tables {
+            net,
+            first_true,
+            true_facts,
+            true_next,
+            local_of,
+            roles,
+            goals,
+            terminal,
+            tags,
+        })
+    }
+}
+
+/// A position of a game with ground rules, played in place. Made by
+/// `Game::stepper`; independent of the `Game` once made.
+#[derive(Clone, Debug)]
+pub struct Stepper {
+    tables: Arc<Tables>,
+    eval: Evaluation,
+    /// Per role and group (see `RoleMoves`): one bit per move, set when
+    /// its `legal` atom holds as stored; and how many are set.
+    legal: Vec<Vec<Vec<u64>>>,
+    legal_count: Vec<Vec<usize>>,
+    /// One bit per `true` atom whose `next` atom differs from it.
+    mismatch: Vec<u64>,
+    /// Per role: the `does` atom set now (`NONE` for none).
+    played: Vec<u32>,
+    /// Scratch: the facts wanted by `set_state`.
+    wanted: Vec<u64>,
+    /// The state last set or returned by `state`, while it is the position.
+    known: Option<State>,
+}
+
+fn words(bits: usize) -> usize {
+    bits.div_ceil(64)
+}
+
+fn put(bits: &mut [u64], i: u32, value: bool) {
+    let (w, b) = ((i / 64) as usize, i % 64);
+    if value {
+        bits[w] |= 1 << b;
+    } else {
+        bits[w] &= !(1 << b);
+    }
+}
+
+fn get(bits: &[u64], i: u32) -> bool {
+    bits[(i / 64) as usize] >> (i % 64) & 1 == 1
+}
+
+/// Whether the `true` fact number `local` differs from its `next` fact.
+fn differs(t: &Tables, eval: &Evaluation, local: u32) -> bool {
+    let next = t.true_next[local as usize];
+    eval.holds(t.first_true + local) != (next != NONE && eval.holds(next))
+}
+
+impl Stepper {
+    /// A stepper in the empty position (no `true` fact); `set_state` gives
+    /// it a real one.
+    pub(crate) fn new(tables: Arc<Tables>) -> Stepper {
+        let watched: Vec<bool> = tables.tags.iter().map(|&t| t != Tag::None).collect();
+        let eval = Evaluation::new(&tables.net, &watched);
+        let roles = tables.roles.len();
+        let mut s = Stepper {
+            legal: tables
+                .roles
+                .iter()
+                .map(|r| vec![vec![0; words(r.moves.len())]; r.hubs.len()])
+                .collect(),
+            legal_count: tables.roles.iter().map(|r| vec![0; r.hubs.len()]).collect(),
+            mismatch: vec![0; words(tables.true_facts.len())],
+            played: vec![NONE; roles],
+            wanted: vec![0; words(tables.true_facts.len())],
+            known: None,
+            eval,
+            tables,
+        };
+        // Read every answer once; later only flips are read.
+        for (role, r) in s.tables.roles.iter().enumerate() {
+            for (entry, &atom) in r.legal.iter().enumerate() {
+                if s.eval.holds(atom) {
+                    let g = r.group[entry] as usize;
+                    put(&mut s.legal[role][g], entry as u32, true);
+                    s.legal_count[role][g] += 1;
+                }
+            }
+        }
+        for local in 0..s.tables.true_facts.len() as u32 {
+            let differs = differs(&s.tables, &s.eval, local);
+            put(&mut s.mismatch, local, differs);
+        }
+        s
+    }
+
+    /// Reads the flips of watched atoms into the legal and mismatch bits.
+    fn sync(&mut self) {
+        let (t, eval) = (&*self.tables, &self.eval);
+        for &atom in eval.changed() {
+            match t.tags[atom as usize] {
+                Tag::Legal { role, group, entry } => {
+                    let value = eval.holds(atom);
+                    let (r, g) = (role as usize, group as usize);
+                    let bits = &mut self.legal[r][g];
+                    if get(bits, entry) != value {
+                        put(bits, entry, value);
+                        if value {
+                            self.legal_count[r][g] += 1;
+                        } else {
+                            self.legal_count[r][g] -= 1;
+                        }
+                    }
+                }
+                Tag::True { local } | Tag::Next { local } => {
+                    put(&mut self.mismatch, local, differs(t, eval, local));
+                }
+                Tag::None => {}
+            }
+        }
+        self.eval.clear_changed();
+    }
+
+    /// Makes `state` the position (facts that can never hold are ignored,
+    /// as the general API does).
+    pub fn set_state(&mut self, state: &State) {
+        if self.known.as_ref() == Some(state) {
+            return;
+        }
+        let (t, net) = (&*self.tables, &self.tables.net);
+        for p in &mut self.played {
+            if *p != NONE {
+                self.eval.set_input(net, *p, false);
+                *p = NONE;
+            }
+        }
+        self.wanted.iter_mut().for_each(|w| *w = 0);
+        for f in state.0.iter() {
+            if let Some(&local) = t.local_of.get(f) {
+                put(&mut self.wanted, local, true);
+            }
+        }
+        for local in 0..t.true_facts.len() as u32 {
+            let value = get(&self.wanted, local);
+            self.eval.set_input(net, t.first_true + local, value);
+        }
+        self.eval.settle_state(net);
+        self.sync();
+        self.known = Some(state.clone());
+    }
+
+    /// Whether the position is `state`, as last set or returned by `state`
+    /// (false when unknown).
+    pub fn is_at(&self, state: &State) -> bool {
+        self.known.as_ref() == Some(state)
+    }
+
+    /// The position as a `State`.
+    pub fn state(&mut self) -> State {
+        if let Some(known) = &self.known {
+            return known.clone();
+        }
+        let t = &*self.tables;
+        let state = State::from_terms(
+            (0..t.true_facts.len() as u32)
+                .filter(|&l| self.eval.holds(t.first_true + l))
+                .map(|l| t.true_facts[l as usize])
+                .collect(),
+        );
+        self.known = Some(state.clone());
+        state
+    }
+
+    /// Whether the position is terminal.
+    pub fn is_terminal(&self) -> bool {
+        self.tables.terminal.is_some_and(|a| self.eval.holds(a))
+    }
+
+    /// Whether the moves of group `g` of role number `role` can be legal
+    /// now: their hub holds, or they have none.
+    fn group_open(&self, role: usize, g: usize) -> bool {
+        let hub = self.tables.roles[role].hubs[g];
+        hub == NONE || self.eval.holds(hub)
+    }
+
+    /// How many legal moves role number `role` has.
+    pub fn legal_count(&self, role: usize) -> usize {
+        (0..self.legal_count[role].len())
+            .filter(|&g| self.group_open(role, g))
+            .map(|g| self.legal_count[role][g])
+            .sum()
+    }
+
+    /// Word `w` of the bitset of role number `role`'s legal moves.
+    fn legal_word(&self, role: usize, w: usize) -> u64 {
+        (0..self.legal[role].len())
+            .filter(|&g| self.group_open(role, g))
+            .fold(0, |bits, g| bits | self.legal[role][g][w])
+    }
+
+    /// The `k`-th legal move of role number `role` (from 0, in the order of
+    /// `Game::legal_moves`), as its entry in the role's move table.
+    fn nth_entry(&self, role: usize, mut k: usize) -> u32 {
+        for w in 0..words(self.tables.roles[role].moves.len()) {
+            let bits = self.legal_word(role, w);
+            let n = bits.count_ones() as usize;
+            if k < n {
+                let mut bits = bits;
+                for _ in 0..k {
+                    bits &= bits - 1;
+                }
+                return (w * 64) as u32 + bits.trailing_zeros();
+            }
+            k -= n;
+        }
+        unreachable!("k is below the count of legal moves")
+    }
+
+    /// The `k`-th legal move of role number `role` (from 0, in the order of
+    /// `Game::legal_moves`); `k` must be below `legal_count(role)`.
+    pub fn nth_legal(&self, role: usize, k: usize) -> Move {
+        self.tables.roles[role].moves[self.nth_entry(role, k) as usize]
+    }
+
+    /// The legal moves of role number `role`, in the order of
+    /// `Game::legal_moves`.
+    pub fn legal_moves(&self, role: usize) -> Vec<Move> {
+        (0..self.legal_count(role))
+            .map(|k| self.nth_legal(role, k))
+            .collect()
+    }
+
+    /// Each role's goal value, in role order, when every role has exactly
+    /// one that is a whole number from 0 to 100; `None` otherwise (the
+    /// general API's `Game::goals` says what is wrong).
+    pub fn goals(&self) -> Option<Vec<u8>> {
+        let mut goals = Vec::with_capacity(self.tables.goals.len());
+        for role in &self.tables.goals {
+            let mut held = role.iter().filter(|(a, _)| self.eval.holds(*a));
+            match (held.next(), held.next()) {
+                (Some(&(_, Some(v))), None) => goals.push(v),
+                _ => return None,
+            }
+        }
+        Some(goals)
+    }
+
+    /// Plays the joint move whose moves are the `k[i]`-th legal move of
+    /// each role `i`; the position must not be terminal.
+    pub fn play_nth(&mut self, k: &[usize]) {
+        self.known = None;
+        for (role, &k) in k.iter().enumerate() {
+            let entry = self.nth_entry(role, k);
+            let does = self.tables.roles[role].does[entry as usize];
+            let old = self.played[role];
+            if old != does {
+                let net = &self.tables.net;
+                if old != NONE {
+                    self.eval.set_input(net, old, false);
+                }
+                if does != NONE {
+                    self.eval.set_input(net, does, true);
+                }
+                self.played[role] = does;
+            }
+        }
+        // The joint move's consequences, `next` among them.
+        self.eval.settle_all(&self.tables.net);
+        self.sync();
+        // true(f) := next(f) for every fact where they differ.
+        let (t, net) = (&*self.tables, &self.tables.net);
+        for w in 0..self.mismatch.len() {
+            let mut bits = self.mismatch[w];
+            while bits != 0 {
+                let atom = t.first_true + (w * 64) as u32 + bits.trailing_zeros();
+                bits &= bits - 1;
+                let value = !self.eval.holds(atom);
+                self.eval.set_input(net, atom, value);
+            }
+        }
+        // The move part waits for the next joint move.
+        self.eval.settle_state(net);
+        self.sync();
+    }
+
+    /// Plays a joint move (one move per role, in role order), refusing a
+    /// terminal position, a wrong number of moves and illegal moves.
+    pub fn play(&mut self, joint: &[Move]) -> Result<(), GameError> {
+        let roles = &self.tables.roles;
+        if joint.len() != roles.len() {
+            return Err(GameError::WrongMoveCount {
+                expected: roles.len(),
+                given: joint.len(),
+            });
+        }
+        if self.is_terminal() {
+            return Err(GameError::Terminal);
+        }
+        let mut nth = Vec::with_capacity(joint.len());
+        for (role, &m) in joint.iter().enumerate() {
+            let r = &roles[role];
+            let k = (0..self.legal_count(role)).find(|&k| self.nth_legal(role, k) == m);
+            match k {
+                Some(k) => nth.push(k),
+                None => {
+                    let played = r
+                        .moves
+                        .iter()
+                        .position(|&x| x == m)
+                        .map_or_else(|| "a move never legal".to_string(), |e| r.texts[e].clone());
+                    let legal = (0..self.legal_count(role))
+                        .map(|k| r.texts[self.nth_entry(role, k) as usize].clone())
+                        .collect();
+                    return Err(GameError::IllegalMove {
+                        role: r.name.clone(),
+                        played,
+                        legal,
+                    });
+                }
+            }
+        }
+        self.play_nth(&nth);
+        Ok(())
+    }
+}
