@@ -46,12 +46,15 @@ struct Run {
     peak: usize,
 }
 
-/// Plays random games of `game` from its initial state, querying terminal
-/// and legal moves of every state met, until `visits` states have been
-/// visited. The resident set is sampled every `every` visits; the first
-/// sample at or after `warm_up` visits is the baseline, and the run stops
-/// early (returning what it saw) once the resident set exceeds the baseline
-/// by `stop_above` bytes.
+/// Plays random games of `game` from its initial state, two at a time in
+/// alternation, querying terminal and legal moves of every state met, until
+/// `visits` states have been visited. (A game played move by move is
+/// answered by the game's stepper, which follows one line of play; the
+/// states of the other line go through the memo of models, which is what
+/// these tests measure.) The resident set is sampled every `every` visits;
+/// the first sample at or after `warm_up` visits is the baseline, and the
+/// run stops early (returning what it saw) once the resident set exceeds
+/// the baseline by `stop_above` bytes.
 fn visit(game: &mut Game, visits: usize, warm_up: usize, every: usize, stop_above: usize) -> Run {
     // Written once now, so that the pages of the hash log count in the
     // baseline rather than as growth.
@@ -61,36 +64,36 @@ fn visit(game: &mut Game, visits: usize, warm_up: usize, every: usize, stop_abov
     let mut rng = Pcg64::seed_from_u64(5);
     let mut baseline = None;
     let mut peak = 0;
-    'games: loop {
-        let mut state = game.initial_state();
-        loop {
-            hashes.push(hash_of(&state));
-            if hashes.len() % every == 0 && hashes.len() >= warm_up {
-                let now = resident_bytes();
-                let base = *baseline.get_or_insert(now);
-                peak = peak.max(now);
-                if now > base + stop_above {
-                    break 'games;
-                }
-            }
-            if hashes.len() == visits {
-                break 'games;
-            }
-            if game.is_terminal(&state).unwrap() {
+    let mut lines = [game.initial_state(), game.initial_state()];
+    for turn in 0.. {
+        let state = &mut lines[turn % 2];
+        hashes.push(hash_of(state));
+        if hashes.len() % every == 0 && hashes.len() >= warm_up {
+            let now = resident_bytes();
+            let base = *baseline.get_or_insert(now);
+            peak = peak.max(now);
+            if now > base + stop_above {
                 break;
             }
-            let joint: Vec<_> = roles
-                .iter()
-                .map(|&r| {
-                    *game
-                        .legal_moves(&state, r)
-                        .unwrap()
-                        .choose(&mut rng)
-                        .unwrap()
-                })
-                .collect();
-            state = game.next_state(&state, &joint).unwrap();
         }
+        if hashes.len() == visits {
+            break;
+        }
+        if game.is_terminal(state).unwrap() {
+            *state = game.initial_state();
+            continue;
+        }
+        let joint: Vec<_> = roles
+            .iter()
+            .map(|&r| {
+                *game
+                    .legal_moves(state, r)
+                    .unwrap()
+                    .choose(&mut rng)
+                    .unwrap()
+            })
+            .collect();
+        *state = game.next_state(state, &joint).unwrap();
     }
     Run {
         hashes,
