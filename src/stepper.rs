@@ -328,7 +328,9 @@ impl Stepper {
 
     /// The `k`-th legal move of role number `role` (from 0, in the order of
     /// `Game::legal_moves`), as its entry in the role's move table.
-    fn nth_entry(&self, role: usize, mut k: usize) -> u32 {
+    fn nth_entry(&self, role: usize, k: usize) -> u32 {
+        let asked = k;
+        let mut k = k;
         for w in 0..words(self.tables.roles[role].moves.len()) {
             let bits = self.legal_word(role, w);
             let n = bits.count_ones() as usize;
@@ -341,7 +343,7 @@ impl Stepper {
             }
             k -= n;
         }
-        unreachable!("k is below the count of legal moves")
+        panic!("role {role} has no legal move number {asked} (from 0)")
     }
 
     /// The `k`-th legal move of role number `role` (from 0, in the order of
@@ -374,8 +376,15 @@ impl Stepper {
     }
 
     /// Plays the joint move whose moves are the `k[i]`-th legal move of
-    /// each role `i`; the position must not be terminal.
+    /// each role `i` (the fast path of `play`, for callers that chose them
+    /// from `legal_count`); the position must not be terminal.
+    ///
+    /// # Panics
+    ///
+    /// When `k` does not have one index per role, or an index is not below
+    /// its role's `legal_count`.
     pub fn play_nth(&mut self, k: &[usize]) {
+        assert_eq!(k.len(), self.tables.roles.len(), "one move per role");
         self.known = None;
         for (role, &k) in k.iter().enumerate() {
             let entry = self.nth_entry(role, k);

@@ -247,3 +247,12 @@ fn brazilian_draughts_has_no_stepper() {
     // Not grounded: the interpreter plays it.
     assert!(load("rules/brazilian_draughts.gdl").stepper().is_none());
 }
+
+#[test]
+#[should_panic(expected = "no legal move number 9")]
+fn play_nth_refuses_an_index_past_the_legal_moves() {
+    let game = load("rules/tictactoe.gdl");
+    let mut s = game.stepper().unwrap();
+    // xplayer has 9 moves (0 to 8), oplayer only noop.
+    s.play_nth(&[9, 0]);
+}
