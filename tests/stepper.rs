@@ -174,6 +174,18 @@ fn skirmish_steps_like_the_interpreter() {
 }
 
 #[test]
+fn english_draughts_steps_like_the_interpreter() {
+    compare("rules/english_draughts.gdl", 6, 10);
+    same_playouts("rules/english_draughts.gdl", 10);
+}
+
+#[test]
+fn mad_bishops_steps_like_the_interpreter() {
+    compare("rules/mad_bishops.gdl", 3, 11);
+    same_playouts("rules/mad_bishops.gdl", 6);
+}
+
+#[test]
 fn small_games_step_like_the_interpreter() {
     compare("tests/games/nim.gdl", 30, 7);
     compare("tests/games/buttons.gdl", 30, 8);
