@@ -10,15 +10,18 @@ use rand::Rng;
 pub struct Playout {
     /// Joint moves played.
     pub steps: usize,
-    /// Each role's goal in the final state, in role order.
-    pub goals: Vec<u8>,
+    /// Each role's goal in the final state, in role order, when it is
+    /// terminal; `None` when the step limit cut the game short (a rules
+    /// file may give goals only in terminal states).
+    pub goals: Option<Vec<u8>>,
     /// The final state, terminal unless the step limit stopped the game.
     pub last: State,
 }
 
 /// Plays from `state` choosing each role's move uniformly at random among
 /// its legal moves, until a terminal state or `max_steps` joint moves. The
-/// goals are those of the last state (an error if it defines none).
+/// goals are those of the last state when it is terminal (an error if it
+/// does not give each role exactly one).
 ///
 /// Games with ground rules play on the game's `Stepper` (see `stepper`);
 /// others through the general API. Both choose the same moves from the
@@ -38,7 +41,8 @@ pub fn random_playout(
     let mut state = state.clone();
     let mut joint = Vec::with_capacity(roles.len());
     let mut steps = 0;
-    while steps < max_steps && !game.is_terminal(&state)? {
+    let mut terminal = game.is_terminal(&state)?;
+    while steps < max_steps && !terminal {
         joint.clear();
         for &role in &roles {
             let moves = game.legal_moves(&state, role)?;
@@ -51,10 +55,16 @@ pub fn random_playout(
         }
         state = game.next_state(&state, &joint)?;
         steps += 1;
+        terminal = game.is_terminal(&state)?;
     }
+    let goals = if terminal {
+        Some(game.goals(&state)?)
+    } else {
+        None
+    };
     Ok(Playout {
         steps,
-        goals: game.goals(&state)?,
+        goals,
         last: state,
     })
 }
@@ -85,10 +95,14 @@ fn stepped_playout(
         steps += 1;
     }
     let last = stepper.state();
-    let goals = match stepper.goals() {
-        Some(goals) => goals,
-        // Missing, several or bad goal values: the general API says which.
-        None => game.goals(&last)?,
+    let goals = if !stepper.is_terminal() {
+        None
+    } else {
+        match stepper.goals() {
+            Some(goals) => Some(goals),
+            // Missing, several or bad goal values: the general API says which.
+            None => Some(game.goals(&last)?),
+        }
     };
     Ok(Playout { steps, goals, last })
 }

@@ -183,6 +183,27 @@ fn bench_gives_median_rates_depth_and_memory_as_text_and_json() {
     // Every game is cut short after one step: the count needs two or more
     // to reach 5 (its goals hold in every state).
     insta::assert_snapshot!(masked(&run.stdout));
+
+    // Tic-tac-toe gives goals only at the end: a game cut short is counted,
+    // not an error.
+    let run = gdl(
+        &[
+            "bench",
+            "tests/cli/tictactoe.gdl",
+            "--seconds",
+            "0.2",
+            "--max-steps",
+            "3",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.screen());
+    assert!(
+        run.stdout
+            .contains(" playouts reached --max-steps 3 before the end\n"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]

@@ -66,7 +66,7 @@ fn play(
     let mut cut = 0;
     run_until(&mut rounds, || {
         let playout = random_playout(game, &initial, &mut rng, max_steps)?;
-        if playout.steps == max_steps && !game.is_terminal(&playout.last)? {
+        if playout.goals.is_none() {
             cut += 1;
         }
         Ok(playout.steps)
