@@ -72,6 +72,20 @@ pub struct IndexSpec {
     pub columns: Box<[Shape]>,
 }
 
+impl IndexSpec {
+    /// How many terms its key has.
+    pub fn key_len(&self) -> usize {
+        fn keys(s: &Shape) -> usize {
+            match s {
+                Shape::Key => 1,
+                Shape::Free => 0,
+                Shape::Func(_, _, subs) => subs.iter().map(keys).sum(),
+            }
+        }
+        self.columns.iter().map(keys).sum()
+    }
+}
+
 /// One step of a join plan.
 #[derive(Clone, Debug)]
 pub enum Step {
