@@ -10,6 +10,7 @@ use rustc_hash::FxHasher;
 use std::cell::Cell;
 use std::hash::{Hash, Hasher};
 use std::marker::PhantomData;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Bounds that stop rules which would derive without end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -166,17 +167,43 @@ impl Relation {
         self.indexes[ix].next[row as usize]
     }
 
+    /// Makes the indexes at the first fact, with room for `hint` facts.
+    fn reserve(&mut self, specs: &[IndexSpec], hint: usize) {
+        self.data.reserve(hint * self.arity);
+        let (data, arity) = (&self.data, self.arity);
+        self.set.reserve(hint, |&i| {
+            hash_tuple(&data[i as usize * arity..(i as usize + 1) * arity])
+        });
+        self.indexes = specs
+            .iter()
+            .map(|spec| {
+                let key_len = spec.key_len();
+                Index {
+                    key_len,
+                    groups: HashTable::with_capacity(hint),
+                    keys: Vec::with_capacity(hint * key_len),
+                    ends: Vec::with_capacity(hint),
+                    next: Vec::with_capacity(hint),
+                }
+            })
+            .collect();
+    }
+
     /// Adds a fact unless present; returns whether it was new. `key` is
     /// scratch space.
+    /// `hint` is how many facts it will likely hold.
     fn insert(
         &mut self,
         tuple: &[TermId],
         specs: &[IndexSpec],
+        hint: usize,
         terms: &TermTable,
         key: &mut Vec<TermId>,
     ) -> bool {
         let hash = hash_tuple(tuple);
-        if self.set.find(hash, |&i| self.row(i) == tuple).is_some() {
+        if self.rows == 0 {
+            self.reserve(specs, hint);
+        } else if self.set.find(hash, |&i| self.row(i) == tuple).is_some() {
             return false;
         }
         let id = self.rows;
@@ -186,15 +213,6 @@ impl Relation {
         self.set.insert_unique(hash, id, |&i| {
             hash_tuple(&data[i as usize * arity..(i as usize + 1) * arity])
         });
-        if self.indexes.len() < specs.len() {
-            self.indexes = specs
-                .iter()
-                .map(|spec| Index {
-                    key_len: spec.key_len(),
-                    ..Index::default()
-                })
-                .collect();
-        }
         for (spec, index) in specs.iter().zip(&mut self.indexes) {
             key.clear();
             let fits = spec
@@ -227,6 +245,46 @@ fn extract(shape: &Shape, t: TermId, terms: &TermTable, key: &mut Vec<TermId>) -
     }
 }
 
+/// How many facts each relation held in the last state's or joint move's
+/// model that had some (at most `SIZE_HINT_MAX`). A relation's vectors and
+/// tables are sized by it at its first fact instead of growing from nothing
+/// in every model, which cost more than the joins.
+#[derive(Debug, Default)]
+pub struct SizeHints(Box<[AtomicU32]>);
+
+/// The largest size hint: a rare model with many facts of a relation does
+/// not make every later one reserve as much.
+const SIZE_HINT_MAX: u32 = 4096;
+
+impl SizeHints {
+    /// No hint yet for any of `relations` relations.
+    pub fn new(relations: usize) -> SizeHints {
+        SizeHints((0..relations).map(|_| AtomicU32::new(0)).collect())
+    }
+
+    fn get(&self, r: RelId) -> usize {
+        self.0[r.0 as usize].load(Ordering::Relaxed) as usize
+    }
+
+    /// Remembers that a model derived `rows` facts of `r`.
+    fn learn(&self, r: RelId, rows: u32) {
+        if rows > 0 {
+            self.0[r.0 as usize].store(rows.min(SIZE_HINT_MAX), Ordering::Relaxed);
+        }
+    }
+}
+
+impl Clone for SizeHints {
+    fn clone(&self) -> SizeHints {
+        SizeHints(
+            self.0
+                .iter()
+                .map(|h| AtomicU32::new(h.load(Ordering::Relaxed)))
+                .collect(),
+        )
+    }
+}
+
 /// The facts of one phase (static, one state, one joint move), one
 /// `Relation` per relation of the program (those of other phases stay empty).
 #[derive(Clone, Debug, Default)]
@@ -255,7 +313,8 @@ impl Store {
     /// Adds a fact (input facts such as `true` and `does`).
     pub fn insert(&mut self, p: &Program, r: RelId, tuple: &[TermId], terms: &TermTable) -> bool {
         let specs = &p.info(r).indexes;
-        let new = self.relations[r.0 as usize].insert(tuple, specs, terms, &mut self.key);
+        let hint = p.sizes.get(r);
+        let new = self.relations[r.0 as usize].insert(tuple, specs, hint, terms, &mut self.key);
         self.facts += new as usize;
         new
     }
@@ -423,6 +482,17 @@ pub fn run_strata(
         }
         for &r in &comp.relations {
             delta[r.0 as usize] = (0, 0);
+        }
+    }
+    let phase = match below {
+        Target::State { .. } => Phase::State,
+        Target::Move { .. } => Phase::Move,
+        Target::Static | Target::Relaxed { .. } => return Ok(()),
+    };
+    for (r, info) in p.relations.iter().enumerate() {
+        if info.phase == phase {
+            let r = RelId(r as u32);
+            p.sizes.learn(r, target.relation(r).rows);
         }
     }
     Ok(())

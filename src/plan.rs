@@ -191,6 +191,8 @@ pub struct Program {
     /// The keyword relations.
     pub keywords: Keywords,
     by_name: FxHashMap<Symbol, RelId>,
+    /// How many facts each relation held in the last model that had some.
+    pub(crate) sizes: crate::eval::SizeHints,
 }
 
 impl Program {
@@ -347,7 +349,6 @@ pub fn plan(
     }
     let rel = |i: usize| RelId(i as u32);
     Program {
-        relations,
         clauses: plans,
         components,
         keywords: Keywords {
@@ -360,6 +361,8 @@ pub fn plan(
             terminal: rel(kw[6]),
             goal: rel(kw[7]),
         },
+        sizes: crate::eval::SizeHints::new(relations.len()),
+        relations,
         by_name,
     }
 }
