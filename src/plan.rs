@@ -333,6 +333,7 @@ pub fn plan(
         relations: &mut relations,
         by_name: &by_name,
         comp_of: &comp_of,
+        does: RelId(does_i as u32),
     };
     let mut plans = Vec::with_capacity(clauses.len());
     let mut order: Vec<(usize, usize)> = Vec::new();
@@ -381,6 +382,8 @@ struct Planner<'a> {
     relations: &'a mut Vec<RelInfo>,
     by_name: &'a FxHashMap<Symbol, RelId>,
     comp_of: &'a [usize],
+    /// `does/2`, which holds one fact per role.
+    does: RelId,
 }
 
 impl Planner<'_> {
@@ -457,10 +460,12 @@ impl Planner<'_> {
     }
 
     /// Orders the body greedily: filters as soon as their variables are
-    /// bound; among positive literals, the one with the most bound argument
-    /// positions (and then the fewest new variables) first, ties kept in the
-    /// order written. With `delta`, that literal comes first and reads only
-    /// the previous round's new facts.
+    /// bound; among positive literals, `does` first (one fact per role),
+    /// then one that shares a bound variable with those placed (so no
+    /// cross product is made while a join on a variable is possible), then
+    /// the one with the most bound argument positions (and then the fewest
+    /// new variables), ties kept in the order written. With `delta`, that
+    /// literal comes first and reads only the previous round's new facts.
     fn join(&mut self, lits: &[Lit], delta: Option<usize>, nvars: usize) -> JoinPlan {
         let mut bound = vec![false; nvars];
         let mut placed = vec![false; lits.len()];
@@ -508,12 +513,15 @@ impl Planner<'_> {
                 .enumerate()
                 .filter(|(i, l)| !placed[*i] && matches!(l, Lit::Pos(..)))
                 .max_by_key(|(i, l)| {
-                    let Lit::Pos(_, args) = l else { unreachable!() };
+                    let Lit::Pos(rel, args) = l else {
+                        unreachable!()
+                    };
                     let (b, f) = args.iter().fold((0i64, 0i64), |(b, f), a| {
                         let (b2, f2) = count_leaves(a, &bound);
                         (b + b2, f + f2)
                     });
-                    (b * 4 - f, -(*i as i64))
+                    let joined = args.iter().any(|a| shares_bound_var(a, &bound));
+                    (*rel == self.does, joined, b * 4 - f, -(*i as i64))
                 })
                 .map(|(i, _)| i);
             let Some(i) = best else { break };
@@ -595,6 +603,15 @@ fn bind(p: &Pat, bound: &mut [bool]) {
         Pat::Const(_) => {}
         Pat::Var(v) => bound[*v as usize] = true,
         Pat::Func(_, args) => args.iter().for_each(|a| bind(a, bound)),
+    }
+}
+
+/// Whether a pattern has a variable that is bound.
+fn shares_bound_var(p: &Pat, bound: &[bool]) -> bool {
+    match p {
+        Pat::Const(_) => false,
+        Pat::Var(v) => bound[*v as usize],
+        Pat::Func(_, args) => args.iter().any(|a| shares_bound_var(a, bound)),
     }
 }
 
