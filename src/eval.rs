@@ -3,7 +3,7 @@
 
 use crate::error::GameError;
 use crate::plan::{IndexSpec, Pat, Phase, Program, RelId, Shape, Step};
-use crate::symbol::Symbols;
+use crate::symbol::{Symbol, Symbols};
 use crate::term::{TermId, TermTable};
 use hashbrown::HashTable;
 use rustc_hash::FxHasher;
@@ -339,6 +339,7 @@ pub(crate) struct Layers<'a> {
 }
 
 impl<'a> Layers<'a> {
+    #[inline]
     fn relation(&self, p: &Program, r: RelId) -> &'a Relation {
         let store = match p.info(r).phase {
             Phase::Static => self.static_,
@@ -849,6 +850,9 @@ fn unify_all(
 }
 
 /// Matches a pattern against a ground term, binding unbound variables.
+/// Inlined into the joins (constants and variables are most arguments);
+/// function terms take the call to `unify_func`.
+#[inline(always)]
 fn unify(p: &Pat, t: TermId, terms: &TermTable, b: &mut [TermId], trail: &mut Vec<u16>) -> bool {
     match p {
         Pat::Const(c) => *c == t,
@@ -862,15 +866,26 @@ fn unify(p: &Pat, t: TermId, terms: &TermTable, b: &mut [TermId], trail: &mut Ve
                 *slot == t
             }
         }
-        Pat::Func(f, args) => {
-            terms.functor(t) == *f
-                && terms.args(t).len() == args.len()
-                && args
-                    .iter()
-                    .zip(terms.args(t))
-                    .all(|(p, &a)| unify(p, a, terms, b, trail))
-        }
+        Pat::Func(f, args) => unify_func(*f, args, t, terms, b, trail),
     }
+}
+
+/// Matches the function term pattern `f(args)` against a ground term.
+#[inline(never)]
+fn unify_func(
+    f: Symbol,
+    args: &[Pat],
+    t: TermId,
+    terms: &TermTable,
+    b: &mut [TermId],
+    trail: &mut Vec<u16>,
+) -> bool {
+    terms.functor(t) == f
+        && terms.args(t).len() == args.len()
+        && args
+            .iter()
+            .zip(terms.args(t))
+            .all(|(p, &a)| unify(p, a, terms, b, trail))
 }
 
 /// The argument ids of a function term being built: on the stack when
