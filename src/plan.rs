@@ -403,15 +403,16 @@ impl Planner<'_> {
             })
             .collect();
         let nvars = vars.len();
-        let full = self.join(&lits, None, nvars);
         let head_comp = self.comp_of[head.0 as usize];
+        let own = recursive.then_some(head_comp);
+        let full = self.join(&lits, None, nvars, own);
         let deltas = if recursive {
             lits.iter()
                 .enumerate()
                 .filter(
                     |(_, l)| matches!(l, Lit::Pos(r, _) if self.comp_of[r.0 as usize] == head_comp),
                 )
-                .map(|(i, _)| self.join(&lits, Some(i), nvars))
+                .map(|(i, _)| self.join(&lits, Some(i), nvars, own))
                 .collect()
         } else {
             Vec::new()
@@ -463,10 +464,18 @@ impl Planner<'_> {
     /// bound; among positive literals, `does` first (one fact per role),
     /// then one that shares a bound variable with those placed (so no
     /// cross product is made while a join on a variable is possible), then
-    /// the one with the most bound argument positions (and then the fewest
-    /// new variables), ties kept in the order written. With `delta`, that
+    /// one of the clause's own recursive stratum `own` (it holds only the
+    /// facts derived so far, few in the first round), then the one with
+    /// the most bound argument positions (and then the fewest new
+    /// variables), ties kept in the order written. With `delta`, that
     /// literal comes first and reads only the previous round's new facts.
-    fn join(&mut self, lits: &[Lit], delta: Option<usize>, nvars: usize) -> JoinPlan {
+    fn join(
+        &mut self,
+        lits: &[Lit],
+        delta: Option<usize>,
+        nvars: usize,
+        own: Option<usize>,
+    ) -> JoinPlan {
         let mut bound = vec![false; nvars];
         let mut placed = vec![false; lits.len()];
         let mut steps = Vec::new();
@@ -521,7 +530,14 @@ impl Planner<'_> {
                         (b + b2, f + f2)
                     });
                     let joined = args.iter().any(|a| shares_bound_var(a, &bound));
-                    (*rel == self.does, joined, b * 4 - f, -(*i as i64))
+                    let recursive = Some(self.comp_of[rel.0 as usize]) == own;
+                    (
+                        *rel == self.does,
+                        joined,
+                        recursive,
+                        b * 4 - f,
+                        -(*i as i64),
+                    )
                 })
                 .map(|(i, _)| i);
             let Some(i) = best else { break };

@@ -1,6 +1,6 @@
 //! The order the planner gives a clause body (shown by `Game::plan_text`):
-//! the one `does` fact first, and no cross product while a literal joined
-//! on a bound variable is left. Costs well under a second in release mode.
+//! the one `does` fact first, no cross product while a literal joined on a
+//! bound variable is left, and a recursive clause's own literal early. Costs well under a second in release mode.
 
 use gdl::Game;
 
@@ -18,7 +18,10 @@ const RULES: &str = "
 (<= (legal p (go ?a)) (true (at ?o)) (home ?o ?a))
 (<= (next (at ?a)) (true (at ?o)) (home ?o ?a) (does ?r (go ?a)))
 (<= (far ?o ?m) (step ?n ?m) (home ?o ?a) (reach ?o ?a ?n ?v ?w ?x ?y ?z))
+(<= (walk ?a ?b) (home ?a ?b))
+(<= (walk ?a ?c) (home ?b ?c) (walk ?a ?b))
 (<= terminal (far 1 3))
+(<= terminal (walk 1 3))
 (<= (goal p 100) terminal)
 ";
 
@@ -33,7 +36,7 @@ fn steps_of(plan: &str, head: &str) -> Vec<String> {
 }
 
 #[test]
-fn does_comes_first_and_joined_literals_before_cross_products() {
+fn does_first_then_joined_literals_then_the_recursive_one() {
     let game = Game::from_source("plan_order.gdl", RULES).expect("the rules load");
     let plan = game.plan_text();
     let next = steps_of(&plan, "(next/1 (at ?a))");
