@@ -3,12 +3,14 @@
 
 use crate::error::GameError;
 use crate::plan::{IndexSpec, Pat, Phase, Program, RelId, Shape, Step};
-use crate::symbol::Symbols;
+use crate::symbol::{Symbol, Symbols};
 use crate::term::{TermId, TermTable};
 use hashbrown::HashTable;
-use rustc_hash::{FxHashMap, FxHasher};
+use rustc_hash::FxHasher;
 use std::cell::Cell;
 use std::hash::{Hash, Hasher};
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// The default of [`Limits::max_work`]: about 8 s of joins (measured on
 /// the shared 2-core machine: `gdl check` of a six-way cross product).
@@ -52,21 +54,80 @@ fn hash_tuple(t: &[TermId]) -> u64 {
 }
 
 /// The facts of one relation: tuples stored flat, a hash set over them, and
-/// the indexes its join plans need.
+/// the indexes its join plans need (made at the first fact, so an empty
+/// relation allocates nothing).
 #[derive(Clone, Debug, Default)]
 pub struct Relation {
     arity: usize,
     rows: u32,
     data: Vec<TermId>,
     set: HashTable<u32>,
-    indexes: Vec<FxHashMap<Box<[TermId]>, Vec<u32>>>,
+    indexes: Vec<Index>,
+}
+
+/// No row: the end of an index chain.
+const NO_ROW: u32 = u32::MAX;
+
+/// One index of a relation: the rows whose arguments fit its shapes, in
+/// groups of equal key, each group a chain of rows in the order derived.
+/// Everything is stored flat, so adding a fact allocates nothing but the
+/// amortised growth of a few vectors.
+#[derive(Clone, Debug, Default)]
+struct Index {
+    /// How many terms a key has.
+    key_len: usize,
+    /// The groups, by the hash of their key.
+    groups: HashTable<u32>,
+    /// The key of group `g` at `g * key_len`.
+    keys: Vec<TermId>,
+    /// The first and the last row of each group.
+    ends: Vec<(u32, u32)>,
+    /// For each row of the relation, the next row of its group (`NO_ROW` at
+    /// the end of a chain, and for rows that do not fit the index).
+    next: Vec<u32>,
+}
+
+impl Index {
+    fn key(&self, g: u32) -> &[TermId] {
+        let n = self.key_len;
+        &self.keys[g as usize * n..(g as usize + 1) * n]
+    }
+
+    /// The first row of the group with this key, if any.
+    fn first(&self, key: &[TermId]) -> Option<u32> {
+        self.groups
+            .find(hash_tuple(key), |&g| self.key(g) == key)
+            .map(|&g| self.ends[g as usize].0)
+    }
+
+    /// Adds row `row` (the newest of the relation) under `key`, or under
+    /// no key when `key` is `None`.
+    fn push(&mut self, row: u32, key: Option<&[TermId]>) {
+        self.next.push(NO_ROW);
+        let Some(key) = key else { return };
+        let hash = hash_tuple(key);
+        let (keys, n) = (&self.keys, self.key_len);
+        let same = |&g: &u32| &keys[g as usize * n..(g as usize + 1) * n] == key;
+        if let Some(&g) = self.groups.find(hash, same) {
+            let last = &mut self.ends[g as usize].1;
+            self.next[*last as usize] = row;
+            *last = row;
+            return;
+        }
+        let g = self.ends.len() as u32;
+        self.keys.extend_from_slice(key);
+        self.ends.push((row, row));
+        let keys = &self.keys;
+        self.groups.insert_unique(hash, g, |&g| {
+            hash_tuple(&keys[g as usize * n..(g as usize + 1) * n])
+        });
+    }
 }
 
 impl Relation {
-    fn new(arity: usize, indexes: usize) -> Relation {
+    fn new(arity: usize) -> Relation {
         Relation {
             arity,
-            indexes: vec![FxHashMap::default(); indexes],
             ..Relation::default()
         }
     }
@@ -104,10 +165,54 @@ impl Relation {
             .copied()
     }
 
-    /// Adds a fact unless present; returns whether it was new.
-    fn insert(&mut self, tuple: &[TermId], specs: &[IndexSpec], terms: &TermTable) -> bool {
+    /// The first row whose key in index `ix` is `key` (the rest follow
+    /// through `next_in`), if any.
+    fn first_in(&self, ix: usize, key: &[TermId]) -> Option<u32> {
+        self.indexes.get(ix).and_then(|index| index.first(key))
+    }
+
+    /// The row after `row` in its group of index `ix`.
+    fn next_in(&self, ix: usize, row: u32) -> u32 {
+        self.indexes[ix].next[row as usize]
+    }
+
+    /// Makes the indexes at the first fact, with room for `hint` facts.
+    fn reserve(&mut self, specs: &[IndexSpec], hint: usize) {
+        self.data.reserve(hint * self.arity);
+        let (data, arity) = (&self.data, self.arity);
+        self.set.reserve(hint, |&i| {
+            hash_tuple(&data[i as usize * arity..(i as usize + 1) * arity])
+        });
+        self.indexes = specs
+            .iter()
+            .map(|spec| {
+                let key_len = spec.key_len();
+                Index {
+                    key_len,
+                    groups: HashTable::with_capacity(hint),
+                    keys: Vec::with_capacity(hint * key_len),
+                    ends: Vec::with_capacity(hint),
+                    next: Vec::with_capacity(hint),
+                }
+            })
+            .collect();
+    }
+
+    /// Adds a fact unless present; returns whether it was new. `key` is
+    /// scratch space.
+    /// `hint` is how many facts it will likely hold.
+    fn insert(
+        &mut self,
+        tuple: &[TermId],
+        specs: &[IndexSpec],
+        hint: usize,
+        terms: &TermTable,
+        key: &mut Vec<TermId>,
+    ) -> bool {
         let hash = hash_tuple(tuple);
-        if self.set.find(hash, |&i| self.row(i) == tuple).is_some() {
+        if self.rows == 0 {
+            self.reserve(specs, hint);
+        } else if self.set.find(hash, |&i| self.row(i) == tuple).is_some() {
             return false;
         }
         let id = self.rows;
@@ -117,17 +222,14 @@ impl Relation {
         self.set.insert_unique(hash, id, |&i| {
             hash_tuple(&data[i as usize * arity..(i as usize + 1) * arity])
         });
-        let mut key = Vec::new();
         for (spec, index) in specs.iter().zip(&mut self.indexes) {
             key.clear();
             let fits = spec
                 .columns
                 .iter()
                 .zip(tuple)
-                .all(|(shape, &t)| extract(shape, t, terms, &mut key));
-            if fits {
-                index.entry(key.as_slice().into()).or_default().push(id);
-            }
+                .all(|(shape, &t)| extract(shape, t, terms, key));
+            index.push(id, fits.then_some(key.as_slice()));
         }
         true
     }
@@ -152,24 +254,63 @@ fn extract(shape: &Shape, t: TermId, terms: &TermTable, key: &mut Vec<TermId>) -
     }
 }
 
+/// How many facts each relation held in the last state's or joint move's
+/// model that had some (at most `SIZE_HINT_MAX`). A relation's vectors and
+/// tables are sized by it at its first fact instead of growing from nothing
+/// in every model, which cost more than the joins.
+#[derive(Debug, Default)]
+pub struct SizeHints(Box<[AtomicU32]>);
+
+/// The largest size hint: a rare model with many facts of a relation does
+/// not make every later one reserve as much.
+const SIZE_HINT_MAX: u32 = 4096;
+
+impl SizeHints {
+    /// No hint yet for any of `relations` relations.
+    pub fn new(relations: usize) -> SizeHints {
+        SizeHints((0..relations).map(|_| AtomicU32::new(0)).collect())
+    }
+
+    fn get(&self, r: RelId) -> usize {
+        self.0[r.0 as usize].load(Ordering::Relaxed) as usize
+    }
+
+    /// Remembers that a model derived `rows` facts of `r`.
+    fn learn(&self, r: RelId, rows: u32) {
+        if rows > 0 {
+            self.0[r.0 as usize].store(rows.min(SIZE_HINT_MAX), Ordering::Relaxed);
+        }
+    }
+}
+
+impl Clone for SizeHints {
+    fn clone(&self) -> SizeHints {
+        SizeHints(
+            self.0
+                .iter()
+                .map(|h| AtomicU32::new(h.load(Ordering::Relaxed)))
+                .collect(),
+        )
+    }
+}
+
 /// The facts of one phase (static, one state, one joint move), one
 /// `Relation` per relation of the program (those of other phases stay empty).
 #[derive(Clone, Debug, Default)]
 pub struct Store {
     relations: Vec<Relation>,
     facts: usize,
+    /// Scratch space for index keys.
+    key: Vec<TermId>,
 }
 
 impl Store {
     /// An empty store for the program's relations.
     pub fn new(p: &Program) -> Store {
         Store {
-            relations: p
-                .relations
-                .iter()
-                .map(|r| Relation::new(r.arity, r.indexes.len()))
-                .collect(),
+            relations: p.relations.iter().map(|r| Relation::new(r.arity)).collect(),
             facts: 0,
+            key: Vec::new(),
         }
     }
 
@@ -181,7 +322,8 @@ impl Store {
     /// Adds a fact (input facts such as `true` and `does`).
     pub fn insert(&mut self, p: &Program, r: RelId, tuple: &[TermId], terms: &TermTable) -> bool {
         let specs = &p.info(r).indexes;
-        let new = self.relations[r.0 as usize].insert(tuple, specs, terms);
+        let hint = p.sizes.get(r);
+        let new = self.relations[r.0 as usize].insert(tuple, specs, hint, terms, &mut self.key);
         self.facts += new as usize;
         new
     }
@@ -215,6 +357,7 @@ impl<'a> Layers<'a> {
         }
     }
 
+    #[inline]
     fn relation(&self, p: &Program, r: RelId) -> &'a Relation {
         let store = match p.info(r).phase {
             Phase::Static => self.static_,
@@ -283,6 +426,7 @@ pub fn run_strata(
 ) -> Result<(), GameError> {
     let empty = Store::default();
     let work = Cell::new(limits.max_work);
+    let mut scratch = JoinScratch::default();
     let mut tuples: Vec<TermId> = Vec::new();
     let mut delta: Vec<(u32, u32)> = vec![(0, 0); p.relations.len()];
     for &c in comps {
@@ -301,7 +445,8 @@ pub fn run_strata(
                 tuples: &mut tuples,
             };
             let layers = below.layers(target, &empty).with_work(&work);
-            join(
+            join_in(
+                &mut scratch,
                 p,
                 &cl.full.steps,
                 cl.vars,
@@ -339,8 +484,16 @@ pub fn run_strata(
                         tuples: &mut tuples,
                     };
                     let layers = below.layers(target, &empty).with_work(&work);
-                    join(
-                        p, &jp.steps, cl.vars, layers, terms, &delta, limits, &mut out,
+                    join_in(
+                        &mut scratch,
+                        p,
+                        &jp.steps,
+                        cl.vars,
+                        layers,
+                        terms,
+                        &delta,
+                        limits,
+                        &mut out,
                     )
                     .map_err(|e| named(e, p, cl.head, symbols))?;
                     flush(p, cl.head, &tuples, target, terms, limits, symbols)?;
@@ -349,6 +502,17 @@ pub fn run_strata(
         }
         for &r in &comp.relations {
             delta[r.0 as usize] = (0, 0);
+        }
+    }
+    let phase = match below {
+        Target::State { .. } => Phase::State,
+        Target::Move { .. } => Phase::Move,
+        Target::Static | Target::Relaxed { .. } => return Ok(()),
+    };
+    for (r, info) in p.relations.iter().enumerate() {
+        if info.phase == phase {
+            let r = RelId(r as u32);
+            p.sizes.learn(r, target.relation(r).rows);
         }
     }
     Ok(())
@@ -406,25 +570,31 @@ fn flush(
 pub(crate) const UNBOUND: TermId = TermId(u32::MAX);
 
 /// Where the candidate facts of a scan come from.
-enum Candidates<'a> {
-    Rows(&'a [u32]),
+#[derive(Clone, Copy)]
+enum Candidates {
+    /// The rows of one index group from this one on (`NO_ROW`: none left).
+    Chain(u32),
+    /// Rows `lo..hi`.
     Range(u32, u32),
+    /// A filter: whether it still lets the join go on once.
     Once(bool),
 }
 
-/// The state of one step of a running join.
+/// The state of one step of a running join. It holds no reference into the
+/// facts, so the frames of one join are reused by the next.
 pub(crate) struct Frame<'a> {
-    candidates: Candidates<'a>,
-    pos: usize,
+    candidates: Candidates,
+    /// The fact a scan step is at (its row), `NO_ROW` before the first.
+    row: u32,
     mark: usize,
+    facts: PhantomData<&'a Relation>,
 }
 
 impl Frame<'_> {
     /// The fact a scan step is at (its row in the relation), if a scan.
     pub(crate) fn current_row(&self) -> Option<u32> {
         match self.candidates {
-            Candidates::Rows(rows) => Some(rows[self.pos - 1]),
-            Candidates::Range(lo, _) => Some(lo - 1),
+            Candidates::Chain(_) | Candidates::Range(..) => Some(self.row),
             Candidates::Once(_) => None,
         }
     }
@@ -466,31 +636,78 @@ impl Sink for Derived<'_> {
     }
 }
 
+/// The working memory of joins, kept from one join to the next so that a
+/// join allocates nothing once the vectors have grown.
+#[derive(Default)]
+pub(crate) struct JoinScratch {
+    /// The bindings, by variable number.
+    b: Vec<TermId>,
+    /// The variables bound, in order, to undo on backtracking.
+    trail: Vec<u16>,
+    /// A lookup key.
+    key: Vec<TermId>,
+    /// One frame per step entered.
+    frames: Vec<Frame<'static>>,
+}
+
 /// Runs one join plan, handing each match to `sink`. Iterative: one frame
 /// per step on a vector, so long bodies cannot overflow the stack.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn join<'a>(
+pub(crate) fn join(
     p: &Program,
     steps: &[Step],
     nvars: usize,
-    layers: Layers<'a>,
+    layers: Layers<'_>,
     terms: &mut TermTable,
     delta: &[(u32, u32)],
     limits: &Limits,
     sink: &mut dyn Sink,
 ) -> Result<(), GameError> {
-    let mut b = vec![UNBOUND; nvars];
-    let mut trail: Vec<u16> = Vec::new();
-    let mut key: Vec<TermId> = Vec::new();
-    let mut frames: Vec<Frame<'a>> = Vec::with_capacity(steps.len());
+    let mut scratch = JoinScratch::default();
+    join_in(
+        &mut scratch,
+        p,
+        steps,
+        nvars,
+        layers,
+        terms,
+        delta,
+        limits,
+        sink,
+    )
+}
+
+/// `join`, in the working memory `scratch`.
+#[allow(clippy::too_many_arguments)]
+fn join_in(
+    scratch: &mut JoinScratch,
+    p: &Program,
+    steps: &[Step],
+    nvars: usize,
+    layers: Layers<'_>,
+    terms: &mut TermTable,
+    delta: &[(u32, u32)],
+    limits: &Limits,
+    sink: &mut dyn Sink,
+) -> Result<(), GameError> {
+    let JoinScratch {
+        b,
+        trail,
+        key,
+        frames,
+    } = scratch;
+    b.clear();
+    b.resize(nvars, UNBOUND);
+    trail.clear();
+    frames.clear();
     if steps.is_empty() {
-        return sink.matched(&b, &frames, terms, limits);
+        return sink.matched(b, frames, terms, limits);
     }
-    frames.push(enter(p, &steps[0], layers, terms, &b, delta, &mut key, 0));
+    frames.push(enter(p, &steps[0], layers, terms, b, delta, key, 0));
     while !frames.is_empty() {
         let depth = frames.len() - 1;
         let frame = &mut frames[depth];
-        undo(&mut b, &mut trail, frame.mark);
+        undo(b, trail, frame.mark);
         let step = &steps[depth];
         if let Some(budget) = layers.budget {
             if budget.get() == 0 {
@@ -519,20 +736,26 @@ pub(crate) fn join<'a>(
                 advanced = *ok;
                 *ok = false;
             }
-            Candidates::Rows(rows) => {
-                let Step::Scan { rel, args, .. } = step else {
+            Candidates::Chain(next) => {
+                let Step::Scan {
+                    rel,
+                    args,
+                    index: Some(ix),
+                    ..
+                } = step
+                else {
                     unreachable!()
                 };
                 let relation = layers.relation(p, *rel);
-                while frame.pos < rows.len() {
-                    let row = relation.row(rows[frame.pos]);
-                    frame.pos += 1;
+                while *next != NO_ROW {
+                    frame.row = *next;
+                    *next = relation.next_in(*ix, frame.row);
                     looked += 1;
-                    if unify_all(args, row, terms, &mut b, &mut trail) {
+                    if unify_all(args, relation.row(frame.row), terms, b, trail) {
                         advanced = true;
                         break;
                     }
-                    undo(&mut b, &mut trail, frame.mark);
+                    undo(b, trail, frame.mark);
                 }
             }
             Candidates::Range(lo, hi) => {
@@ -541,14 +764,14 @@ pub(crate) fn join<'a>(
                 };
                 let relation = layers.relation(p, *rel);
                 while *lo < *hi {
-                    let row = relation.row(*lo);
+                    frame.row = *lo;
                     *lo += 1;
                     looked += 1;
-                    if unify_all(args, row, terms, &mut b, &mut trail) {
+                    if unify_all(args, relation.row(frame.row), terms, b, trail) {
                         advanced = true;
                         break;
                     }
-                    undo(&mut b, &mut trail, frame.mark);
+                    undo(b, trail, frame.mark);
                 }
             }
         }
@@ -563,19 +786,10 @@ pub(crate) fn join<'a>(
             continue;
         }
         if depth + 1 == steps.len() {
-            sink.matched(&b, &frames, terms, limits)?;
+            sink.matched(b, frames, terms, limits)?;
         } else {
             let mark = trail.len();
-            let f = enter(
-                p,
-                &steps[depth + 1],
-                layers,
-                terms,
-                &b,
-                delta,
-                &mut key,
-                mark,
-            );
+            let f = enter(p, &steps[depth + 1], layers, terms, b, delta, key, mark);
             frames.push(f);
         }
     }
@@ -584,16 +798,16 @@ pub(crate) fn join<'a>(
 
 /// Prepares the candidates of a step under the current bindings.
 #[allow(clippy::too_many_arguments)]
-fn enter<'a>(
+fn enter(
     p: &Program,
     step: &Step,
-    layers: Layers<'a>,
+    layers: Layers<'_>,
     terms: &TermTable,
     b: &[TermId],
     delta: &[(u32, u32)],
     key: &mut Vec<TermId>,
     mark: usize,
-) -> Frame<'a> {
+) -> Frame<'static> {
     let candidates = match step {
         Step::Scan {
             rel,
@@ -607,18 +821,12 @@ fn enter<'a>(
                 let (lo, hi) = delta[rel.0 as usize];
                 Candidates::Range(lo, hi)
             } else if let Some(ix) = index {
-                key.clear();
-                let found = key_pats.iter().all(|kp| match ground_lookup(kp, b, terms) {
-                    Some(t) => {
-                        key.push(t);
-                        true
-                    }
-                    None => false,
-                });
-                match relation.indexes[*ix].get(key.as_slice()).filter(|_| found) {
-                    Some(rows) => Candidates::Rows(rows),
-                    None => Candidates::Rows(&[]),
-                }
+                let first = if lookup_tuple(key_pats, b, terms, key) {
+                    relation.first_in(*ix, key)
+                } else {
+                    None
+                };
+                Candidates::Chain(first.unwrap_or(NO_ROW))
             } else {
                 Candidates::Range(0, relation.rows)
             }
@@ -636,8 +844,9 @@ fn enter<'a>(
     };
     Frame {
         candidates,
-        pos: 0,
+        row: NO_ROW,
         mark,
+        facts: PhantomData,
     }
 }
 
@@ -678,6 +887,9 @@ fn unify_all(
 }
 
 /// Matches a pattern against a ground term, binding unbound variables.
+/// Inlined into the joins (constants and variables are most arguments);
+/// function terms take the call to `unify_func`.
+#[inline(always)]
 fn unify(p: &Pat, t: TermId, terms: &TermTable, b: &mut [TermId], trail: &mut Vec<u16>) -> bool {
     match p {
         Pat::Const(c) => *c == t,
@@ -691,13 +903,58 @@ fn unify(p: &Pat, t: TermId, terms: &TermTable, b: &mut [TermId], trail: &mut Ve
                 *slot == t
             }
         }
-        Pat::Func(f, args) => {
-            terms.functor(t) == *f
-                && terms.args(t).len() == args.len()
-                && args
-                    .iter()
-                    .zip(terms.args(t))
-                    .all(|(p, &a)| unify(p, a, terms, b, trail))
+        Pat::Func(f, args) => unify_func(*f, args, t, terms, b, trail),
+    }
+}
+
+/// Matches the function term pattern `f(args)` against a ground term.
+#[inline(never)]
+fn unify_func(
+    f: Symbol,
+    args: &[Pat],
+    t: TermId,
+    terms: &TermTable,
+    b: &mut [TermId],
+    trail: &mut Vec<u16>,
+) -> bool {
+    terms.functor(t) == f
+        && terms.args(t).len() == args.len()
+        && args
+            .iter()
+            .zip(terms.args(t))
+            .all(|(p, &a)| unify(p, a, terms, b, trail))
+}
+
+/// The argument ids of a function term being built: on the stack when
+/// there are few, as most terms have.
+enum Args {
+    Inline(usize, [TermId; 8]),
+    Heap(Vec<TermId>),
+}
+
+impl Args {
+    fn new(n: usize) -> Args {
+        if n <= 8 {
+            Args::Inline(0, [UNBOUND; 8])
+        } else {
+            Args::Heap(Vec::with_capacity(n))
+        }
+    }
+
+    fn push(&mut self, t: TermId) {
+        match self {
+            Args::Inline(len, ids) => {
+                ids[*len] = t;
+                *len += 1;
+            }
+            Args::Heap(ids) => ids.push(t),
+        }
+    }
+
+    fn as_slice(&self) -> &[TermId] {
+        match self {
+            Args::Inline(len, ids) => &ids[..*len],
+            Args::Heap(ids) => ids,
         }
     }
 }
@@ -708,11 +965,11 @@ fn ground_lookup(p: &Pat, b: &[TermId], terms: &TermTable) -> Option<TermId> {
         Pat::Const(c) => Some(*c),
         Pat::Var(v) => Some(b[*v as usize]),
         Pat::Func(f, args) => {
-            let mut ids = Vec::with_capacity(args.len());
+            let mut ids = Args::new(args.len());
             for a in args.iter() {
                 ids.push(ground_lookup(a, b, terms)?);
             }
-            terms.lookup(*f, &ids)
+            terms.lookup(*f, ids.as_slice())
         }
     }
 }
@@ -729,10 +986,11 @@ pub(crate) fn ground_intern(
         Pat::Const(c) => Ok(*c),
         Pat::Var(v) => Ok(b[*v as usize]),
         Pat::Func(f, args) => {
-            let mut ids = Vec::with_capacity(args.len());
+            let mut ids = Args::new(args.len());
             for a in args.iter() {
                 ids.push(ground_intern(a, b, terms, limits)?);
             }
+            let ids = ids.as_slice();
             let depth = 1 + ids.iter().map(|&t| terms.depth(t)).max().unwrap_or(0);
             if depth > limits.max_term_depth {
                 return Err(GameError::Limit {
@@ -742,7 +1000,7 @@ pub(crate) fn ground_intern(
                     flag: "--max-term-depth",
                 });
             }
-            Ok(terms.intern(*f, &ids))
+            Ok(terms.intern(*f, ids))
         }
     }
 }

@@ -72,6 +72,20 @@ pub struct IndexSpec {
     pub columns: Box<[Shape]>,
 }
 
+impl IndexSpec {
+    /// How many terms its key has.
+    pub fn key_len(&self) -> usize {
+        fn keys(s: &Shape) -> usize {
+            match s {
+                Shape::Key => 1,
+                Shape::Free => 0,
+                Shape::Func(_, _, subs) => subs.iter().map(keys).sum(),
+            }
+        }
+        self.columns.iter().map(keys).sum()
+    }
+}
+
 /// One step of a join plan.
 #[derive(Clone, Debug)]
 pub enum Step {
@@ -177,6 +191,8 @@ pub struct Program {
     /// The keyword relations.
     pub keywords: Keywords,
     by_name: FxHashMap<Symbol, RelId>,
+    /// How many facts each relation held in the last model that had some.
+    pub(crate) sizes: crate::eval::SizeHints,
 }
 
 impl Program {
@@ -317,6 +333,7 @@ pub fn plan(
         relations: &mut relations,
         by_name: &by_name,
         comp_of: &comp_of,
+        does: RelId(does_i as u32),
     };
     let mut plans = Vec::with_capacity(clauses.len());
     let mut order: Vec<(usize, usize)> = Vec::new();
@@ -333,7 +350,6 @@ pub fn plan(
     }
     let rel = |i: usize| RelId(i as u32);
     Program {
-        relations,
         clauses: plans,
         components,
         keywords: Keywords {
@@ -346,6 +362,8 @@ pub fn plan(
             terminal: rel(kw[6]),
             goal: rel(kw[7]),
         },
+        sizes: crate::eval::SizeHints::new(relations.len()),
+        relations,
         by_name,
     }
 }
@@ -364,6 +382,8 @@ struct Planner<'a> {
     relations: &'a mut Vec<RelInfo>,
     by_name: &'a FxHashMap<Symbol, RelId>,
     comp_of: &'a [usize],
+    /// `does/2`, which holds one fact per role.
+    does: RelId,
 }
 
 impl Planner<'_> {
@@ -383,15 +403,16 @@ impl Planner<'_> {
             })
             .collect();
         let nvars = vars.len();
-        let full = self.join(&lits, None, nvars);
         let head_comp = self.comp_of[head.0 as usize];
+        let own = recursive.then_some(head_comp);
+        let full = self.join(&lits, None, nvars, own);
         let deltas = if recursive {
             lits.iter()
                 .enumerate()
                 .filter(
                     |(_, l)| matches!(l, Lit::Pos(r, _) if self.comp_of[r.0 as usize] == head_comp),
                 )
-                .map(|(i, _)| self.join(&lits, Some(i), nvars))
+                .map(|(i, _)| self.join(&lits, Some(i), nvars, own))
                 .collect()
         } else {
             Vec::new()
@@ -440,11 +461,21 @@ impl Planner<'_> {
     }
 
     /// Orders the body greedily: filters as soon as their variables are
-    /// bound; among positive literals, the one with the most bound argument
-    /// positions (and then the fewest new variables) first, ties kept in the
-    /// order written. With `delta`, that literal comes first and reads only
-    /// the previous round's new facts.
-    fn join(&mut self, lits: &[Lit], delta: Option<usize>, nvars: usize) -> JoinPlan {
+    /// bound; among positive literals, `does` first (one fact per role),
+    /// then one that shares a bound variable with those placed (so no
+    /// cross product is made while a join on a variable is possible), then
+    /// one of the clause's own recursive stratum `own` (it holds only the
+    /// facts derived so far, few in the first round), then the one with
+    /// the most bound argument positions (and then the fewest new
+    /// variables), ties kept in the order written. With `delta`, that
+    /// literal comes first and reads only the previous round's new facts.
+    fn join(
+        &mut self,
+        lits: &[Lit],
+        delta: Option<usize>,
+        nvars: usize,
+        own: Option<usize>,
+    ) -> JoinPlan {
         let mut bound = vec![false; nvars];
         let mut placed = vec![false; lits.len()];
         let mut steps = Vec::new();
@@ -491,12 +522,22 @@ impl Planner<'_> {
                 .enumerate()
                 .filter(|(i, l)| !placed[*i] && matches!(l, Lit::Pos(..)))
                 .max_by_key(|(i, l)| {
-                    let Lit::Pos(_, args) = l else { unreachable!() };
+                    let Lit::Pos(rel, args) = l else {
+                        unreachable!()
+                    };
                     let (b, f) = args.iter().fold((0i64, 0i64), |(b, f), a| {
                         let (b2, f2) = count_leaves(a, &bound);
                         (b + b2, f + f2)
                     });
-                    (b * 4 - f, -(*i as i64))
+                    let joined = args.iter().any(|a| shares_bound_var(a, &bound));
+                    let recursive = Some(self.comp_of[rel.0 as usize]) == own;
+                    (
+                        *rel == self.does,
+                        joined,
+                        recursive,
+                        b * 4 - f,
+                        -(*i as i64),
+                    )
                 })
                 .map(|(i, _)| i);
             let Some(i) = best else { break };
@@ -578,6 +619,15 @@ fn bind(p: &Pat, bound: &mut [bool]) {
         Pat::Const(_) => {}
         Pat::Var(v) => bound[*v as usize] = true,
         Pat::Func(_, args) => args.iter().for_each(|a| bind(a, bound)),
+    }
+}
+
+/// Whether a pattern has a variable that is bound.
+fn shares_bound_var(p: &Pat, bound: &[bool]) -> bool {
+    match p {
+        Pat::Const(_) => false,
+        Pat::Var(v) => bound[*v as usize],
+        Pat::Func(_, args) => args.iter().any(|a| shares_bound_var(a, bound)),
     }
 }
 
