@@ -84,15 +84,6 @@ fn a_game_saved_after_an_error_replays_to_the_same_position() {
     assert_eq!(run.code, 1, "{}", run.screen());
     let text = std::fs::read_to_string(saved).unwrap();
     insta::assert_snapshot!(text);
-    let last_board = |out: &str| {
-        out.rsplit("== step")
-            .next()
-            .unwrap()
-            .lines()
-            .take(6)
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
     // `replay` ends on the board where the error happened...
     let replayed = gdl(&["replay", TTT, saved], "");
     assert_eq!(replayed.code, 0, "{}", replayed.screen());
@@ -172,15 +163,6 @@ fn a_game_interrupted_by_ctrl_c_replays_to_the_same_position() {
     drop(input);
     use std::os::unix::process::ExitStatusExt;
     assert_eq!(status.signal(), Some(libc::SIGINT), "{status:?}");
-    let board = |out: &str| {
-        out.rsplit("== step")
-            .next()
-            .unwrap()
-            .lines()
-            .take(6)
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
     let replayed = gdl(&["replay", TTT, saved.to_str().unwrap()], "");
     assert_eq!(replayed.code, 0, "{}", replayed.screen());
     assert!(
@@ -188,12 +170,23 @@ fn a_game_interrupted_by_ctrl_c_replays_to_the_same_position() {
         "{}",
         replayed.stdout
     );
-    assert_eq!(board(&replayed.stdout), board(&screen));
+    assert_eq!(last_board(&replayed.stdout), last_board(&screen));
     let resumed = gdl(&["play", TTT, "--load", saved.to_str().unwrap()], "quit\n");
     assert!(
         resumed.stdout.starts_with("loaded 3 moves from"),
         "{}",
         resumed.stdout
     );
-    assert_eq!(board(&resumed.stdout), board(&screen));
+    assert_eq!(last_board(&resumed.stdout), last_board(&screen));
+}
+
+/// The last board a session printed: the step line and the grid under it.
+fn last_board(out: &str) -> String {
+    out.rsplit("== step")
+        .next()
+        .unwrap()
+        .lines()
+        .take(6)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
