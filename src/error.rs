@@ -375,6 +375,16 @@ impl fmt::Display for GameError {
                 write!(f, "cannot read move {:?}: {reason}", clip(text))
             }
             GameError::Limit {
+                limit: "join work",
+                value,
+                relation,
+                flag,
+            } => write!(
+                f,
+                "a join of a rule deriving `{relation}` looked at more than {value} \
+                 candidate facts, the join work limit; raise it with {flag}"
+            ),
+            GameError::Limit {
                 limit,
                 value,
                 relation,
