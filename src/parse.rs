@@ -47,6 +47,16 @@ impl Sexp {
     }
 }
 
+/// The characters other than letters and digits that a KIF symbol may hold
+/// (`name_char` in `grammar/gdl.pest`).
+pub const SYMBOL_PUNCTUATION: &str = "_-+.'<>=!#$%&*/:@^~";
+
+/// Whether `c` may be part of a KIF symbol (`name_char` in
+/// `grammar/gdl.pest`).
+pub fn is_symbol_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || SYMBOL_PUNCTUATION.contains(c)
+}
+
 /// Parses a whole rules file. `max_nesting` bounds how deep lists may nest
 /// (never beyond [`MAX_NESTING_CEILING`]).
 pub fn parse(file: &SourceFile, max_nesting: usize) -> Result<Description, Vec<Diagnostic>> {

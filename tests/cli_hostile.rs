@@ -273,7 +273,7 @@ fn moves_files_with_junk_unknown_moves_too_many_or_too_few() {
         dir.join("ttt.gdl"),
     )
     .unwrap();
-    for (file, code) in [("junk", 1), ("unknown", 1), ("many", 1), ("few", 1)] {
+    for (file, code) in [("junk", 2), ("unknown", 1), ("many", 1), ("few", 1)] {
         let run = expect(&dir, &["replay", "ttt.gdl", &format!("{file}.txt")], code);
         insta::assert_snapshot!(format!("moves_file_{file}"), run.screen());
         // `play --moves` reads the same files (as commands) and agrees.
