@@ -9,6 +9,7 @@ use crate::normal::{Clause, NLit};
 use crate::symbol::Symbol;
 use crate::term::{TermId, TermTable};
 use rustc_hash::FxHashMap;
+use std::collections::BinaryHeap;
 use std::fmt::Write;
 
 /// A relation of the program: an index into `Program::relations`.
@@ -476,8 +477,7 @@ impl Planner<'_> {
         nvars: usize,
         own: Option<usize>,
     ) -> JoinPlan {
-        let mut bound = vec![false; nvars];
-        let mut placed = vec![false; lits.len()];
+        let mut order = Order::new(lits, nvars);
         let mut steps = Vec::new();
         if let Some(i) = delta {
             let Lit::Pos(rel, args) = &lits[i] else {
@@ -490,68 +490,42 @@ impl Planner<'_> {
                 key: Box::new([]),
                 delta: true,
             });
-            args.iter().for_each(|a| bind(a, &mut bound));
-            placed[i] = true;
+            order.place(i, lits, |_, _| None);
+        }
+        // A literal's rank changes only when one of its variables is bound,
+        // so each is ranked again then, and the best is kept at the top of
+        // a heap: linear in the body's size but for the heap's logarithm.
+        let (comp_of, does) = (self.comp_of, self.does);
+        let rank = |i: usize, bound: &[bool]| rank(i, &lits[i], bound, comp_of, does, own);
+        for (i, l) in lits.iter().enumerate() {
+            if matches!(l, Lit::Pos(..)) && !order.placed[i] {
+                order.rank(i, rank(i, &order.bound));
+            }
         }
         loop {
             // Filters whose variables are all bound go first.
-            for (i, l) in lits.iter().enumerate() {
-                if placed[i] {
-                    continue;
-                }
-                let step = match l {
-                    Lit::Neg(rel, args) if args.iter().all(|a| is_bound(a, &bound)) => {
-                        Step::Absent {
-                            rel: *rel,
-                            args: args.clone().into(),
-                        }
-                    }
-                    Lit::Distinct(a, b) if is_bound(a, &bound) && is_bound(b, &bound) => {
-                        Step::Distinct(a.clone(), b.clone())
-                    }
-                    Lit::Same(a, b) if is_bound(a, &bound) && is_bound(b, &bound) => {
-                        Step::Same(a.clone(), b.clone())
-                    }
-                    _ => continue,
-                };
-                steps.push(step);
-                placed[i] = true;
+            for i in order.ready() {
+                steps.push(match &lits[i] {
+                    Lit::Neg(rel, args) => Step::Absent {
+                        rel: *rel,
+                        args: args.clone().into(),
+                    },
+                    Lit::Distinct(a, b) => Step::Distinct(a.clone(), b.clone()),
+                    Lit::Same(a, b) => Step::Same(a.clone(), b.clone()),
+                    Lit::Pos(..) => unreachable!("positive literals are not filters"),
+                });
             }
-            let best = lits
-                .iter()
-                .enumerate()
-                .filter(|(i, l)| !placed[*i] && matches!(l, Lit::Pos(..)))
-                .max_by_key(|(i, l)| {
-                    let Lit::Pos(rel, args) = l else {
-                        unreachable!()
-                    };
-                    let (b, f) = args.iter().fold((0i64, 0i64), |(b, f), a| {
-                        let (b2, f2) = count_leaves(a, &bound);
-                        (b + b2, f + f2)
-                    });
-                    let joined = args.iter().any(|a| shares_bound_var(a, &bound));
-                    let recursive = Some(self.comp_of[rel.0 as usize]) == own;
-                    (
-                        *rel == self.does,
-                        joined,
-                        recursive,
-                        b * 4 - f,
-                        -(*i as i64),
-                    )
-                })
-                .map(|(i, _)| i);
-            let Some(i) = best else { break };
+            let Some(i) = order.best() else { break };
             let Lit::Pos(rel, args) = &lits[i] else {
                 unreachable!()
             };
-            steps.push(self.scan(*rel, args, &bound));
-            args.iter().for_each(|a| bind(a, &mut bound));
-            placed[i] = true;
+            steps.push(self.scan(*rel, args, &order.bound));
+            order.place(i, lits, rank);
         }
         // Unsafe literals cannot reach here (the checker refuses them), but
         // keep any leftover filter so a plan never silently drops a condition.
         for (i, l) in lits.iter().enumerate() {
-            if !placed[i] {
+            if !order.placed[i] {
                 steps.push(match l {
                     Lit::Neg(rel, args) => Step::Absent {
                         rel: *rel,
@@ -590,6 +564,165 @@ impl Planner<'_> {
     }
 }
 
+/// How good a positive literal is to join next, given what is bound:
+/// `does` (one fact per role) first, then one that shares a bound variable, then one of the
+/// clause's own stratum `own`, then the most bound argument positions
+/// and the fewest new variables, then the first written.
+fn rank(
+    i: usize,
+    l: &Lit,
+    bound: &[bool],
+    comp_of: &[usize],
+    does: RelId,
+    own: Option<usize>,
+) -> Option<Rank> {
+    let Lit::Pos(rel, args) = l else {
+        return None;
+    };
+    let (b, f) = args.iter().fold((0i64, 0i64), |(b, f), a| {
+        let (b2, f2) = count_leaves(a, bound);
+        (b + b2, f + f2)
+    });
+    let joined = args.iter().any(|a| shares_bound_var(a, bound));
+    let recursive = Some(comp_of[rel.0 as usize]) == own;
+    Some((*rel == does, joined, recursive, b * 4 - f, -(i as i64)))
+}
+
+/// The rank of a positive literal in [`rank`]; greater is better.
+type Rank = (bool, bool, bool, i64, i64);
+
+/// The state of ordering one body: what is bound and placed, the literals
+/// each variable occurs in, the filters waiting for variables, and the
+/// positive literals by rank.
+struct Order {
+    bound: Vec<bool>,
+    placed: Vec<bool>,
+    /// For each variable, the literals it occurs in (each once).
+    uses: Vec<Vec<u32>>,
+    /// For each filter, how many of its variables are not bound yet.
+    waiting: Vec<u32>,
+    /// Filters whose variables are all bound, not placed yet.
+    ready: Vec<usize>,
+    /// Each unplaced positive literal's rank as it now is.
+    rank: Vec<Option<Rank>>,
+    /// Ranks as they were pushed: an entry is stale once its literal is
+    /// placed or ranked again (ranks only grow as variables are bound).
+    heap: BinaryHeap<(Rank, usize)>,
+}
+
+impl Order {
+    fn new(lits: &[Lit], nvars: usize) -> Order {
+        let mut uses: Vec<Vec<u32>> = vec![Vec::new(); nvars];
+        let mut waiting = vec![0u32; lits.len()];
+        for (i, l) in lits.iter().enumerate() {
+            let filter = !matches!(l, Lit::Pos(..));
+            lit_vars(l, &mut |v| {
+                let u = &mut uses[v as usize];
+                if u.last() != Some(&(i as u32)) {
+                    u.push(i as u32);
+                    waiting[i] += u32::from(filter);
+                }
+            });
+        }
+        let ready = lits
+            .iter()
+            .enumerate()
+            .filter(|&(i, l)| !matches!(l, Lit::Pos(..)) && waiting[i] == 0)
+            .map(|(i, _)| i)
+            .collect();
+        Order {
+            bound: vec![false; nvars],
+            placed: vec![false; lits.len()],
+            uses,
+            waiting,
+            ready,
+            rank: vec![None; lits.len()],
+            heap: BinaryHeap::new(),
+        }
+    }
+
+    /// Records the rank of positive literal `i`.
+    fn rank(&mut self, i: usize, rank: Option<Rank>) {
+        if let Some(r) = rank {
+            self.rank[i] = rank;
+            self.heap.push((r, i));
+        }
+    }
+
+    /// The filters now ready, in the order written, marked placed.
+    fn ready(&mut self) -> Vec<usize> {
+        let mut ready = std::mem::take(&mut self.ready);
+        ready.sort_unstable();
+        for &i in &ready {
+            self.placed[i] = true;
+        }
+        ready
+    }
+
+    /// The best ranked positive literal not placed.
+    fn best(&mut self) -> Option<usize> {
+        while let Some((r, i)) = self.heap.pop() {
+            if !self.placed[i] && self.rank[i] == Some(r) {
+                return Some(i);
+            }
+        }
+        None
+    }
+
+    /// Places positive literal `i` and binds its variables: the filters
+    /// they complete become ready, and the positive literals they occur in
+    /// are ranked again by `rank`.
+    fn place(
+        &mut self,
+        i: usize,
+        lits: &[Lit],
+        mut rank: impl FnMut(usize, &[bool]) -> Option<Rank>,
+    ) {
+        self.placed[i] = true;
+        let mut vars = Vec::new();
+        lit_vars(&lits[i], &mut |v| vars.push(v as usize));
+        for v in vars {
+            if self.bound[v] {
+                continue;
+            }
+            self.bound[v] = true;
+            for k in 0..self.uses[v].len() {
+                let j = self.uses[v][k] as usize;
+                if self.placed[j] {
+                    continue;
+                }
+                if matches!(lits[j], Lit::Pos(..)) {
+                    let r = rank(j, &self.bound);
+                    self.rank(j, r);
+                } else {
+                    self.waiting[j] -= 1;
+                    if self.waiting[j] == 0 {
+                        self.ready.push(j);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Calls `f` on each variable occurrence of a literal.
+fn lit_vars(l: &Lit, f: &mut impl FnMut(u16)) {
+    fn walk(p: &Pat, f: &mut impl FnMut(u16)) {
+        match p {
+            Pat::Const(_) => {}
+            Pat::Var(v) => f(*v),
+            Pat::Func(_, args) => args.iter().for_each(|a| walk(a, f)),
+        }
+    }
+    match l {
+        Lit::Pos(_, args) | Lit::Neg(_, args) => args.iter().for_each(|a| walk(a, f)),
+        Lit::Distinct(a, b) | Lit::Same(a, b) => {
+            walk(a, f);
+            walk(b, f);
+        }
+    }
+}
+
 fn shape(p: &Pat, bound: &[bool], key: &mut Vec<Pat>) -> Shape {
     if is_bound(p, bound) {
         key.push(p.clone());
@@ -611,14 +744,6 @@ fn is_bound(p: &Pat, bound: &[bool]) -> bool {
         Pat::Const(_) => true,
         Pat::Var(v) => bound[*v as usize],
         Pat::Func(_, args) => args.iter().all(|a| is_bound(a, bound)),
-    }
-}
-
-fn bind(p: &Pat, bound: &mut [bool]) {
-    match p {
-        Pat::Const(_) => {}
-        Pat::Var(v) => bound[*v as usize] = true,
-        Pat::Func(_, args) => args.iter().for_each(|a| bind(a, bound)),
     }
 }
 
