@@ -916,7 +916,14 @@ fn limit_span(
 ) -> crate::source::Span {
     if let GameError::Limit { relation, .. } = e {
         if let Some(rel) = symbols.get(relation).and_then(|s| p.relation(s)) {
-            if let Some(c) = p.clauses.iter().find(|c| c.head == rel) {
+            // The rule most likely at fault: a recursive one (it is what
+            // derives without end), else one with a body, else a fact.
+            let of_rel = || p.clauses.iter().filter(|c| c.head == rel);
+            let blamed = of_rel()
+                .find(|c| !c.deltas.is_empty())
+                .or_else(|| of_rel().find(|c| !d.rules[c.rule].body.is_empty()))
+                .or_else(|| of_rel().next());
+            if let Some(c) = blamed {
                 return d.rules[c.rule].head.span;
             }
         }
