@@ -25,9 +25,6 @@
 
 use crate::ground::Grounded;
 
-/// No atom.
-const NONE: u32 = u32::MAX;
-
 /// An atom read by at least this many rules is a hub (see `defer_hubs`).
 const HUB_READERS: usize = 4;
 
@@ -41,8 +38,9 @@ pub struct Network {
     atoms: Vec<AtomInfo>,
     /// The rules reading each atom, as `rule << 1 | negated`.
     readers: Vec<u32>,
-    /// Per atom: the hub it is deferred under, or `NONE`.
-    deferred: Vec<u32>,
+    /// Per atom: the hub literals it is deferred under (`atom << 1 |
+    /// negated`), none for most.
+    deferred: Vec<Vec<u32>>,
     /// The highest level of a state relation's atom.
     state_top: u32,
     /// The highest level.
@@ -156,37 +154,44 @@ fn merge_copies(
     rules.retain(|rule| !rule.lits.windows(2).any(|w| w[0] >> 1 == w[1] >> 1));
 }
 
-/// Takes hub atoms out of the rules that need not read them, and returns
-/// per atom the hub it was deferred under (`NONE` for none).
+/// Takes hub literals out of the rules that need not read them, and
+/// returns per atom the hub literals it was deferred under.
 ///
-/// A hub `g` (read by many rules, such as whose turn it is) flips at every
-/// step, and every atom derived from it would flip with it. An atom `h` is
-/// *deferred* under `g` when its value can be computed as if `g` held and
-/// read only where `g` holds: every rule for `h` has `g` or a deferred atom
-/// as a positive literal (so `h` implies `g`), and its other literals are
-/// deferred or do not depend on `g`; every rule reading `h` has `g` as a
-/// positive literal or derives a deferred atom. Then `g` is dropped from
-/// the rules for deferred atoms, which stop flipping with `g`; what the
-/// network stores for `h` is its value were `g` true, and `h` holds when
-/// that value and `g` do. Atoms in `real` (those read outside the network
-/// where that rewriting would not be seen) are never deferred. Found as the
-/// greatest set meeting the conditions, by removing atoms that fail them.
-fn defer_hubs(rules: &mut [Rule], atoms: usize, real: &[bool]) -> Vec<u32> {
-    let mut deferred = vec![NONE; atoms];
+/// A hub `g` (a literal read by many rules, such as whose turn it is, or
+/// that no jump is open) flips at every step or so, and every atom derived
+/// from it would flip with it. An atom `h` is *deferred* under `g` when its
+/// value can be computed as if `g` held and read only where `g` holds:
+/// every rule for `h` has `g` or a deferred atom as a positive literal (so
+/// `h` implies `g`), and its other literals are deferred or do not depend
+/// on `g`'s atom; every rule reading `h` has `g` as a literal or derives a
+/// deferred atom. Then `g` is dropped from the rules for deferred atoms,
+/// which stop flipping with `g`; what the network stores for `h` is its
+/// value were `g` true, and `h` holds when that value and `g` do. Hubs are
+/// taken in turn on the rules the earlier ones rewrote, so an atom may be
+/// deferred under several: it holds when its stored value and every one of
+/// them do (each hub literal read as the network stores its atom). Atoms in
+/// `real` (those read outside the network where that rewriting would not be
+/// seen) are never deferred. Found as the greatest set meeting the
+/// conditions, by removing atoms that fail them.
+fn defer_hubs(rules: &mut [Rule], atoms: usize, real: &[bool]) -> Vec<Vec<u32>> {
+    let mut deferred = vec![Vec::new(); atoms];
     let mut readers = readers_of(rules, atoms);
     let mut rules_for = vec![Vec::new(); atoms];
     for (r, rule) in rules.iter().enumerate() {
         rules_for[rule.head as usize].push(r as u32);
     }
-    let mut hubs: Vec<u32> = (0..atoms as u32)
-        .filter(|&a| readers[a as usize].len() >= HUB_READERS)
+    // Each literal read by at least HUB_READERS rules, as (rules, literal).
+    let mut hubs: Vec<(usize, u32)> = (0..atoms as u32)
+        .flat_map(|a| {
+            let neg = readers[a as usize].iter().filter(|&&e| e & 1 == 1).count();
+            let pos = readers[a as usize].len() - neg;
+            [(pos, a << 1), (neg, a << 1 | 1)]
+        })
+        .filter(|&(n, _)| n >= HUB_READERS)
         .collect();
-    hubs.sort_by_key(|&a| std::cmp::Reverse(readers[a as usize].len()));
-    for g in hubs {
-        if deferred[g as usize] != NONE {
-            continue;
-        }
-        let lit = g << 1;
+    hubs.sort_by_key(|&(n, lit)| (std::cmp::Reverse(n), lit));
+    for (_, lit) in hubs {
+        let g = lit >> 1;
         // The atoms that depend on g.
         let mut depends = vec![false; atoms];
         depends[g as usize] = true;
@@ -201,13 +206,7 @@ fn defer_hubs(rules: &mut [Rule], atoms: usize, real: &[bool]) -> Vec<u32> {
             }
         }
         let mut set: Vec<bool> = (0..atoms)
-            .map(|a| {
-                depends[a]
-                    && a != g as usize
-                    && !real[a]
-                    && !rules_for[a].is_empty()
-                    && deferred[a] == NONE
-            })
+            .map(|a| depends[a] && a != g as usize && !real[a] && !rules_for[a].is_empty())
             .collect();
         loop {
             let mut changed = false;
@@ -241,13 +240,14 @@ fn defer_hubs(rules: &mut [Rule], atoms: usize, real: &[bool]) -> Vec<u32> {
         }
         for h in 0..atoms {
             if set[h] {
-                deferred[h] = g;
+                deferred[h].push(lit);
                 for &r in &rules_for[h] {
                     rules[r as usize].lits.retain(|&l| l != lit);
                 }
             }
         }
-        readers[g as usize].retain(|&e| !set[rules[(e >> 1) as usize].head as usize]);
+        readers[g as usize]
+            .retain(|&e| e & 1 != lit & 1 || !set[rules[(e >> 1) as usize].head as usize]);
     }
     deferred
 }
@@ -342,11 +342,11 @@ impl Network {
         })
     }
 
-    /// The hub an atom is deferred under, if any: the atom holds when both
-    /// it (as stored) and the hub hold (see `defer_hubs`).
-    pub fn deferred_under(&self, atom: u32) -> Option<u32> {
-        let g = self.deferred[atom as usize];
-        (g != NONE).then_some(g)
+    /// The hub literals (`atom << 1 | negated`) an atom is deferred under,
+    /// none for most: the atom holds when it (as stored) and every one of
+    /// them hold (see `defer_hubs`).
+    pub fn deferred_under(&self, atom: u32) -> &[u32] {
+        &self.deferred[atom as usize]
     }
 
     /// How many atoms there are, the always-true one included.

@@ -35,9 +35,10 @@ enum Tag {
 /// One role's legal moves, in the order the general API lists them.
 #[derive(Debug)]
 pub(crate) struct RoleMoves {
-    /// The hubs the `legal` atoms are deferred under (`NONE` for atoms
-    /// that are not), and each move's group: its hub's place in `hubs`.
-    pub hubs: Vec<u32>,
+    /// The lists of hub literals the `legal` atoms are deferred under
+    /// (empty for atoms that are not), and each move's group: its list's
+    /// place in `hubs`.
+    pub hubs: Vec<Vec<u32>>,
     pub group: Vec<u32>,
     /// The role's name.
     pub name: String,
@@ -85,11 +86,11 @@ impl Tables {
             r.hubs.clear();
             r.group.clear();
             for &atom in &r.legal {
-                let hub = net.deferred_under(atom).unwrap_or(NONE);
-                let g = match r.hubs.iter().position(|&h| h == hub) {
+                let hub = net.deferred_under(atom);
+                let g = match r.hubs.iter().position(|h| h == hub) {
                     Some(g) => g,
                     None => {
-                        r.hubs.push(hub);
+                        r.hubs.push(hub.to_vec());
                         r.hubs.len() - 1
                     }
                 };
@@ -305,10 +306,11 @@ impl Stepper {
     }
 
     /// Whether the moves of group `g` of role number `role` can be legal
-    /// now: their hub holds, or they have none.
+    /// now: each of their hub literals holds.
     fn group_open(&self, role: usize, g: usize) -> bool {
-        let hub = self.tables.roles[role].hubs[g];
-        hub == NONE || self.eval.holds(hub)
+        self.tables.roles[role].hubs[g]
+            .iter()
+            .all(|&lit| self.eval.holds(lit >> 1) != (lit & 1 == 1))
     }
 
     /// How many legal moves role number `role` has.
