@@ -406,8 +406,16 @@ impl Stepper {
         // The joint move's consequences, `next` among them.
         self.eval.settle_all(&self.tables.net);
         self.sync();
-        // true(f) := next(f) for every fact where they differ.
+        // The move is undone before the state changes (see `Evaluation::
+        // set_input`); what it undoes waits for the next joint move.
         let (t, net) = (&*self.tables, &self.tables.net);
+        for p in &mut self.played {
+            if *p != NONE {
+                self.eval.set_input(net, *p, false);
+                *p = NONE;
+            }
+        }
+        // true(f) := next(f) for every fact where they differ.
         for w in 0..self.mismatch.len() {
             let mut bits = self.mismatch[w];
             while bits != 0 {
