@@ -343,7 +343,7 @@ impl Network {
                 })?;
                 let others_state = (rule.lits.iter().enumerate())
                     .all(|(i, &l)| i == gate || !is_move((l >> 1) as usize));
-                others_state.then_some(gate as u32)
+                (others_state && rule.lits.len() > 1).then_some(gate as u32)
             })
             .collect();
         let mut info = vec![AtomInfo::default(); atoms];
@@ -436,6 +436,11 @@ impl Network {
     /// them hold (see `defer_hubs`).
     pub fn deferred_under(&self, atom: u32) -> &[u32] {
         &self.deferred[atom as usize]
+    }
+
+    /// Whether some rule is gated (see the module's doc).
+    pub fn has_gates(&self) -> bool {
+        !self.gates.is_empty()
     }
 
     /// How many atoms there are, the always-true one included.

@@ -406,11 +406,12 @@ impl Stepper {
         // The joint move's consequences, `next` among them.
         self.eval.settle_all(&self.tables.net);
         self.sync();
-        // The move is undone before the state changes (see `Evaluation::
-        // set_input`); what it undoes waits for the next joint move.
+        // The move is undone before the state changes when it opened
+        // gates (see `Evaluation::set_input`); what it undoes waits for
+        // the next joint move.
         let (t, net) = (&*self.tables, &self.tables.net);
         for p in &mut self.played {
-            if *p != NONE {
+            if *p != NONE && net.has_gates() {
                 self.eval.set_input(net, *p, false);
                 *p = NONE;
             }
