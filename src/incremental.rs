@@ -22,14 +22,27 @@
 //! is). Atoms derived from such a hub that are only read where the hub
 //! holds are *deferred*: computed as if it held, they no longer flip with
 //! it (see `defer_hubs`).
+//!
+//! A rule of a move relation with a positive `does` atom (a *gate*) and
+//! otherwise only atoms of state relations (the moving piece's square, the
+//! squares beside its landing) cannot fire while its gate is false, which
+//! is nearly always: such a rule is not counted while its gate is shut. It
+//! is counted afresh when the gate opens, and forgotten when it shuts, so
+//! the board's flips no longer touch it. This needs the state part settled
+//! when a gate opens and left alone while one is open (the stepper shuts
+//! every gate before it plays the `next` facts into `true`).
 
 use crate::ground::Grounded;
 
-/// No atom.
-const NONE: u32 = u32::MAX;
-
 /// An atom read by at least this many rules is a hub (see `defer_hubs`).
 const HUB_READERS: usize = 4;
+
+/// Atoms read outside the network (legal moves) are deferred under a
+/// second hub, or a negated one, only when at least this many of them are
+/// and they then fall in at most `MOVE_GROUPS` sets of hubs: each set is a
+/// group the stepper looks at to list legal moves (see `defer_hubs`).
+const SECOND_HUB_MOVES: usize = 64;
+const MOVE_GROUPS: usize = 6;
 
 /// The fixed part of the network, shared by every evaluation of a game.
 #[derive(Debug)]
@@ -41,8 +54,13 @@ pub struct Network {
     atoms: Vec<AtomInfo>,
     /// The rules reading each atom, as `rule << 1 | negated`.
     readers: Vec<u32>,
-    /// Per atom: the hub it is deferred under, or `NONE`.
-    deferred: Vec<u32>,
+    /// The rules each gate atom gates, and their other literals: those
+    /// of `gates[i]` are `gate_lits[gates[i].start..gates[i].end]`.
+    gates: Vec<Gated>,
+    gate_lits: Vec<u32>,
+    /// Per atom: the hub literals it is deferred under (`atom << 1 |
+    /// negated`), none for most.
+    deferred: Vec<Vec<u32>>,
     /// The highest level of a state relation's atom.
     state_top: u32,
     /// The highest level.
@@ -65,6 +83,18 @@ struct AtomInfo {
     end: u32,
     /// Its level (0 for atoms no rule derives).
     level: u32,
+    /// The rules it gates: `gates[gate_start..gate_end]`.
+    gate_start: u32,
+    gate_end: u32,
+}
+
+/// A rule gated by an atom, and its other literals as `atom << 1 |
+/// negated`: `gate_lits[start..end]`.
+#[derive(Clone, Copy, Debug)]
+struct Gated {
+    rule: u32,
+    start: u32,
+    end: u32,
 }
 
 /// An atom in an evaluation.
@@ -156,37 +186,46 @@ fn merge_copies(
     rules.retain(|rule| !rule.lits.windows(2).any(|w| w[0] >> 1 == w[1] >> 1));
 }
 
-/// Takes hub atoms out of the rules that need not read them, and returns
-/// per atom the hub it was deferred under (`NONE` for none).
+/// Takes hub literals out of the rules that need not read them, and
+/// returns per atom the hub literals it was deferred under.
 ///
-/// A hub `g` (read by many rules, such as whose turn it is) flips at every
-/// step, and every atom derived from it would flip with it. An atom `h` is
-/// *deferred* under `g` when its value can be computed as if `g` held and
-/// read only where `g` holds: every rule for `h` has `g` or a deferred atom
-/// as a positive literal (so `h` implies `g`), and its other literals are
-/// deferred or do not depend on `g`; every rule reading `h` has `g` as a
-/// positive literal or derives a deferred atom. Then `g` is dropped from
-/// the rules for deferred atoms, which stop flipping with `g`; what the
-/// network stores for `h` is its value were `g` true, and `h` holds when
-/// that value and `g` do. Atoms in `real` (those read outside the network
-/// where that rewriting would not be seen) are never deferred. Found as the
-/// greatest set meeting the conditions, by removing atoms that fail them.
-fn defer_hubs(rules: &mut [Rule], atoms: usize, real: &[bool]) -> Vec<u32> {
-    let mut deferred = vec![NONE; atoms];
+/// A hub `g` (a literal read by many rules, such as whose turn it is, or
+/// that no jump is open) flips at every step or so, and every atom derived
+/// from it would flip with it. An atom `h` is *deferred* under `g` when its
+/// value can be computed as if `g` held and read only where `g` holds:
+/// every rule for `h` has `g` or a deferred atom as a positive literal (so
+/// `h` implies `g`), and its other literals are deferred or do not depend
+/// on `g`'s atom; every rule reading `h` has `g` as a literal or derives a
+/// deferred atom. Then `g` is dropped from the rules for deferred atoms,
+/// which stop flipping with `g`; what the network stores for `h` is its
+/// value were `g` true, and `h` holds when that value and `g` do. Hubs are
+/// taken in turn on the rules the earlier ones rewrote, so an atom may be
+/// deferred under several: it holds when its stored value and every one of
+/// them do (each hub literal read as the network stores its atom). Atoms in
+/// `real` (those read outside the network where that rewriting would not be
+/// seen) are never deferred; those in `read` take a second or negated hub
+/// only when `SECOND_HUB_MOVES` of them do and they stay in `MOVE_GROUPS`
+/// sets of hubs. Found as the greatest set
+/// meeting the conditions, by removing atoms that fail them.
+fn defer_hubs(rules: &mut [Rule], atoms: usize, read: &[bool], real: &[bool]) -> Vec<Vec<u32>> {
+    let mut deferred = vec![Vec::new(); atoms];
     let mut readers = readers_of(rules, atoms);
     let mut rules_for = vec![Vec::new(); atoms];
     for (r, rule) in rules.iter().enumerate() {
         rules_for[rule.head as usize].push(r as u32);
     }
-    let mut hubs: Vec<u32> = (0..atoms as u32)
-        .filter(|&a| readers[a as usize].len() >= HUB_READERS)
+    // Each literal read by at least HUB_READERS rules, as (rules, literal).
+    let mut hubs: Vec<(usize, u32)> = (0..atoms as u32)
+        .flat_map(|a| {
+            let neg = readers[a as usize].iter().filter(|&&e| e & 1 == 1).count();
+            let pos = readers[a as usize].len() - neg;
+            [(pos, a << 1), (neg, a << 1 | 1)]
+        })
+        .filter(|&(n, _)| n >= HUB_READERS)
         .collect();
-    hubs.sort_by_key(|&a| std::cmp::Reverse(readers[a as usize].len()));
-    for g in hubs {
-        if deferred[g as usize] != NONE {
-            continue;
-        }
-        let lit = g << 1;
+    hubs.sort_by_key(|&(n, lit)| (std::cmp::Reverse(n), lit));
+    for (_, lit) in hubs {
+        let g = lit >> 1;
         // The atoms that depend on g.
         let mut depends = vec![false; atoms];
         depends[g as usize] = true;
@@ -201,13 +240,7 @@ fn defer_hubs(rules: &mut [Rule], atoms: usize, real: &[bool]) -> Vec<u32> {
             }
         }
         let mut set: Vec<bool> = (0..atoms)
-            .map(|a| {
-                depends[a]
-                    && a != g as usize
-                    && !real[a]
-                    && !rules_for[a].is_empty()
-                    && deferred[a] == NONE
-            })
+            .map(|a| depends[a] && a != g as usize && !real[a] && !rules_for[a].is_empty())
             .collect();
         loop {
             let mut changed = false;
@@ -236,18 +269,30 @@ fn defer_hubs(rules: &mut [Rule], atoms: usize, real: &[bool]) -> Vec<u32> {
                 }
             }
             if !changed {
-                break;
+                // The moves that would take a second or negated hub here.
+                let few: Vec<usize> = (0..atoms)
+                    .filter(|&a| set[a] && read[a] && !(deferred[a].is_empty() && lit & 1 == 0))
+                    .collect();
+                let groups: std::collections::HashSet<(&[u32], bool)> = (0..atoms)
+                    .filter(|&a| read[a])
+                    .map(|a| (deferred[a].as_slice(), set[a]))
+                    .collect();
+                if few.is_empty() || few.len() >= SECOND_HUB_MOVES && groups.len() <= MOVE_GROUPS {
+                    break;
+                }
+                few.iter().for_each(|&a| set[a] = false);
             }
         }
         for h in 0..atoms {
             if set[h] {
-                deferred[h] = g;
+                deferred[h].push(lit);
                 for &r in &rules_for[h] {
                     rules[r as usize].lits.retain(|&l| l != lit);
                 }
             }
         }
-        readers[g as usize].retain(|&e| !set[rules[(e >> 1) as usize].head as usize]);
+        readers[g as usize]
+            .retain(|&e| e & 1 != lit & 1 || !set[rules[(e >> 1) as usize].head as usize]);
     }
     deferred
 }
@@ -282,14 +327,51 @@ impl Network {
             .collect();
         let is_move = |a: usize| move_atoms.iter().any(|r| r.contains(&(a as u32)));
         merge_copies(&mut rules, atoms, read, is_move);
-        let deferred = defer_hubs(&mut rules, atoms, real);
+        let deferred = defer_hubs(&mut rules, atoms, read, real);
         let readers_of = readers_of(&rules, atoms);
+        // Gates: move atoms no rule derives (`does`), read positively by a
+        // rule whose other literals are all of state relations.
+        let mut derived = vec![false; atoms];
+        for rule in &rules {
+            derived[rule.head as usize] = true;
+        }
+        let gate_of: Vec<Option<u32>> = rules
+            .iter()
+            .map(|rule| {
+                let gate = rule.lits.iter().position(|&l| {
+                    l & 1 == 0 && is_move((l >> 1) as usize) && !derived[(l >> 1) as usize]
+                })?;
+                let others_state = (rule.lits.iter().enumerate())
+                    .all(|(i, &l)| i == gate || !is_move((l >> 1) as usize));
+                (others_state && rule.lits.len() > 1).then_some(gate as u32)
+            })
+            .collect();
         let mut info = vec![AtomInfo::default(); atoms];
         let mut readers = Vec::with_capacity(readers_of.iter().map(Vec::len).sum());
+        let mut gated_by = vec![Vec::new(); atoms];
+        for (r, (rule, gate)) in rules.iter().zip(&gate_of).enumerate() {
+            if let Some(gate) = gate {
+                gated_by[(rule.lits[*gate as usize] >> 1) as usize].push(r);
+            }
+        }
+        let (mut gates, mut gate_lits) = (Vec::new(), Vec::new());
         for (a, of) in readers_of.iter().enumerate() {
             info[a].start = readers.len() as u32;
-            readers.extend_from_slice(of);
+            readers.extend(of.iter().filter(|&&e| gate_of[(e >> 1) as usize].is_none()));
             info[a].end = readers.len() as u32;
+            info[a].gate_start = gates.len() as u32;
+            for &r in &gated_by[a] {
+                let start = gate_lits.len() as u32;
+                let gate = gate_of[r].expect("a gated rule") as usize;
+                let others = rules[r].lits.iter().enumerate().filter(|&(i, _)| i != gate);
+                gate_lits.extend(others.map(|(_, &l)| l));
+                gates.push(Gated {
+                    rule: r as u32,
+                    start,
+                    end: gate_lits.len() as u32,
+                });
+            }
+            info[a].gate_end = gates.len() as u32;
         }
         // Levels by a topological sort of the atoms (Kahn): an atom is
         // placed once every body literal of every rule for it is placed.
@@ -329,24 +411,36 @@ impl Network {
         Some(Network {
             rules: rules
                 .iter()
-                .map(|r| RuleState {
-                    unsatisfied: r.lits.iter().filter(|&&l| l & 1 == 0).count() as u32,
+                .zip(&gate_of)
+                .map(|(r, gate)| RuleState {
+                    // A gated rule counts its shut gate alone.
+                    unsatisfied: match gate {
+                        Some(_) => 1,
+                        None => r.lits.iter().filter(|&&l| l & 1 == 0).count() as u32,
+                    },
                     head: r.head,
                 })
                 .collect(),
             atoms: info,
             readers,
+            gates,
+            gate_lits,
             deferred,
             state_top,
             top,
         })
     }
 
-    /// The hub an atom is deferred under, if any: the atom holds when both
-    /// it (as stored) and the hub hold (see `defer_hubs`).
-    pub fn deferred_under(&self, atom: u32) -> Option<u32> {
-        let g = self.deferred[atom as usize];
-        (g != NONE).then_some(g)
+    /// The hub literals (`atom << 1 | negated`) an atom is deferred under,
+    /// none for most: the atom holds when it (as stored) and every one of
+    /// them hold (see `defer_hubs`).
+    pub fn deferred_under(&self, atom: u32) -> &[u32] {
+        &self.deferred[atom as usize]
+    }
+
+    /// Whether some rule is gated (see the module's doc).
+    pub fn has_gates(&self) -> bool {
+        !self.gates.is_empty()
     }
 
     /// How many atoms there are, the always-true one included.
@@ -401,7 +495,9 @@ impl Evaluation {
     }
 
     /// Sets an input atom (one no rule derives) and queues what reads it;
-    /// `settle` brings the model up to date.
+    /// `settle` brings the model up to date. A `does` atom (a gate, see
+    /// the module's doc) must be set true only when the state part is
+    /// settled, and no state input may change while one is true.
     pub fn set_input(&mut self, net: &Network, atom: u32, value: bool) {
         if self.atoms[atom as usize].truth != value {
             self.flip(net, atom, value);
@@ -499,6 +595,28 @@ impl Evaluation {
                 if rule.unsatisfied == 1 {
                     let head = rule.head;
                     self.lose(net, head);
+                }
+            }
+        }
+        // A gate opening counts its rules' other literals; one shutting
+        // stops the rules that fired.
+        for g in &net.gates[info.gate_start as usize..info.gate_end as usize] {
+            let lits = &net.gate_lits[g.start as usize..g.end as usize];
+            let rule = self.rules[g.rule as usize];
+            if value {
+                let atoms = &self.atoms;
+                let unsatisfied = lits
+                    .iter()
+                    .filter(|&&l| atoms[(l >> 1) as usize].truth == (l & 1 == 1))
+                    .count() as u32;
+                self.rules[g.rule as usize].unsatisfied = unsatisfied;
+                if unsatisfied == 0 {
+                    self.gain(net, rule.head);
+                }
+            } else {
+                self.rules[g.rule as usize].unsatisfied = 1;
+                if rule.unsatisfied == 0 {
+                    self.lose(net, rule.head);
                 }
             }
         }

@@ -35,9 +35,10 @@ enum Tag {
 /// One role's legal moves, in the order the general API lists them.
 #[derive(Debug)]
 pub(crate) struct RoleMoves {
-    /// The hubs the `legal` atoms are deferred under (`NONE` for atoms
-    /// that are not), and each move's group: its hub's place in `hubs`.
-    pub hubs: Vec<u32>,
+    /// The lists of hub literals the `legal` atoms are deferred under
+    /// (empty for atoms that are not), and each move's group: its list's
+    /// place in `hubs`.
+    pub hubs: Vec<Vec<u32>>,
     pub group: Vec<u32>,
     /// The role's name.
     pub name: String,
@@ -85,11 +86,11 @@ impl Tables {
             r.hubs.clear();
             r.group.clear();
             for &atom in &r.legal {
-                let hub = net.deferred_under(atom).unwrap_or(NONE);
-                let g = match r.hubs.iter().position(|&h| h == hub) {
+                let hub = net.deferred_under(atom);
+                let g = match r.hubs.iter().position(|h| h == hub) {
                     Some(g) => g,
                     None => {
-                        r.hubs.push(hub);
+                        r.hubs.push(hub.to_vec());
                         r.hubs.len() - 1
                     }
                 };
@@ -305,10 +306,11 @@ impl Stepper {
     }
 
     /// Whether the moves of group `g` of role number `role` can be legal
-    /// now: their hub holds, or they have none.
+    /// now: each of their hub literals holds.
     fn group_open(&self, role: usize, g: usize) -> bool {
-        let hub = self.tables.roles[role].hubs[g];
-        hub == NONE || self.eval.holds(hub)
+        self.tables.roles[role].hubs[g]
+            .iter()
+            .all(|&lit| self.eval.holds(lit >> 1) != (lit & 1 == 1))
     }
 
     /// How many legal moves role number `role` has.
@@ -404,8 +406,17 @@ impl Stepper {
         // The joint move's consequences, `next` among them.
         self.eval.settle_all(&self.tables.net);
         self.sync();
-        // true(f) := next(f) for every fact where they differ.
+        // The move is undone before the state changes when it opened
+        // gates (see `Evaluation::set_input`); what it undoes waits for
+        // the next joint move.
         let (t, net) = (&*self.tables, &self.tables.net);
+        for p in &mut self.played {
+            if *p != NONE && net.has_gates() {
+                self.eval.set_input(net, *p, false);
+                *p = NONE;
+            }
+        }
+        // true(f) := next(f) for every fact where they differ.
         for w in 0..self.mismatch.len() {
             let mut bits = self.mismatch[w];
             while bits != 0 {
