@@ -61,10 +61,17 @@ pub struct Network {
     /// Per atom: the hub literals it is deferred under (`atom << 1 |
     /// negated`), none for most.
     deferred: Vec<Vec<u32>>,
+    /// Where each level's queue starts in `Evaluation::queued`: level `l`
+    /// has room for its atoms at `level_start[l]..level_start[l + 1]`.
+    level_start: Vec<u32>,
     /// The highest level of a state relation's atom.
     state_top: u32,
     /// The highest level.
     top: u32,
+    /// This network's number among those made by the process: an
+    /// evaluation works only with the network it was made for, which the
+    /// unchecked indexing of its hot loop relies on.
+    id: u64,
 }
 
 /// A rule in an evaluation: its literals not satisfied now, and its head
@@ -108,6 +115,11 @@ struct AtomState {
     queued: bool,
     /// Whether its flips are recorded in `Evaluation::changed`.
     watched: bool,
+    /// Whether it is in `Evaluation::changed` now.
+    listed: bool,
+    /// Whether it is a leaf: no rule reads it and it gates none, so its
+    /// value can follow its support at once, with nothing to put in order.
+    leaf: bool,
 }
 
 /// A ground rule as the network is built: its head and its literals, each
@@ -408,6 +420,13 @@ impl Network {
             }
         }
         let top = info.iter().map(|i| i.level).max().unwrap_or(0);
+        let mut level_start = vec![0u32; top as usize + 2];
+        for i in &info {
+            level_start[i.level as usize + 1] += 1;
+        }
+        for l in 1..level_start.len() {
+            level_start[l] += level_start[l - 1];
+        }
         Some(Network {
             rules: rules
                 .iter()
@@ -426,8 +445,14 @@ impl Network {
             gates,
             gate_lits,
             deferred,
+            level_start,
             state_top,
             top,
+            id: {
+                static NETWORKS: std::sync::atomic::AtomicU64 =
+                    std::sync::atomic::AtomicU64::new(0);
+                NETWORKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            },
         })
     }
 
@@ -452,12 +477,20 @@ impl Network {
 /// One model kept up to date by a `Network`: truth values and counts.
 #[derive(Clone, Debug)]
 pub struct Evaluation {
+    /// The network it evaluates (`Network::id`).
+    net: u64,
     rules: Vec<RuleState>,
     atoms: Vec<AtomState>,
-    /// Per level: the atoms whose support crossed zero.
-    queues: Vec<Vec<u32>>,
-    /// The watched atoms that flipped, in order (drained by the caller).
+    /// Per level `l`: the atoms whose support crossed zero, the first
+    /// `queued_len[l]` of `queued[net.level_start[l]..]` (each atom waits
+    /// at most once, so a level's room is its number of atoms).
+    queued: Vec<u32>,
+    queued_len: Vec<u32>,
+    /// The watched atoms that flipped, once each in the order of their
+    /// first flip: the first `changed_len` of `changed`, whose room is
+    /// every atom (drained by the caller).
     changed: Vec<u32>,
+    changed_len: usize,
 }
 
 impl Evaluation {
@@ -465,16 +498,21 @@ impl Evaluation {
     /// settled; `watched` atoms have their flips recorded.
     pub fn new(net: &Network, watched: &[bool]) -> Evaluation {
         let mut e = Evaluation {
+            net: net.id,
             rules: net.rules.clone(),
             atoms: watched
                 .iter()
-                .map(|&watched| AtomState {
+                .zip(&net.atoms)
+                .map(|(&watched, info)| AtomState {
                     watched,
+                    leaf: info.start == info.end && info.gate_start == info.gate_end,
                     ..AtomState::default()
                 })
                 .collect(),
-            queues: (0..=net.top).map(|_| Vec::with_capacity(64)).collect(),
-            changed: Vec::with_capacity(256),
+            queued: vec![0; net.atoms.len()],
+            queued_len: vec![0; net.top as usize + 1],
+            changed: vec![0; net.atoms.len()],
+            changed_len: 0,
         };
         e.atoms.last_mut().expect("the always-true atom").truth = true;
         // head :- (nothing false yet): every rule without positive atoms.
@@ -484,7 +522,7 @@ impl Evaluation {
             }
         }
         e.settle(net, net.top);
-        e.changed.clear();
+        e.clear_changed();
         e
     }
 
@@ -499,65 +537,139 @@ impl Evaluation {
     /// the module's doc) must be set true only when the state part is
     /// settled, and no state input may change while one is true.
     pub fn set_input(&mut self, net: &Network, atom: u32, value: bool) {
+        self.check(net);
         if self.atoms[atom as usize].truth != value {
             self.flip(net, atom, value);
+            self.open_or_shut(net, atom, value);
+        }
+    }
+
+    /// Counts the rules an input atom gates when it opens, and stops those
+    /// that fired when it shuts (see the module's doc).
+    fn open_or_shut(&mut self, net: &Network, atom: u32, open: bool) {
+        let info = net.atoms[atom as usize];
+        for g in &net.gates[info.gate_start as usize..info.gate_end as usize] {
+            let lits = &net.gate_lits[g.start as usize..g.end as usize];
+            let rule = self.rules[g.rule as usize];
+            if open {
+                let atoms = &self.atoms;
+                let unsatisfied = lits
+                    .iter()
+                    .filter(|&&l| atoms[(l >> 1) as usize].truth == (l & 1 == 1))
+                    .count() as u32;
+                self.rules[g.rule as usize].unsatisfied = unsatisfied;
+                if unsatisfied == 0 {
+                    self.gain(net, rule.head);
+                }
+            } else {
+                self.rules[g.rule as usize].unsatisfied = 1;
+                if rule.unsatisfied == 0 {
+                    self.lose(net, rule.head);
+                }
+            }
         }
     }
 
     /// Settles the queued atoms of state relations; those of move
     /// relations stay queued.
     pub fn settle_state(&mut self, net: &Network) {
+        self.check(net);
         self.settle(net, net.state_top);
     }
 
     /// Settles every queued atom.
     pub fn settle_all(&mut self, net: &Network) {
+        self.check(net);
         self.settle(net, net.top);
     }
 
-    /// The watched atoms that flipped since `clear_changed`, in order (an
-    /// atom may be listed more than once).
+    /// The watched atoms that flipped since `clear_changed`, each once (an
+    /// atom that flipped back is listed too), in the order of their first
+    /// flip.
     pub fn changed(&self) -> &[u32] {
-        &self.changed
+        &self.changed[..self.changed_len]
     }
 
     /// Forgets the watched atoms that flipped.
     pub fn clear_changed(&mut self) {
-        self.changed.clear();
-    }
-
-    #[inline]
-    fn queue(&mut self, net: &Network, atom: u32) {
-        let a = &mut self.atoms[atom as usize];
-        if !a.queued {
-            a.queued = true;
-            self.queues[net.atoms[atom as usize].level as usize].push(atom);
+        for &atom in &self.changed[..self.changed_len] {
+            self.atoms[atom as usize].listed = false;
         }
+        self.changed_len = 0;
     }
 
-    #[inline]
+    /// Panics unless `net` is the network this evaluation was made for.
+    #[inline(always)]
+    fn check(&self, net: &Network) {
+        assert_eq!(self.net, net.id, "an evaluation used with another network");
+    }
+
+    /// A rule for `head` starts firing.
+    #[inline(always)]
     fn gain(&mut self, net: &Network, head: u32) {
-        let a = &mut self.atoms[head as usize];
+        // SAFETY: heads are atoms of the network.
+        let a = unsafe { self.atoms.get_unchecked_mut(head as usize) };
         a.support += 1;
         if a.support == 1 {
-            self.queue(net, head);
+            self.queue_or_set(net, head, true);
         }
     }
 
-    #[inline]
+    /// A rule for `head` stops firing.
+    #[inline(always)]
     fn lose(&mut self, net: &Network, head: u32) {
-        let a = &mut self.atoms[head as usize];
+        // SAFETY: heads are atoms of the network.
+        let a = unsafe { self.atoms.get_unchecked_mut(head as usize) };
         a.support -= 1;
         if a.support == 0 {
-            self.queue(net, head);
+            self.queue_or_set(net, head, false);
+        }
+    }
+
+    /// An atom's support crossed zero, so that its value should be
+    /// `value`: a leaf takes it now, others are queued at their level
+    /// (unless they wait already).
+    #[inline(always)]
+    fn queue_or_set(&mut self, net: &Network, atom: u32, value: bool) {
+        // SAFETY: heads are atoms of the network, whose levels have queues
+        // with room for each of their atoms once (see `queued`).
+        unsafe {
+            let a = self.atoms.get_unchecked_mut(atom as usize);
+            if a.leaf {
+                a.truth = value;
+                self.note_flip(atom);
+            } else if !a.queued {
+                a.queued = true;
+                let level = net.atoms.get_unchecked(atom as usize).level as usize;
+                let len = self.queued_len.get_unchecked_mut(level);
+                let slot = (net.level_start.get_unchecked(level) + *len) as usize;
+                *self.queued.get_unchecked_mut(slot) = atom;
+                *len += 1;
+            }
+        }
+    }
+
+    /// Lists a watched atom that flipped in `changed` (once).
+    #[inline(always)]
+    fn note_flip(&mut self, atom: u32) {
+        let a = &mut self.atoms[atom as usize];
+        if a.watched && !a.listed {
+            a.listed = true;
+            self.changed[self.changed_len] = atom;
+            self.changed_len += 1;
         }
     }
 
     /// Settles levels `0..=upto`: each queued atom takes the value its
-    /// support gives, and a flip updates the rules reading it.
+    /// support gives, and a flip updates the rules reading it. A flip only
+    /// queues atoms above its own level, so a level's queue is complete
+    /// when it is reached.
     fn settle(&mut self, net: &Network, upto: u32) {
         for l in 0..=upto as usize {
-            while let Some(atom) = self.queues[l].pop() {
+            let (base, len) = (net.level_start[l] as usize, self.queued_len[l] as usize);
+            self.queued_len[l] = 0;
+            for i in base..base + len {
+                let atom = self.queued[i];
                 let a = &mut self.atoms[atom as usize];
                 a.queued = false;
                 let value = a.support > 0;
@@ -575,48 +687,24 @@ impl Evaluation {
     // support); one that became unsatisfied raises it, and r stops firing
     // when it leaves zero (its head loses one). A head whose support
     // crosses zero is queued.
+    #[inline(always)]
     fn flip(&mut self, net: &Network, atom: u32, value: bool) {
-        let a = &mut self.atoms[atom as usize];
-        a.truth = value;
-        if a.watched {
-            self.changed.push(atom);
-        }
-        let info = net.atoms[atom as usize];
+        self.atoms[atom as usize].truth = value;
+        self.note_flip(atom);
+        let info = &net.atoms[atom as usize];
         for &e in &net.readers[info.start as usize..info.end as usize] {
-            let rule = &mut self.rules[(e >> 1) as usize];
+            // SAFETY: `Network::new` numbers readers below `rules.len()`.
+            let rule = unsafe { self.rules.get_unchecked_mut((e >> 1) as usize) };
+            let head = rule.head;
             if (e & 1 == 0) == value {
                 rule.unsatisfied -= 1;
                 if rule.unsatisfied == 0 {
-                    let head = rule.head;
                     self.gain(net, head);
                 }
             } else {
                 rule.unsatisfied += 1;
                 if rule.unsatisfied == 1 {
-                    let head = rule.head;
                     self.lose(net, head);
-                }
-            }
-        }
-        // A gate opening counts its rules' other literals; one shutting
-        // stops the rules that fired.
-        for g in &net.gates[info.gate_start as usize..info.gate_end as usize] {
-            let lits = &net.gate_lits[g.start as usize..g.end as usize];
-            let rule = self.rules[g.rule as usize];
-            if value {
-                let atoms = &self.atoms;
-                let unsatisfied = lits
-                    .iter()
-                    .filter(|&&l| atoms[(l >> 1) as usize].truth == (l & 1 == 1))
-                    .count() as u32;
-                self.rules[g.rule as usize].unsatisfied = unsatisfied;
-                if unsatisfied == 0 {
-                    self.gain(net, rule.head);
-                }
-            } else {
-                self.rules[g.rule as usize].unsatisfied = 1;
-                if rule.unsatisfied == 0 {
-                    self.lose(net, rule.head);
                 }
             }
         }

@@ -24,11 +24,11 @@ const NONE: u32 = u32::MAX;
 enum Tag {
     /// Nothing: the stepper never reads it.
     None,
-    /// The legal move `entry` of `role`, in the role's `group`.
-    Legal { role: u32, group: u32, entry: u32 },
-    /// The `true` fact number `local`.
-    True { local: u32 },
-    /// The `next` fact of the `true` fact number `local`.
+    /// A legal move: its group's count is `Stepper::legal_count[slot]`,
+    /// its bit `bit` of `Stepper::legal`.
+    Legal { slot: u32, bit: u32 },
+    /// The `next` fact of the `true` fact number `local`. (`true` atoms
+    /// are not watched: only the stepper sets them.)
     Next { local: u32 },
 }
 
@@ -64,6 +64,13 @@ pub(crate) struct Tables {
     /// The local number of each `true` fact.
     local_of: FxHashMap<TermId, u32>,
     roles: Vec<RoleMoves>,
+    /// Per role and group: the group's slot among all roles' groups (see
+    /// `Stepper::legal_count`).
+    slots: Vec<Vec<u32>>,
+    /// Per role: where its groups' bits start in `Stepper::legal`; each
+    /// group takes `words(moves)` words, group `g` from `first_word[r] + g
+    /// * words(moves)`.
+    first_word: Vec<u32>,
     /// Per role: each goal atom with its value (`None` when not a whole
     /// number from 0 to 100).
     goals: Vec<Vec<(u32, Option<u8>)>>,
@@ -114,16 +121,22 @@ impl Tables {
                 tags[atom as usize] = Tag::Next { local };
             }
         }
-        for local in 0..true_facts.len() as u32 {
-            tags[(first_true + local) as usize] = Tag::True { local };
+        let (mut slots, mut first_word) = (Vec::new(), Vec::new());
+        let (mut slot, mut word) = (0u32, 0u32);
+        for r in &roles {
+            slots.push((slot..slot + r.hubs.len() as u32).collect::<Vec<_>>());
+            first_word.push(word);
+            slot += r.hubs.len() as u32;
+            word += (r.hubs.len() * words(r.moves.len())) as u32;
         }
         for (role, r) in roles.iter().enumerate() {
             for (entry, &atom) in r.legal.iter().enumerate() {
                 if atom != always {
+                    let g = r.group[entry] as usize;
+                    let first = first_word[role] as usize + g * words(r.moves.len());
                     tags[atom as usize] = Tag::Legal {
-                        role: role as u32,
-                        group: r.group[entry],
-                        entry: entry as u32,
+                        slot: slots[role][g],
+                        bit: (first * 64) as u32 + entry as u32,
                     };
                 }
             }
@@ -135,6 +148,8 @@ impl Tables {
             true_next,
             local_of,
             roles,
+            slots,
+            first_word,
             goals,
             terminal,
             tags,
@@ -148,16 +163,21 @@ impl Tables {
 pub struct Stepper {
     tables: Arc<Tables>,
     eval: Evaluation,
-    /// Per role and group (see `RoleMoves`): one bit per move, set when
-    /// its `legal` atom holds as stored; and how many are set.
-    legal: Vec<Vec<Vec<u64>>>,
-    legal_count: Vec<Vec<usize>>,
+    /// Per role and group (see `RoleMoves`, and `Tables::first_word` for
+    /// where each is): one bit per move, set when its `legal` atom holds
+    /// as stored; and per group slot (`Tables::slots`), how many are set.
+    legal: Vec<u64>,
+    legal_count: Vec<u32>,
+    /// One bit per `true` atom that holds.
+    true_bits: Vec<u64>,
     /// One bit per `true` atom whose `next` atom differs from it.
     mismatch: Vec<u64>,
     /// Per role: the `does` atom set now (`NONE` for none).
     played: Vec<u32>,
-    /// Scratch: the facts wanted by `set_state`.
+    /// The `true` atoms of the state last given to `set_state` (kept, as
+    /// playouts start from one state again and again).
     wanted: Vec<u64>,
+    wanted_for: Option<State>,
     /// The state last set or returned by `state`, while it is the position.
     known: Option<State>,
 }
@@ -193,15 +213,18 @@ impl Stepper {
         let eval = Evaluation::new(&tables.net, &watched);
         let roles = tables.roles.len();
         let mut s = Stepper {
-            legal: tables
-                .roles
-                .iter()
-                .map(|r| vec![vec![0; words(r.moves.len())]; r.hubs.len()])
-                .collect(),
-            legal_count: tables.roles.iter().map(|r| vec![0; r.hubs.len()]).collect(),
+            legal: vec![
+                0;
+                (tables.roles.iter())
+                    .map(|r| r.hubs.len() * words(r.moves.len()))
+                    .sum()
+            ],
+            legal_count: vec![0; tables.slots.iter().map(Vec::len).sum()],
+            true_bits: vec![0; words(tables.true_facts.len())],
             mismatch: vec![0; words(tables.true_facts.len())],
             played: vec![NONE; roles],
             wanted: vec![0; words(tables.true_facts.len())],
+            wanted_for: None,
             known: None,
             eval,
             tables,
@@ -211,16 +234,22 @@ impl Stepper {
             for (entry, &atom) in r.legal.iter().enumerate() {
                 if s.eval.holds(atom) {
                     let g = r.group[entry] as usize;
-                    put(&mut s.legal[role][g], entry as u32, true);
-                    s.legal_count[role][g] += 1;
+                    let first = s.tables.first_word[role] as usize + g * words(r.moves.len());
+                    put(&mut s.legal, (first * 64) as u32 + entry as u32, true);
+                    s.legal_count[s.tables.slots[role][g] as usize] += 1;
                 }
             }
         }
-        for local in 0..s.tables.true_facts.len() as u32 {
-            let differs = differs(&s.tables, &s.eval, local);
-            put(&mut s.mismatch, local, differs);
-        }
+        s.find_mismatches();
         s
+    }
+
+    /// Marks every `true` fact that differs from its `next` fact.
+    fn find_mismatches(&mut self) {
+        for local in 0..self.tables.true_facts.len() as u32 {
+            let differs = differs(&self.tables, &self.eval, local);
+            put(&mut self.mismatch, local, differs);
+        }
     }
 
     /// Reads the flips of watched atoms into the legal and mismatch bits.
@@ -228,20 +257,18 @@ impl Stepper {
         let (t, eval) = (&*self.tables, &self.eval);
         for &atom in eval.changed() {
             match t.tags[atom as usize] {
-                Tag::Legal { role, group, entry } => {
+                Tag::Legal { slot, bit } => {
                     let value = eval.holds(atom);
-                    let (r, g) = (role as usize, group as usize);
-                    let bits = &mut self.legal[r][g];
-                    if get(bits, entry) != value {
-                        put(bits, entry, value);
+                    if get(&self.legal, bit) != value {
+                        put(&mut self.legal, bit, value);
                         if value {
-                            self.legal_count[r][g] += 1;
+                            self.legal_count[slot as usize] += 1;
                         } else {
-                            self.legal_count[r][g] -= 1;
+                            self.legal_count[slot as usize] -= 1;
                         }
                     }
                 }
-                Tag::True { local } | Tag::Next { local } => {
+                Tag::Next { local } => {
                     put(&mut self.mismatch, local, differs(t, eval, local));
                 }
                 Tag::None => {}
@@ -263,18 +290,28 @@ impl Stepper {
                 *p = NONE;
             }
         }
-        self.wanted.iter_mut().for_each(|w| *w = 0);
-        for f in state.0.iter() {
-            if let Some(&local) = t.local_of.get(f) {
-                put(&mut self.wanted, local, true);
+        if self.wanted_for.as_ref() != Some(state) {
+            self.wanted.iter_mut().for_each(|w| *w = 0);
+            for f in state.0.iter() {
+                if let Some(&local) = t.local_of.get(f) {
+                    put(&mut self.wanted, local, true);
+                }
             }
+            self.wanted_for = Some(state.clone());
         }
-        for local in 0..t.true_facts.len() as u32 {
-            let value = get(&self.wanted, local);
-            self.eval.set_input(net, t.first_true + local, value);
+        for (w, (have, want)) in self.true_bits.iter_mut().zip(&self.wanted).enumerate() {
+            let mut flips = *have ^ *want;
+            *have = *want;
+            while flips != 0 {
+                let local = (w * 64) as u32 + flips.trailing_zeros();
+                flips &= flips - 1;
+                self.eval
+                    .set_input(net, t.first_true + local, get(&self.wanted, local));
+            }
         }
         self.eval.settle_state(net);
         self.sync();
+        self.find_mismatches();
         self.known = Some(state.clone());
     }
 
@@ -315,17 +352,22 @@ impl Stepper {
 
     /// How many legal moves role number `role` has.
     pub fn legal_count(&self, role: usize) -> usize {
-        (0..self.legal_count[role].len())
+        let slots = &self.tables.slots[role];
+        (0..slots.len())
             .filter(|&g| self.group_open(role, g))
-            .map(|g| self.legal_count[role][g])
+            .map(|g| self.legal_count[slots[g] as usize] as usize)
             .sum()
     }
 
     /// Word `w` of the bitset of role number `role`'s legal moves.
     fn legal_word(&self, role: usize, w: usize) -> u64 {
-        (0..self.legal[role].len())
+        let t = &*self.tables;
+        let n = words(t.roles[role].moves.len());
+        (0..t.slots[role].len())
             .filter(|&g| self.group_open(role, g))
-            .fold(0, |bits, g| bits | self.legal[role][g][w])
+            .fold(0, |bits, g| {
+                bits | self.legal[t.first_word[role] as usize + g * n + w]
+            })
     }
 
     /// The `k`-th legal move of role number `role` (from 0, in the order of
@@ -416,14 +458,16 @@ impl Stepper {
                 *p = NONE;
             }
         }
-        // true(f) := next(f) for every fact where they differ.
+        // true(f) := next(f) for every fact where they differ; then none
+        // differs until a `next` atom flips.
         for w in 0..self.mismatch.len() {
-            let mut bits = self.mismatch[w];
+            let mut bits = std::mem::take(&mut self.mismatch[w]);
+            self.true_bits[w] ^= bits;
             while bits != 0 {
-                let atom = t.first_true + (w * 64) as u32 + bits.trailing_zeros();
+                let local = (w * 64) as u32 + bits.trailing_zeros();
                 bits &= bits - 1;
-                let value = !self.eval.holds(atom);
-                self.eval.set_input(net, atom, value);
+                let value = get(&self.true_bits, local);
+                self.eval.set_input(net, t.first_true + local, value);
             }
         }
         // The move part waits for the next joint move.
