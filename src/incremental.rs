@@ -463,6 +463,13 @@ impl Network {
         &self.deferred[atom as usize]
     }
 
+    /// Whether some rule reads the atom or is gated by it: setting an
+    /// input atom that is not read changes nothing else.
+    pub fn is_read(&self, atom: u32) -> bool {
+        let info = &self.atoms[atom as usize];
+        info.start < info.end || info.gate_start < info.gate_end
+    }
+
     /// Whether some rule is gated (see the module's doc).
     pub fn has_gates(&self) -> bool {
         !self.gates.is_empty()

@@ -90,6 +90,12 @@ impl Tables {
         terminal: Option<u32>,
     ) -> Option<Tables> {
         for r in &mut roles {
+            // A move no rule reads (noop, often) has nothing to set.
+            for does in &mut r.does {
+                if *does != NONE && !net.is_read(*does) {
+                    *does = NONE;
+                }
+            }
             r.hubs.clear();
             r.group.clear();
             for &atom in &r.legal {
