@@ -529,7 +529,7 @@ impl Evaluation {
             }
         }
         e.settle(net, net.top);
-        e.clear_changed();
+        e.drain_changed(|_, _| {});
         e
     }
 
@@ -590,17 +590,15 @@ impl Evaluation {
         self.settle(net, net.top);
     }
 
-    /// The watched atoms that flipped since `clear_changed`, each once (an
-    /// atom that flipped back is listed too), in the order of their first
-    /// flip.
-    pub fn changed(&self) -> &[u32] {
-        &self.changed[..self.changed_len]
-    }
-
-    /// Forgets the watched atoms that flipped.
-    pub fn clear_changed(&mut self) {
+    /// Hands each watched atom that flipped since the last call to `f`
+    /// with its value now, once each in the order of their first flip
+    /// (an atom that flipped back is handed too), and forgets them.
+    #[inline]
+    pub fn drain_changed(&mut self, mut f: impl FnMut(u32, bool)) {
         for &atom in &self.changed[..self.changed_len] {
-            self.atoms[atom as usize].listed = false;
+            let a = &mut self.atoms[atom as usize];
+            a.listed = false;
+            f(atom, a.truth);
         }
         self.changed_len = 0;
     }

@@ -260,27 +260,24 @@ impl Stepper {
 
     /// Reads the flips of watched atoms into the legal and mismatch bits.
     fn sync(&mut self) {
-        let (t, eval) = (&*self.tables, &self.eval);
-        for &atom in eval.changed() {
-            match t.tags[atom as usize] {
+        let t = &*self.tables;
+        let (legal, legal_count) = (&mut self.legal, &mut self.legal_count);
+        let (true_bits, mismatch) = (&self.true_bits, &mut self.mismatch);
+        self.eval
+            .drain_changed(|atom, value| match t.tags[atom as usize] {
                 Tag::Legal { slot, bit } => {
-                    let value = eval.holds(atom);
-                    if get(&self.legal, bit) != value {
-                        put(&mut self.legal, bit, value);
+                    if get(legal, bit) != value {
+                        put(legal, bit, value);
                         if value {
-                            self.legal_count[slot as usize] += 1;
+                            legal_count[slot as usize] += 1;
                         } else {
-                            self.legal_count[slot as usize] -= 1;
+                            legal_count[slot as usize] -= 1;
                         }
                     }
                 }
-                Tag::Next { local } => {
-                    put(&mut self.mismatch, local, differs(t, eval, local));
-                }
+                Tag::Next { local } => put(mismatch, local, get(true_bits, local) != value),
                 Tag::None => {}
-            }
-        }
-        self.eval.clear_changed();
+            });
     }
 
     /// Makes `state` the position (facts that can never hold are ignored,
