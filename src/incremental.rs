@@ -533,6 +533,21 @@ impl Evaluation {
         e
     }
 
+    /// Makes this evaluation a copy of `other` (of the same network)
+    /// without allocating.
+    pub fn copy_from(&mut self, other: &Evaluation) {
+        assert_eq!(
+            self.net, other.net,
+            "copied from another network's evaluation"
+        );
+        self.rules.copy_from_slice(&other.rules);
+        self.atoms.copy_from_slice(&other.atoms);
+        self.queued.copy_from_slice(&other.queued);
+        self.queued_len.copy_from_slice(&other.queued_len);
+        self.changed.copy_from_slice(&other.changed);
+        self.changed_len = other.changed_len;
+    }
+
     /// Whether an atom holds (as stored: see `Network::deferred_under`).
     #[inline]
     pub fn holds(&self, atom: u32) -> bool {

@@ -186,6 +186,10 @@ pub struct Stepper {
     wanted_for: Option<State>,
     /// The state last set or returned by `state`, while it is the position.
     known: Option<State>,
+    /// A copy of the stepper in the last state `set_state` was given twice
+    /// in a row (playouts start from one state again and again): copying
+    /// it back costs less than playing every changed fact back.
+    snapshot: Option<Box<Stepper>>,
 }
 
 fn words(bits: usize) -> usize {
@@ -232,6 +236,7 @@ impl Stepper {
             wanted: vec![0; words(tables.true_facts.len())],
             wanted_for: None,
             known: None,
+            snapshot: None,
             eval,
             tables,
         };
@@ -286,6 +291,17 @@ impl Stepper {
         if self.known.as_ref() == Some(state) {
             return;
         }
+        if let Some(snapshot) = self.snapshot.take() {
+            let hit = snapshot.known.as_ref() == Some(state);
+            if hit {
+                self.copy_position(&snapshot);
+            }
+            self.snapshot = Some(snapshot);
+            if hit {
+                return;
+            }
+        }
+        let again = self.wanted_for.as_ref() == Some(state);
         let (t, net) = (&*self.tables, &self.tables.net);
         for p in &mut self.played {
             if *p != NONE {
@@ -316,6 +332,28 @@ impl Stepper {
         self.sync();
         self.find_mismatches();
         self.known = Some(state.clone());
+        if again {
+            match &mut self.snapshot {
+                Some(_) => {
+                    let mut snapshot = self.snapshot.take().expect("a snapshot");
+                    snapshot.copy_position(self);
+                    self.snapshot = Some(snapshot);
+                }
+                None => self.snapshot = Some(Box::new(self.clone())),
+            }
+        }
+    }
+
+    /// Makes this stepper's position that of `other` (a stepper of the
+    /// same tables) without allocating, but for the known state.
+    fn copy_position(&mut self, other: &Stepper) {
+        self.eval.copy_from(&other.eval);
+        self.legal.copy_from_slice(&other.legal);
+        self.legal_count.copy_from_slice(&other.legal_count);
+        self.true_bits.copy_from_slice(&other.true_bits);
+        self.mismatch.copy_from_slice(&other.mismatch);
+        self.played.copy_from_slice(&other.played);
+        self.known.clone_from(&other.known);
     }
 
     /// Whether the position is `state`, as last set or returned by `state`
