@@ -285,12 +285,17 @@ fn defer_hubs(rules: &mut [Rule], atoms: usize, read: &[bool], real: &[bool]) ->
                 let few: Vec<usize> = (0..atoms)
                     .filter(|&a| set[a] && read[a] && !(deferred[a].is_empty() && lit & 1 == 0))
                     .collect();
-                let groups: std::collections::HashSet<(&[u32], bool)> = (0..atoms)
-                    .filter(|&a| read[a])
-                    .map(|a| (deferred[a].as_slice(), set[a]))
-                    .collect();
-                if few.is_empty() || few.len() >= SECOND_HUB_MOVES && groups.len() <= MOVE_GROUPS {
+                if few.is_empty() {
                     break;
+                }
+                if few.len() >= SECOND_HUB_MOVES {
+                    let groups: rustc_hash::FxHashSet<(&[u32], bool)> = (0..atoms)
+                        .filter(|&a| read[a])
+                        .map(|a| (deferred[a].as_slice(), set[a]))
+                        .collect();
+                    if groups.len() <= MOVE_GROUPS {
+                        break;
+                    }
                 }
                 few.iter().for_each(|&a| set[a] = false);
             }
