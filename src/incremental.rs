@@ -52,7 +52,8 @@ pub struct Network {
     rules: Vec<RuleState>,
     /// Per atom: where its readers are in `readers`, and its level.
     atoms: Vec<AtomInfo>,
-    /// The rules reading each atom, as `rule << 1 | negated`.
+    /// The rules reading each atom: those reading it positively, then
+    /// those reading it negated (see `AtomInfo`).
     readers: Vec<u32>,
     /// The rules each gate atom gates, and their other literals: those
     /// of `gates[i]` are `gate_lits[gates[i].start..gates[i].end]`.
@@ -85,8 +86,10 @@ struct RuleState {
 /// What the network knows of an atom.
 #[derive(Clone, Copy, Debug, Default)]
 struct AtomInfo {
-    /// Its readers: `readers[start..end]`.
+    /// Its readers: `readers[start..end]`, those that read it negated
+    /// from `negated` on.
     start: u32,
+    negated: u32,
     end: u32,
     /// Its level (0 for atoms no rule derives).
     level: u32,
@@ -373,8 +376,21 @@ impl Network {
         }
         let (mut gates, mut gate_lits) = (Vec::new(), Vec::new());
         for (a, of) in readers_of.iter().enumerate() {
+            let counted = |e: &&u32| gate_of[(**e >> 1) as usize].is_none();
             info[a].start = readers.len() as u32;
-            readers.extend(of.iter().filter(|&&e| gate_of[(e >> 1) as usize].is_none()));
+            readers.extend(
+                of.iter()
+                    .filter(counted)
+                    .filter(|&&e| e & 1 == 0)
+                    .map(|e| e >> 1),
+            );
+            info[a].negated = readers.len() as u32;
+            readers.extend(
+                of.iter()
+                    .filter(counted)
+                    .filter(|&&e| e & 1 == 1)
+                    .map(|e| e >> 1),
+            );
             info[a].end = readers.len() as u32;
             info[a].gate_start = gates.len() as u32;
             for &r in &gated_by[a] {
@@ -717,20 +733,28 @@ impl Evaluation {
         self.atoms[atom as usize].truth = value;
         self.note_flip(atom);
         let info = &net.atoms[atom as usize];
-        for &e in &net.readers[info.start as usize..info.end as usize] {
+        let (pos, neg) = (
+            info.start as usize..info.negated as usize,
+            info.negated as usize..info.end as usize,
+        );
+        // The literals that became satisfied, then those that did not.
+        let (sat, unsat) = if value { (pos, neg) } else { (neg, pos) };
+        for &r in &net.readers[sat] {
             // SAFETY: `Network::new` numbers readers below `rules.len()`.
-            let rule = unsafe { self.rules.get_unchecked_mut((e >> 1) as usize) };
-            let head = rule.head;
-            if (e & 1 == 0) == value {
-                rule.unsatisfied -= 1;
-                if rule.unsatisfied == 0 {
-                    self.gain(net, head);
-                }
-            } else {
-                rule.unsatisfied += 1;
-                if rule.unsatisfied == 1 {
-                    self.lose(net, head);
-                }
+            let rule = unsafe { self.rules.get_unchecked_mut(r as usize) };
+            rule.unsatisfied -= 1;
+            if rule.unsatisfied == 0 {
+                let head = rule.head;
+                self.gain(net, head);
+            }
+        }
+        for &r in &net.readers[unsat] {
+            // SAFETY: as above.
+            let rule = unsafe { self.rules.get_unchecked_mut(r as usize) };
+            rule.unsatisfied += 1;
+            if rule.unsatisfied == 1 {
+                let head = rule.head;
+                self.lose(net, head);
             }
         }
     }
