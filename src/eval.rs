@@ -176,13 +176,26 @@ impl Relation {
         self.indexes[ix].next[row as usize]
     }
 
-    /// Makes the indexes at the first fact, with room for `hint` facts.
+    /// Makes the indexes at the first fact (or keeps those of a cleared
+    /// relation), with room for `hint` facts.
     fn reserve(&mut self, specs: &[IndexSpec], hint: usize) {
         self.data.reserve(hint * self.arity);
         let (data, arity) = (&self.data, self.arity);
         self.set.reserve(hint, |&i| {
             hash_tuple(&data[i as usize * arity..(i as usize + 1) * arity])
         });
+        if self.indexes.len() == specs.len() {
+            for index in &mut self.indexes {
+                let (keys, n) = (&index.keys, index.key_len);
+                index.groups.reserve(hint, |&g| {
+                    hash_tuple(&keys[g as usize * n..(g as usize + 1) * n])
+                });
+                index.keys.reserve(hint * n);
+                index.ends.reserve(hint);
+                index.next.reserve(hint);
+            }
+            return;
+        }
         self.indexes = specs
             .iter()
             .map(|spec| {
@@ -196,6 +209,19 @@ impl Relation {
                 }
             })
             .collect();
+    }
+
+    /// Drops every fact, keeping the memory for the next ones.
+    fn clear(&mut self) {
+        self.rows = 0;
+        self.data.clear();
+        self.set.clear();
+        for index in &mut self.indexes {
+            index.groups.clear();
+            index.keys.clear();
+            index.ends.clear();
+            index.next.clear();
+        }
     }
 
     /// Adds a fact unless present; returns whether it was new. `key` is
@@ -312,6 +338,23 @@ impl Store {
             facts: 0,
             key: Vec::new(),
         }
+    }
+
+    /// Makes it an empty store for the program's relations, keeping the
+    /// memory of the facts it held (so that a store used for one state
+    /// after another allocates nothing once it has grown).
+    pub fn reset(&mut self, p: &Program) {
+        if self.relations.len() != p.relations.len() {
+            *self = Store::new(p);
+            return;
+        }
+        if self.facts > 0 {
+            self.relations
+                .iter_mut()
+                .filter(|r| r.rows > 0)
+                .for_each(Relation::clear);
+        }
+        self.facts = 0;
     }
 
     /// The facts of a relation.
