@@ -467,40 +467,81 @@ pub fn run_strata(
     symbols: &Symbols,
     limits: &Limits,
 ) -> Result<(), GameError> {
+    let mut scratch = RunScratch::default();
+    run_strata_in(
+        &mut scratch,
+        p,
+        comps,
+        target,
+        below,
+        terms,
+        symbols,
+        limits,
+    )
+}
+
+/// The working memory of [`run_strata_in`], kept from one run to the next
+/// (one a state, one a joint move) so that a run allocates nothing once its
+/// vectors have grown.
+#[derive(Default)]
+pub struct RunScratch {
+    join: JoinScratch,
+    /// The head tuples of one clause's join, flat.
+    tuples: Vec<TermId>,
+    /// Per relation: the rows new in the last round of its stratum.
+    delta: Vec<(u32, u32)>,
+    /// Per relation of the stratum running: its rows when the round began.
+    start: Vec<u32>,
+}
+
+/// `run_strata`, in the working memory `scratch`.
+#[allow(clippy::too_many_arguments)]
+pub fn run_strata_in(
+    scratch: &mut RunScratch,
+    p: &Program,
+    comps: &[usize],
+    target: &mut Store,
+    below: Target<'_>,
+    terms: &mut TermTable,
+    symbols: &Symbols,
+    limits: &Limits,
+) -> Result<(), GameError> {
     let empty = Store::default();
     let work = Cell::new(limits.max_work);
-    let mut scratch = JoinScratch::default();
-    let mut tuples: Vec<TermId> = Vec::new();
-    let mut delta: Vec<(u32, u32)> = vec![(0, 0); p.relations.len()];
+    let RunScratch {
+        join: scratch,
+        tuples,
+        delta,
+        start,
+    } = scratch;
+    delta.clear();
+    delta.resize(p.relations.len(), (0, 0));
     for &c in comps {
         let comp = &p.components[c];
         // Round 0: every clause over whole relations.
-        let mut start: Vec<u32> = comp
-            .relations
-            .iter()
-            .map(|&r| target.relation(r).rows)
-            .collect();
+        start.clear();
+        start.extend(comp.relations.iter().map(|&r| target.relation(r).rows));
         for &ci in &comp.clauses {
             let cl = &p.clauses[ci];
             tuples.clear();
             let mut out = Derived {
                 head: &cl.head_args,
-                tuples: &mut tuples,
+                tuples,
             };
             let layers = below.layers(target, &empty).with_work(&work);
             join_in(
-                &mut scratch,
+                scratch,
                 p,
                 &cl.full.steps,
                 cl.vars,
                 layers,
                 terms,
-                &delta,
+                delta,
                 limits,
                 &mut out,
             )
             .map_err(|e| named(e, p, cl.head, symbols))?;
-            flush(p, cl.head, &tuples, target, terms, limits, symbols)?;
+            flush(p, cl.head, tuples, target, terms, limits, symbols)?;
         }
         if !comp.recursive {
             continue;
@@ -524,22 +565,14 @@ pub fn run_strata(
                     tuples.clear();
                     let mut out = Derived {
                         head: &cl.head_args,
-                        tuples: &mut tuples,
+                        tuples,
                     };
                     let layers = below.layers(target, &empty).with_work(&work);
                     join_in(
-                        &mut scratch,
-                        p,
-                        &jp.steps,
-                        cl.vars,
-                        layers,
-                        terms,
-                        &delta,
-                        limits,
-                        &mut out,
+                        scratch, p, &jp.steps, cl.vars, layers, terms, delta, limits, &mut out,
                     )
                     .map_err(|e| named(e, p, cl.head, symbols))?;
-                    flush(p, cl.head, &tuples, target, terms, limits, symbols)?;
+                    flush(p, cl.head, tuples, target, terms, limits, symbols)?;
                 }
             }
         }

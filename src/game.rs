@@ -6,7 +6,7 @@
 //! needs, and memoised by state.
 
 use crate::error::{Diagnostic, GameError, LoadError};
-use crate::eval::{run_strata, Limits, Store, Target};
+use crate::eval::{run_strata, run_strata_in, Limits, RunScratch, Store, Target};
 use crate::ground::{Grounded, Values};
 use crate::incremental::Network;
 use crate::plan::{self, Phase, Program, RelId};
@@ -244,6 +244,8 @@ pub struct Game {
     /// The facts of one joint move (interpreter only), kept so that its
     /// memory serves the next joint move.
     moves: Store,
+    /// The interpreter's working memory, kept from one run to the next.
+    run: RunScratch,
     /// The stepper random playouts reuse (made on first use).
     stepper: Option<Box<Stepper>>,
 }
@@ -261,6 +263,7 @@ impl Clone for Game {
             limits: self.limits,
             scratch: Values::default(),
             moves: Store::default(),
+            run: RunScratch::default(),
             stepper: None,
         }
     }
@@ -421,6 +424,7 @@ impl Game {
             limits,
             scratch: Values::default(),
             moves: Store::default(),
+            run: RunScratch::default(),
             stepper: None,
         })
     }
@@ -543,7 +547,8 @@ impl Game {
         }
         match (&mut model.facts, &rules.ground) {
             (Facts::Values(values), Some(g)) => g.program.run(&todo, values),
-            (Facts::Store(facts), _) => run_strata(
+            (Facts::Store(facts), _) => run_strata_in(
+                &mut self.run,
                 &rules.program,
                 &todo,
                 facts,
@@ -766,7 +771,8 @@ impl Game {
                 for (i, m) in joint.iter().enumerate() {
                     moves.insert(p, kw.does, &[rules.roles[i], m.0], &self.terms);
                 }
-                run_strata(
+                run_strata_in(
+                    &mut self.run,
                     p,
                     &rules.next_moves,
                     moves,
