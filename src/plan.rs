@@ -462,7 +462,9 @@ impl Planner<'_> {
     }
 
     /// Orders the body greedily: filters as soon as their variables are
-    /// bound; among positive literals, `does` first (one fact per role),
+    /// bound; among positive literals, one whose arguments are all bound
+    /// first (a test of one fact, such as a 0-ary guard: it can only cut
+    /// the join short), then `does` (one fact per role),
     /// then one that shares a bound variable with those placed (so no
     /// cross product is made while a join on a variable is possible), then
     /// one of the clause's own recursive stratum `own` (it holds only the
@@ -564,8 +566,9 @@ impl Planner<'_> {
     }
 }
 
-/// How good a positive literal is to join next, given what is bound:
-/// `does` (one fact per role) first, then one that shares a bound variable, then one of the
+/// How good a positive literal is to join next, given what is bound: one
+/// with every argument bound first (it matches one fact or none), then
+/// `does` (one fact per role), then one that shares a bound variable, then one of the
 /// clause's own stratum `own`, then the most bound argument positions
 /// and the fewest new variables, then the first written.
 fn rank(
@@ -585,11 +588,18 @@ fn rank(
     });
     let joined = args.iter().any(|a| shares_bound_var(a, bound));
     let recursive = Some(comp_of[rel.0 as usize]) == own;
-    Some((*rel == does, joined, recursive, b * 4 - f, -(i as i64)))
+    Some((
+        f == 0,
+        *rel == does,
+        joined,
+        recursive,
+        b * 4 - f,
+        -(i as i64),
+    ))
 }
 
 /// The rank of a positive literal in [`rank`]; greater is better.
-type Rank = (bool, bool, bool, i64, i64);
+type Rank = (bool, bool, bool, bool, i64, i64);
 
 /// The state of ordering one body: what is bound and placed, the literals
 /// each variable occurs in, the filters waiting for variables, and the
