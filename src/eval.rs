@@ -341,18 +341,21 @@ impl Store {
     }
 
     /// Makes it an empty store for the program's relations, keeping the
-    /// memory of the facts it held (so that a store used for one state
-    /// after another allocates nothing once it has grown).
+    /// memory of the relations that held facts (so that a store used for
+    /// one state after another allocates nothing once it has grown) and
+    /// freeing that of the others (so that a store kept for later does not
+    /// hold room for every relation that ever had facts in it).
     pub fn reset(&mut self, p: &Program) {
         if self.relations.len() != p.relations.len() {
             *self = Store::new(p);
             return;
         }
-        if self.facts > 0 {
-            self.relations
-                .iter_mut()
-                .filter(|r| r.rows > 0)
-                .for_each(Relation::clear);
+        for r in &mut self.relations {
+            if r.rows > 0 {
+                r.clear();
+            } else if r.data.capacity() > 0 {
+                *r = Relation::new(r.arity);
+            }
         }
         self.facts = 0;
     }
@@ -766,6 +769,9 @@ fn join_in(
     limits: &Limits,
     sink: &mut dyn Sink,
 ) -> Result<(), GameError> {
+    if steps.iter().any(|s| scans_nothing(p, s, layers, delta)) {
+        return Ok(());
+    }
     let JoinScratch {
         b,
         trail,
@@ -870,6 +876,23 @@ fn join_in(
         }
     }
     Ok(())
+}
+
+/// Whether a step is a scan with no candidate at all (an empty relation,
+/// or no new facts for a delta), so that the join it is in has no match
+/// and need not run: most strata of a state find nothing (no capture, no
+/// king), and setting up their joins cost more than the joins did.
+fn scans_nothing(p: &Program, step: &Step, layers: Layers<'_>, delta: &[(u32, u32)]) -> bool {
+    match step {
+        Step::Scan {
+            rel, delta: true, ..
+        } => {
+            let (lo, hi) = delta[rel.0 as usize];
+            lo == hi
+        }
+        Step::Scan { rel, .. } => layers.relation(p, *rel).rows == 0,
+        Step::Absent { .. } | Step::Distinct(..) | Step::Same(..) => false,
+    }
 }
 
 /// Prepares the candidates of a step under the current bindings.
