@@ -536,6 +536,7 @@ pub fn run_strata_in(
                 scratch,
                 p,
                 &cl.full.steps,
+                cl.full.head_bound,
                 cl.vars,
                 layers,
                 terms,
@@ -572,7 +573,16 @@ pub fn run_strata_in(
                     };
                     let layers = below.layers(target, &empty).with_work(&work);
                     join_in(
-                        scratch, p, &jp.steps, cl.vars, layers, terms, delta, limits, &mut out,
+                        scratch,
+                        p,
+                        &jp.steps,
+                        jp.head_bound,
+                        cl.vars,
+                        layers,
+                        terms,
+                        delta,
+                        limits,
+                        &mut out,
                     )
                     .map_err(|e| named(e, p, cl.head, symbols))?;
                     flush(p, cl.head, tuples, target, terms, limits, symbols)?;
@@ -747,6 +757,7 @@ pub(crate) fn join(
         &mut scratch,
         p,
         steps,
+        steps.len(),
         nvars,
         layers,
         terms,
@@ -756,12 +767,16 @@ pub(crate) fn join(
     )
 }
 
-/// `join`, in the working memory `scratch`.
+/// `join`, in the working memory `scratch`, handing `sink` only the first
+/// match of steps `cut..` under each match of the steps before (all of them
+/// when `cut` is `steps.len()`): a plan's `head_bound` when the sink needs
+/// only the head facts.
 #[allow(clippy::too_many_arguments)]
 fn join_in(
     scratch: &mut JoinScratch,
     p: &Program,
     steps: &[Step],
+    cut: usize,
     nvars: usize,
     layers: Layers<'_>,
     terms: &mut TermTable,
@@ -869,6 +884,8 @@ fn join_in(
         }
         if depth + 1 == steps.len() {
             sink.matched(b, frames, terms, limits)?;
+            // Other matches of the steps from `cut` on give the same head.
+            frames.truncate(cut);
         } else {
             let mark = trail.len();
             let f = enter(p, &steps[depth + 1], layers, terms, b, delta, key, mark);

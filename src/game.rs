@@ -552,14 +552,15 @@ impl Game {
         let model = self
             .memo
             .select(state, |spare| new_model(rules, state, terms, spare));
+        // Most queries find their strata derived (legal after terminal).
+        if needed(rules).iter().all(|&c| model.done[c]) {
+            return Ok(());
+        }
         let todo: Vec<usize> = needed(rules)
             .iter()
             .copied()
             .filter(|&c| !model.done[c])
             .collect();
-        if todo.is_empty() {
-            return Ok(());
-        }
         match (&mut model.facts, &rules.ground) {
             (Facts::Values(values), Some(g)) => g.program.run(&todo, values),
             (Facts::Store(facts), _) => run_strata_in(
