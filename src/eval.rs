@@ -254,14 +254,29 @@ impl Relation {
                 .columns
                 .iter()
                 .zip(tuple)
-                .all(|(shape, &t)| extract(shape, t, terms, key));
+                .all(|(shape, &t)| extract_arg(shape, t, terms, key));
             index.push(id, fits.then_some(key.as_slice()));
         }
         true
     }
 }
 
+/// `extract` of a fact's argument, inlined into inserts for the common
+/// shapes (a key or a free argument), the call left for function terms.
+#[inline(always)]
+fn extract_arg(shape: &Shape, t: TermId, terms: &TermTable, key: &mut Vec<TermId>) -> bool {
+    match shape {
+        Shape::Key => {
+            key.push(t);
+            true
+        }
+        Shape::Free => true,
+        Shape::Func(..) => extract(shape, t, terms, key),
+    }
+}
+
 /// Appends the key parts of `t` under `shape`; false if `t` does not fit.
+#[inline(never)]
 fn extract(shape: &Shape, t: TermId, terms: &TermTable, key: &mut Vec<TermId>) -> bool {
     match shape {
         Shape::Key => {
