@@ -95,6 +95,10 @@ impl Index {
 
     /// The first row of the group with this key, if any.
     fn first(&self, key: &[TermId]) -> Option<u32> {
+        if self.key_len == 0 {
+            // One group at most, the rows that fit the shapes: no hashing.
+            return self.ends.first().map(|&(first, _)| first);
+        }
         self.groups
             .find(hash_tuple(key), |&g| self.key(g) == key)
             .map(|&g| self.ends[g as usize].0)
@@ -105,6 +109,17 @@ impl Index {
     fn push(&mut self, row: u32, key: Option<&[TermId]>) {
         self.next.push(NO_ROW);
         let Some(key) = key else { return };
+        if self.key_len == 0 {
+            // The one group, kept without hashing (see `first`).
+            match self.ends.first_mut() {
+                Some((_, last)) => {
+                    self.next[*last as usize] = row;
+                    *last = row;
+                }
+                None => self.ends.push((row, row)),
+            }
+            return;
+        }
         let hash = hash_tuple(key);
         let (keys, n) = (&self.keys, self.key_len);
         let same = |&g: &u32| &keys[g as usize * n..(g as usize + 1) * n] == key;
