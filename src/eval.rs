@@ -95,6 +95,10 @@ impl Index {
 
     /// The first row of the group with this key, if any.
     fn first(&self, key: &[TermId]) -> Option<u32> {
+        if self.key_len == 0 {
+            // One group at most, the rows that fit the shapes: no hashing.
+            return self.ends.first().map(|&(first, _)| first);
+        }
         self.groups
             .find(hash_tuple(key), |&g| self.key(g) == key)
             .map(|&g| self.ends[g as usize].0)
@@ -105,6 +109,17 @@ impl Index {
     fn push(&mut self, row: u32, key: Option<&[TermId]>) {
         self.next.push(NO_ROW);
         let Some(key) = key else { return };
+        if self.key_len == 0 {
+            // The one group, kept without hashing (see `first`).
+            match self.ends.first_mut() {
+                Some((_, last)) => {
+                    self.next[*last as usize] = row;
+                    *last = row;
+                }
+                None => self.ends.push((row, row)),
+            }
+            return;
+        }
         let hash = hash_tuple(key);
         let (keys, n) = (&self.keys, self.key_len);
         let same = |&g: &u32| &keys[g as usize * n..(g as usize + 1) * n] == key;
@@ -176,13 +191,26 @@ impl Relation {
         self.indexes[ix].next[row as usize]
     }
 
-    /// Makes the indexes at the first fact, with room for `hint` facts.
+    /// Makes the indexes at the first fact (or keeps those of a cleared
+    /// relation), with room for `hint` facts.
     fn reserve(&mut self, specs: &[IndexSpec], hint: usize) {
         self.data.reserve(hint * self.arity);
         let (data, arity) = (&self.data, self.arity);
         self.set.reserve(hint, |&i| {
             hash_tuple(&data[i as usize * arity..(i as usize + 1) * arity])
         });
+        if self.indexes.len() == specs.len() {
+            for index in &mut self.indexes {
+                let (keys, n) = (&index.keys, index.key_len);
+                index.groups.reserve(hint, |&g| {
+                    hash_tuple(&keys[g as usize * n..(g as usize + 1) * n])
+                });
+                index.keys.reserve(hint * n);
+                index.ends.reserve(hint);
+                index.next.reserve(hint);
+            }
+            return;
+        }
         self.indexes = specs
             .iter()
             .map(|spec| {
@@ -196,6 +224,19 @@ impl Relation {
                 }
             })
             .collect();
+    }
+
+    /// Drops every fact, keeping the memory for the next ones.
+    fn clear(&mut self) {
+        self.rows = 0;
+        self.data.clear();
+        self.set.clear();
+        for index in &mut self.indexes {
+            index.groups.clear();
+            index.keys.clear();
+            index.ends.clear();
+            index.next.clear();
+        }
     }
 
     /// Adds a fact unless present; returns whether it was new. `key` is
@@ -228,14 +269,29 @@ impl Relation {
                 .columns
                 .iter()
                 .zip(tuple)
-                .all(|(shape, &t)| extract(shape, t, terms, key));
+                .all(|(shape, &t)| extract_arg(shape, t, terms, key));
             index.push(id, fits.then_some(key.as_slice()));
         }
         true
     }
 }
 
+/// `extract` of a fact's argument, inlined into inserts for the common
+/// shapes (a key or a free argument), the call left for function terms.
+#[inline(always)]
+fn extract_arg(shape: &Shape, t: TermId, terms: &TermTable, key: &mut Vec<TermId>) -> bool {
+    match shape {
+        Shape::Key => {
+            key.push(t);
+            true
+        }
+        Shape::Free => true,
+        Shape::Func(..) => extract(shape, t, terms, key),
+    }
+}
+
 /// Appends the key parts of `t` under `shape`; false if `t` does not fit.
+#[inline(never)]
 fn extract(shape: &Shape, t: TermId, terms: &TermTable, key: &mut Vec<TermId>) -> bool {
     match shape {
         Shape::Key => {
@@ -312,6 +368,26 @@ impl Store {
             facts: 0,
             key: Vec::new(),
         }
+    }
+
+    /// Makes it an empty store for the program's relations, keeping the
+    /// memory of the relations that held facts (so that a store used for
+    /// one state after another allocates nothing once it has grown) and
+    /// freeing that of the others (so that a store kept for later does not
+    /// hold room for every relation that ever had facts in it).
+    pub fn reset(&mut self, p: &Program) {
+        if self.relations.len() != p.relations.len() {
+            *self = Store::new(p);
+            return;
+        }
+        for r in &mut self.relations {
+            if r.rows > 0 {
+                r.clear();
+            } else if r.data.capacity() > 0 {
+                *r = Relation::new(r.arity);
+            }
+        }
+        self.facts = 0;
     }
 
     /// The facts of a relation.
@@ -424,40 +500,82 @@ pub fn run_strata(
     symbols: &Symbols,
     limits: &Limits,
 ) -> Result<(), GameError> {
+    let mut scratch = RunScratch::default();
+    run_strata_in(
+        &mut scratch,
+        p,
+        comps,
+        target,
+        below,
+        terms,
+        symbols,
+        limits,
+    )
+}
+
+/// The working memory of [`run_strata_in`], kept from one run to the next
+/// (one a state, one a joint move) so that a run allocates nothing once its
+/// vectors have grown.
+#[derive(Default)]
+pub struct RunScratch {
+    join: JoinScratch,
+    /// The head tuples of one clause's join, flat.
+    tuples: Vec<TermId>,
+    /// Per relation: the rows new in the last round of its stratum.
+    delta: Vec<(u32, u32)>,
+    /// Per relation of the stratum running: its rows when the round began.
+    start: Vec<u32>,
+}
+
+/// `run_strata`, in the working memory `scratch`.
+#[allow(clippy::too_many_arguments)]
+pub fn run_strata_in(
+    scratch: &mut RunScratch,
+    p: &Program,
+    comps: &[usize],
+    target: &mut Store,
+    below: Target<'_>,
+    terms: &mut TermTable,
+    symbols: &Symbols,
+    limits: &Limits,
+) -> Result<(), GameError> {
     let empty = Store::default();
     let work = Cell::new(limits.max_work);
-    let mut scratch = JoinScratch::default();
-    let mut tuples: Vec<TermId> = Vec::new();
-    let mut delta: Vec<(u32, u32)> = vec![(0, 0); p.relations.len()];
+    let RunScratch {
+        join: scratch,
+        tuples,
+        delta,
+        start,
+    } = scratch;
+    delta.clear();
+    delta.resize(p.relations.len(), (0, 0));
     for &c in comps {
         let comp = &p.components[c];
         // Round 0: every clause over whole relations.
-        let mut start: Vec<u32> = comp
-            .relations
-            .iter()
-            .map(|&r| target.relation(r).rows)
-            .collect();
+        start.clear();
+        start.extend(comp.relations.iter().map(|&r| target.relation(r).rows));
         for &ci in &comp.clauses {
             let cl = &p.clauses[ci];
             tuples.clear();
             let mut out = Derived {
                 head: &cl.head_args,
-                tuples: &mut tuples,
+                tuples,
             };
             let layers = below.layers(target, &empty).with_work(&work);
             join_in(
-                &mut scratch,
+                scratch,
                 p,
                 &cl.full.steps,
+                cl.full.head_bound,
                 cl.vars,
                 layers,
                 terms,
-                &delta,
+                delta,
                 limits,
                 &mut out,
             )
             .map_err(|e| named(e, p, cl.head, symbols))?;
-            flush(p, cl.head, &tuples, target, terms, limits, symbols)?;
+            flush(p, cl.head, tuples, target, terms, limits, symbols)?;
         }
         if !comp.recursive {
             continue;
@@ -481,22 +599,23 @@ pub fn run_strata(
                     tuples.clear();
                     let mut out = Derived {
                         head: &cl.head_args,
-                        tuples: &mut tuples,
+                        tuples,
                     };
                     let layers = below.layers(target, &empty).with_work(&work);
                     join_in(
-                        &mut scratch,
+                        scratch,
                         p,
                         &jp.steps,
+                        jp.head_bound,
                         cl.vars,
                         layers,
                         terms,
-                        &delta,
+                        delta,
                         limits,
                         &mut out,
                     )
                     .map_err(|e| named(e, p, cl.head, symbols))?;
-                    flush(p, cl.head, &tuples, target, terms, limits, symbols)?;
+                    flush(p, cl.head, tuples, target, terms, limits, symbols)?;
                 }
             }
         }
@@ -668,6 +787,7 @@ pub(crate) fn join(
         &mut scratch,
         p,
         steps,
+        steps.len(),
         nvars,
         layers,
         terms,
@@ -677,12 +797,16 @@ pub(crate) fn join(
     )
 }
 
-/// `join`, in the working memory `scratch`.
+/// `join`, in the working memory `scratch`, handing `sink` only the first
+/// match of steps `cut..` under each match of the steps before (all of them
+/// when `cut` is `steps.len()`): a plan's `head_bound` when the sink needs
+/// only the head facts.
 #[allow(clippy::too_many_arguments)]
 fn join_in(
     scratch: &mut JoinScratch,
     p: &Program,
     steps: &[Step],
+    cut: usize,
     nvars: usize,
     layers: Layers<'_>,
     terms: &mut TermTable,
@@ -690,6 +814,9 @@ fn join_in(
     limits: &Limits,
     sink: &mut dyn Sink,
 ) -> Result<(), GameError> {
+    if steps.iter().any(|s| scans_nothing(p, s, layers, delta)) {
+        return Ok(());
+    }
     let JoinScratch {
         b,
         trail,
@@ -787,6 +914,8 @@ fn join_in(
         }
         if depth + 1 == steps.len() {
             sink.matched(b, frames, terms, limits)?;
+            // Other matches of the steps from `cut` on give the same head.
+            frames.truncate(cut);
         } else {
             let mark = trail.len();
             let f = enter(p, &steps[depth + 1], layers, terms, b, delta, key, mark);
@@ -794,6 +923,23 @@ fn join_in(
         }
     }
     Ok(())
+}
+
+/// Whether a step is a scan with no candidate at all (an empty relation,
+/// or no new facts for a delta), so that the join it is in has no match
+/// and need not run: most strata of a state find nothing (no capture, no
+/// king), and setting up their joins cost more than the joins did.
+fn scans_nothing(p: &Program, step: &Step, layers: Layers<'_>, delta: &[(u32, u32)]) -> bool {
+    match step {
+        Step::Scan {
+            rel, delta: true, ..
+        } => {
+            let (lo, hi) = delta[rel.0 as usize];
+            lo == hi
+        }
+        Step::Scan { rel, .. } => layers.relation(p, *rel).rows == 0,
+        Step::Absent { .. } | Step::Distinct(..) | Step::Same(..) => false,
+    }
 }
 
 /// Prepares the candidates of a step under the current bindings.

@@ -124,6 +124,11 @@ pub enum Step {
 pub struct JoinPlan {
     /// Steps in order; the head is produced after the last.
     pub steps: Vec<Step>,
+    /// How many leading steps bind every variable of the head. The steps
+    /// after them bind none, so once they have matched, their other
+    /// matches would only derive the same head fact again: the join may
+    /// go back to step `head_bound - 1` (or stop, at 0).
+    pub head_bound: usize,
 }
 
 /// A clause ready to run.
@@ -406,14 +411,19 @@ impl Planner<'_> {
         let nvars = vars.len();
         let head_comp = self.comp_of[head.0 as usize];
         let own = recursive.then_some(head_comp);
-        let full = self.join(&lits, None, nvars, own);
+        let mut full = self.join(&lits, None, nvars, own);
+        full.head_bound = head_bound_after(&full.steps, &head_args, nvars);
         let deltas = if recursive {
             lits.iter()
                 .enumerate()
                 .filter(
                     |(_, l)| matches!(l, Lit::Pos(r, _) if self.comp_of[r.0 as usize] == head_comp),
                 )
-                .map(|(i, _)| self.join(&lits, Some(i), nvars, own))
+                .map(|(i, _)| {
+                    let mut jp = self.join(&lits, Some(i), nvars, own);
+                    jp.head_bound = head_bound_after(&jp.steps, &head_args, nvars);
+                    jp
+                })
                 .collect()
         } else {
             Vec::new()
@@ -462,7 +472,9 @@ impl Planner<'_> {
     }
 
     /// Orders the body greedily: filters as soon as their variables are
-    /// bound; among positive literals, `does` first (one fact per role),
+    /// bound; among positive literals, one whose arguments are all bound
+    /// first (a test of one fact, such as a 0-ary guard: it can only cut
+    /// the join short), then `does` (one fact per role),
     /// then one that shares a bound variable with those placed (so no
     /// cross product is made while a join on a variable is possible), then
     /// one of the clause's own recursive stratum `own` (it holds only the
@@ -537,7 +549,10 @@ impl Planner<'_> {
                 });
             }
         }
-        JoinPlan { steps }
+        JoinPlan {
+            steps,
+            head_bound: 0,
+        }
     }
 
     /// A scan of `rel` by the index that fits what is bound.
@@ -564,8 +579,9 @@ impl Planner<'_> {
     }
 }
 
-/// How good a positive literal is to join next, given what is bound:
-/// `does` (one fact per role) first, then one that shares a bound variable, then one of the
+/// How good a positive literal is to join next, given what is bound: one
+/// with every argument bound first (it matches one fact or none), then
+/// `does` (one fact per role), then one that shares a bound variable, then one of the
 /// clause's own stratum `own`, then the most bound argument positions
 /// and the fewest new variables, then the first written.
 fn rank(
@@ -585,11 +601,18 @@ fn rank(
     });
     let joined = args.iter().any(|a| shares_bound_var(a, bound));
     let recursive = Some(comp_of[rel.0 as usize]) == own;
-    Some((*rel == does, joined, recursive, b * 4 - f, -(i as i64)))
+    Some((
+        f == 0,
+        *rel == does,
+        joined,
+        recursive,
+        b * 4 - f,
+        -(i as i64),
+    ))
 }
 
 /// The rank of a positive literal in [`rank`]; greater is better.
-type Rank = (bool, bool, bool, i64, i64);
+type Rank = (bool, bool, bool, bool, i64, i64);
 
 /// The state of ordering one body: what is bound and placed, the literals
 /// each variable occurs in, the filters waiting for variables, and the
@@ -705,22 +728,47 @@ impl Order {
     }
 }
 
+/// Calls `f` on each variable occurrence of a pattern.
+fn pat_vars(p: &Pat, f: &mut impl FnMut(u16)) {
+    match p {
+        Pat::Const(_) => {}
+        Pat::Var(v) => f(*v),
+        Pat::Func(_, args) => args.iter().for_each(|a| pat_vars(a, f)),
+    }
+}
+
 /// Calls `f` on each variable occurrence of a literal.
 fn lit_vars(l: &Lit, f: &mut impl FnMut(u16)) {
-    fn walk(p: &Pat, f: &mut impl FnMut(u16)) {
-        match p {
-            Pat::Const(_) => {}
-            Pat::Var(v) => f(*v),
-            Pat::Func(_, args) => args.iter().for_each(|a| walk(a, f)),
-        }
-    }
     match l {
-        Lit::Pos(_, args) | Lit::Neg(_, args) => args.iter().for_each(|a| walk(a, f)),
+        Lit::Pos(_, args) | Lit::Neg(_, args) => args.iter().for_each(|a| pat_vars(a, f)),
         Lit::Distinct(a, b) | Lit::Same(a, b) => {
-            walk(a, f);
-            walk(b, f);
+            pat_vars(a, f);
+            pat_vars(b, f);
         }
     }
+}
+
+/// How many leading steps of a plan bind every variable of the head
+/// `head` (see `JoinPlan::head_bound`): only scans bind.
+fn head_bound_after(steps: &[Step], head: &[Pat], nvars: usize) -> usize {
+    let mut unbound = vec![false; nvars];
+    head.iter()
+        .for_each(|p| pat_vars(p, &mut |v| unbound[v as usize] = true));
+    let mut after = 0;
+    for (i, step) in steps.iter().enumerate() {
+        if let Step::Scan { args, .. } = step {
+            let mut binds = false;
+            args.iter().for_each(|p| {
+                pat_vars(p, &mut |v| {
+                    binds |= std::mem::take(&mut unbound[v as usize])
+                })
+            });
+            if binds {
+                after = i + 1;
+            }
+        }
+    }
+    after
 }
 
 fn shape(p: &Pat, bound: &[bool], key: &mut Vec<Pat>) -> Shape {
@@ -845,5 +893,30 @@ fn show_pat(
                 .collect();
             format!("({} {})", symbols.name(*f), inner.join(" "))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::SourceFile;
+
+    /// The `head_bound` of the full plan of each clause of `text`, in order.
+    fn head_bounds(text: &str) -> Vec<usize> {
+        let d = crate::parse::parse(&SourceFile::new("t", text), 64).unwrap();
+        let clauses = crate::normal::normalize(&d).unwrap();
+        let mut symbols = d.symbols.clone();
+        let p = plan(&clauses, &mut TermTable::new(), &mut symbols);
+        p.clauses.iter().map(|c| c.full.head_bound).collect()
+    }
+
+    #[test]
+    fn head_bound_counts_the_steps_that_bind_head_variables() {
+        // (q ?x ?y) binds ?x; (r ?y ?z) binds no head variable.
+        assert_eq!(head_bounds("(<= (p ?x) (q ?x ?y) (r ?y ?z))"), [1]);
+        // A 0-ary head: the first match of the body is enough.
+        assert_eq!(head_bounds("(<= g (q ?x ?y) (r ?y ?z))"), [0]);
+        // ?z comes last, so every step is needed.
+        assert_eq!(head_bounds("(<= (p ?x ?z) (q ?x ?y) (r ?y ?z))"), [2]);
     }
 }
