@@ -29,6 +29,9 @@ pub struct Limits {
     /// How many candidate facts grounding may look at before it gives up
     /// and the interpreter is used instead; 0 never grounds.
     pub max_ground_work: u64,
+    /// The most facts that could hold (atoms) a grounding attempt accepts
+    /// before it gives up and the interpreter is used instead.
+    pub max_ground_atoms: usize,
     /// How many candidate facts the joins of one evaluation (the static
     /// facts, one state's or one joint move's) may look at: bounds rules
     /// whose joins would run for hours without deriving much.
@@ -42,6 +45,7 @@ impl Default for Limits {
             max_term_depth: 64,
             max_nesting: crate::parse::DEFAULT_MAX_NESTING,
             max_ground_work: 50_000_000,
+            max_ground_atoms: crate::ground::DEFAULT_MAX_ATOMS,
             max_work: DEFAULT_MAX_WORK,
         }
     }

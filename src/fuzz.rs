@@ -22,6 +22,7 @@ pub const FUZZ_LIMITS: Limits = Limits {
     max_term_depth: 12,
     max_nesting: 50,
     max_ground_work: 100_000,
+    max_ground_atoms: crate::ground::DEFAULT_MAX_ATOMS,
     max_work: 1_000_000,
 };
 

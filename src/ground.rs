@@ -18,12 +18,13 @@ use crate::term::{TermId, TermTable};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::cell::Cell;
 
-/// The most facts that could hold (atoms) a grounding attempt accepts:
+/// The most facts that could hold (atoms) a grounding attempt accepts
+/// unless `Limits::max_ground_atoms` (`--max-ground-atoms`) says otherwise:
 /// past it, the game is evaluated by the interpreter instead. The largest
 /// game that grounds in `rules/` has 13,000 atoms (skirmish with holes);
 /// reaching the limit is what a failed attempt costs (Brazilian draughts:
 /// 0.12 s at 100,000, 0.72 s and some 80 MiB at 400,000).
-const MAX_ATOMS: usize = 100_000;
+pub const DEFAULT_MAX_ATOMS: usize = 100_000;
 
 /// The most body literals all ground rules together may have.
 const MAX_GROUND_LITERALS: usize = 20_000_000;
@@ -86,7 +87,7 @@ impl Grounded {
     ) -> Result<Grounded, GameError> {
         let kw = p.keywords;
         let limits = Limits {
-            max_facts: MAX_ATOMS,
+            max_facts: limits.max_ground_atoms,
             ..*limits
         };
         let dynamic: Vec<usize> = (0..p.components.len())

@@ -235,3 +235,43 @@ fn bench_refuses_out_of_range_flags_and_a_file_that_is_not_there() {
         run.stderr
     );
 }
+
+#[test]
+fn max_ground_atoms_chooses_the_engine_and_both_play_the_same_games() {
+    // Tic-tac-toe has 130 atoms: ground by default and under a limit of
+    // 130, interpreted under 129 or 0; a seed gives the same games either way.
+    let engine = |limit: Option<&str>| {
+        let mut args = vec!["bench", "tests/cli/tictactoe.gdl", "--seconds", "0.1"];
+        args.extend(
+            limit
+                .map(|l| ["--max-ground-atoms", l])
+                .into_iter()
+                .flatten(),
+        );
+        let run = gdl(&args, "");
+        assert_eq!(run.code, 0, "{}", run.screen());
+        run.stdout.lines().nth(1).unwrap_or("").to_string()
+    };
+    assert!(engine(None).starts_with("engine: ground rules (130 atoms"));
+    assert!(engine(Some("130")).starts_with("engine: ground rules"));
+    assert!(engine(Some("129")).starts_with("engine: interpreter"));
+    assert!(engine(Some("0")).starts_with("engine: interpreter"));
+    let random = |limit: &str| {
+        let args = [
+            "random",
+            "tests/cli/tictactoe.gdl",
+            "--games",
+            "50",
+            "--max-ground-atoms",
+            limit,
+        ];
+        let run = gdl(&args, "");
+        assert_eq!(run.code, 0, "{}", run.screen());
+        run.stdout
+            .lines()
+            .filter(|l| !l.starts_with("time:"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(random("100000"), random("0"));
+}

@@ -98,6 +98,11 @@ pub struct LimitArgs {
     /// Most candidate facts the joins of one evaluation may look at.
     #[arg(long, value_name = "N")]
     pub max_work: Option<u64>,
+    /// Most facts that could hold (atoms) for the rules to be ground
+    /// (evaluated incrementally, the fast engine); a game with more is
+    /// interpreted [default: 100000].
+    #[arg(long, value_name = "N")]
+    pub max_ground_atoms: Option<usize>,
     /// Largest rules file read, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_BYTES)]
     pub max_file_size: u64,
@@ -183,6 +188,9 @@ pub fn load_game(path: &Path, limits: &LimitArgs) -> Result<Game, LoadError> {
     }
     if let Some(n) = limits.max_work {
         l.max_work = n;
+    }
+    if let Some(n) = limits.max_ground_atoms {
+        l.max_ground_atoms = n;
     }
     Game::load_with(path, l)
 }
