@@ -556,16 +556,22 @@ impl Evaluation {
 
     /// Makes this evaluation a copy of `other` (of the same network)
     /// without allocating.
-    pub fn copy_from(&mut self, other: &Evaluation) {
+    pub fn copy_from(&mut self, net: &Network, other: &Evaluation) {
+        self.check(net);
         assert_eq!(
             self.net, other.net,
             "copied from another network's evaluation"
         );
         self.rules.copy_from_slice(&other.rules);
         self.atoms.copy_from_slice(&other.atoms);
-        self.queued.copy_from_slice(&other.queued);
+        // Only the atoms waiting in queues and in `changed` matter.
+        for (l, &len) in other.queued_len.iter().enumerate() {
+            let waiting = net.level_start[l] as usize..(net.level_start[l] + len) as usize;
+            self.queued[waiting.clone()].copy_from_slice(&other.queued[waiting]);
+        }
         self.queued_len.copy_from_slice(&other.queued_len);
-        self.changed.copy_from_slice(&other.changed);
+        let changed = ..other.changed_len;
+        self.changed[changed].copy_from_slice(&other.changed[changed]);
         self.changed_len = other.changed_len;
     }
 

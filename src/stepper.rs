@@ -347,7 +347,7 @@ impl Stepper {
     /// Makes this stepper's position that of `other` (a stepper of the
     /// same tables) without allocating, but for the known state.
     fn copy_position(&mut self, other: &Stepper) {
-        self.eval.copy_from(&other.eval);
+        self.eval.copy_from(&self.tables.net, &other.eval);
         self.legal.copy_from_slice(&other.legal);
         self.legal_count.copy_from_slice(&other.legal_count);
         self.true_bits.copy_from_slice(&other.true_bits);
