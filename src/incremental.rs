@@ -116,14 +116,18 @@ struct AtomState {
     truth: bool,
     /// Whether it waits in its level's queue.
     queued: bool,
-    /// Whether its flips are recorded in `Evaluation::changed`.
-    watched: bool,
     /// Whether it is in `Evaluation::changed` now.
     listed: bool,
-    /// Whether it is a leaf: no rule reads it and it gates none, so its
-    /// value can follow its support at once, with nothing to put in order.
-    leaf: bool,
+    /// What it is, fixed when the evaluation is made: `WATCHED`, `LEAF`
+    /// (one byte, so that the record fits in eight).
+    kind: u8,
 }
+
+/// An atom whose flips are recorded in `Evaluation::changed`.
+const WATCHED: u8 = 1;
+/// A leaf: no rule reads it and it gates none, so its value can follow its
+/// support at once, with nothing to put in order.
+const LEAF: u8 = 2;
 
 /// A ground rule as the network is built: its head and its literals, each
 /// `atom << 1 | negated`.
@@ -532,8 +536,12 @@ impl Evaluation {
                 .iter()
                 .zip(&net.atoms)
                 .map(|(&watched, info)| AtomState {
-                    watched,
-                    leaf: info.start == info.end && info.gate_start == info.gate_end,
+                    kind: if watched { WATCHED } else { 0 }
+                        | if info.start == info.end && info.gate_start == info.gate_end {
+                            LEAF
+                        } else {
+                            0
+                        },
                     ..AtomState::default()
                 })
                 .collect(),
@@ -682,7 +690,7 @@ impl Evaluation {
         // with room for each of their atoms once (see `queued`).
         unsafe {
             let a = self.atoms.get_unchecked_mut(atom as usize);
-            if a.leaf {
+            if a.kind & LEAF != 0 {
                 a.truth = value;
                 self.note_flip(atom);
             } else if !a.queued {
@@ -700,7 +708,7 @@ impl Evaluation {
     #[inline(always)]
     fn note_flip(&mut self, atom: u32) {
         let a = &mut self.atoms[atom as usize];
-        if a.watched && !a.listed {
+        if a.kind & WATCHED != 0 && !a.listed {
             a.listed = true;
             self.changed[self.changed_len] = atom;
             self.changed_len += 1;
