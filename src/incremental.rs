@@ -31,6 +31,13 @@
 //! the board's flips no longer touch it. This needs the state part settled
 //! when a gate opens and left alone while one is open (the stepper shuts
 //! every gate before it plays the `next` facts into `true`).
+//!
+//! A *leaf* (an atom no rule reads and that gates none: legal moves,
+//! `next`, goals) takes its value as soon as its support crosses zero,
+//! without a turn in the queues. The hot loop (flip, gain, lose, queue)
+//! indexes without bounds checks: every index comes from the network, and
+//! an evaluation asserts at each public call that it is given the network
+//! it was made for.
 
 use crate::ground::Grounded;
 
@@ -511,6 +518,7 @@ impl Network {
 pub struct Evaluation {
     /// The network it evaluates (`Network::id`).
     net: u64,
+    /// Per rule and per atom, their counts and flags now.
     rules: Vec<RuleState>,
     atoms: Vec<AtomState>,
     /// Per level `l`: the atoms whose support crossed zero, the first
