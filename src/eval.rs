@@ -834,39 +834,76 @@ fn join_in(
     if steps.is_empty() {
         return sink.matched(b, frames, terms, limits);
     }
-    frames.push(enter(p, &steps[0], layers, terms, b, delta, key, 0));
-    while !frames.is_empty() {
-        let depth = frames.len() - 1;
+    // The step to enter next, after a match of the steps before it.
+    let mut next = Some(0);
+    loop {
+        if let Some(mut d) = next.take() {
+            // Enter steps from `d` on. A filter (negation, distinct, same)
+            // is decided as it is entered: when it passes, its frame is
+            // pushed spent (it has no second match) and the next step is
+            // entered at once; when it fails, the scan below tries its
+            // next candidate.
+            loop {
+                if d == steps.len() {
+                    sink.matched(b, frames, terms, limits)?;
+                    // Other matches of the steps from `cut` on give the
+                    // same head.
+                    frames.truncate(cut);
+                    break;
+                }
+                let frame = enter(p, &steps[d], layers, terms, b, delta, key, trail.len());
+                let Candidates::Once(pass) = frame.candidates else {
+                    frames.push(frame);
+                    break;
+                };
+                // The rounds a filter's frame took when it was looped over:
+                // one to pass, one to be left.
+                spend(layers, 1 + pass as u64);
+                if !pass {
+                    break;
+                }
+                frames.push(Frame {
+                    candidates: Candidates::Once(false),
+                    ..frame
+                });
+                d += 1;
+            }
+        }
+        // Spent filters have no other match: back to the scan below them.
+        while frames
+            .last()
+            .is_some_and(|f| matches!(f.candidates, Candidates::Once(_)))
+        {
+            frames.pop();
+        }
+        let Some(depth) = frames.len().checked_sub(1) else {
+            return Ok(());
+        };
         let frame = &mut frames[depth];
         undo(b, trail, frame.mark);
         let step = &steps[depth];
-        if let Some(budget) = layers.budget {
-            if budget.get() == 0 {
-                return Err(if layers.relaxed {
-                    GameError::Limit {
-                        limit: "grounding work",
-                        value: 0,
-                        relation: String::new(),
-                        flag: "(none: the interpreter is used instead)",
-                    }
-                } else {
-                    GameError::Limit {
-                        limit: "join work",
-                        value: limits.max_work as usize,
-                        relation: String::new(),
-                        flag: "--max-work",
-                    }
-                });
-            }
+        if layers.budget.is_some_and(|budget| budget.get() == 0) {
+            return Err(if layers.relaxed {
+                GameError::Limit {
+                    limit: "grounding work",
+                    value: 0,
+                    relation: String::new(),
+                    flag: "(none: the interpreter is used instead)",
+                }
+            } else {
+                GameError::Limit {
+                    limit: "join work",
+                    value: limits.max_work as usize,
+                    relation: String::new(),
+                    flag: "--max-work",
+                }
+            });
         }
         // Candidate facts looked at in this round of the loop.
         let mut looked = 1u64;
         let mut advanced = false;
         match &mut frame.candidates {
-            Candidates::Once(ok) => {
-                advanced = *ok;
-                *ok = false;
-            }
+            Candidates::Once(_) => unreachable!("spent filters are left above"),
             Candidates::Chain(next) => {
                 let Step::Scan {
                     rel,
@@ -906,27 +943,22 @@ fn join_in(
                 }
             }
         }
-        if let Some(budget) = layers.budget {
-            // Grounding's budget counts rounds of the loop (its historical
-            // unit); an exact evaluation counts every fact looked at.
-            let spent = if layers.relaxed { 1 } else { looked };
-            budget.set(budget.get().saturating_sub(spent));
-        }
-        if !advanced {
-            frames.pop();
-            continue;
-        }
-        if depth + 1 == steps.len() {
-            sink.matched(b, frames, terms, limits)?;
-            // Other matches of the steps from `cut` on give the same head.
-            frames.truncate(cut);
+        // Grounding's budget counts rounds of the loop (its historical
+        // unit); an exact evaluation counts every fact looked at.
+        spend(layers, if layers.relaxed { 1 } else { looked });
+        if advanced {
+            next = Some(depth + 1);
         } else {
-            let mark = trail.len();
-            let f = enter(p, &steps[depth + 1], layers, terms, b, delta, key, mark);
-            frames.push(f);
+            frames.pop();
         }
     }
-    Ok(())
+}
+
+/// Takes `work` from the joins' budget, if they have one.
+fn spend(layers: Layers<'_>, work: u64) {
+    if let Some(budget) = layers.budget {
+        budget.set(budget.get().saturating_sub(work));
+    }
 }
 
 /// Whether a step is a scan with no candidate at all (an empty relation,
