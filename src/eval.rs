@@ -1142,22 +1142,31 @@ impl Args {
 }
 
 /// The id of a bound pattern's term, if that term was ever interned.
+/// Inlined into the joins (constants and variables are most key
+/// arguments); function terms take the call to `lookup_func`.
+#[inline(always)]
 fn ground_lookup(p: &Pat, b: &[TermId], terms: &TermTable) -> Option<TermId> {
     match p {
         Pat::Const(c) => Some(*c),
         Pat::Var(v) => Some(b[*v as usize]),
-        Pat::Func(f, args) => {
-            let mut ids = Args::new(args.len());
-            for a in args.iter() {
-                ids.push(ground_lookup(a, b, terms)?);
-            }
-            terms.lookup(*f, ids.as_slice())
-        }
+        Pat::Func(f, args) => lookup_func(*f, args, b, terms),
     }
 }
 
+/// The id of the bound function term `f(args)`, if ever interned.
+#[inline(never)]
+fn lookup_func(f: Symbol, args: &[Pat], b: &[TermId], terms: &TermTable) -> Option<TermId> {
+    let mut ids = Args::new(args.len());
+    for a in args.iter() {
+        ids.push(ground_lookup(a, b, terms)?);
+    }
+    terms.lookup(f, ids.as_slice())
+}
+
 /// The id of a bound pattern's term, interning it; refuses terms deeper than
-/// the limit.
+/// the limit. Inlined into head building (constants and variables are most
+/// head arguments); function terms take the call to `intern_func`.
+#[inline(always)]
 pub(crate) fn ground_intern(
     p: &Pat,
     b: &[TermId],
@@ -1167,24 +1176,34 @@ pub(crate) fn ground_intern(
     match p {
         Pat::Const(c) => Ok(*c),
         Pat::Var(v) => Ok(b[*v as usize]),
-        Pat::Func(f, args) => {
-            let mut ids = Args::new(args.len());
-            for a in args.iter() {
-                ids.push(ground_intern(a, b, terms, limits)?);
-            }
-            let ids = ids.as_slice();
-            let depth = 1 + ids.iter().map(|&t| terms.depth(t)).max().unwrap_or(0);
-            if depth > limits.max_term_depth {
-                return Err(GameError::Limit {
-                    limit: "term depth",
-                    value: limits.max_term_depth,
-                    relation: String::new(),
-                    flag: "--max-term-depth",
-                });
-            }
-            Ok(terms.intern(*f, ids))
-        }
+        Pat::Func(f, args) => intern_func(*f, args, b, terms, limits),
     }
+}
+
+/// The id of the bound function term `f(args)`, interning it.
+#[inline(never)]
+fn intern_func(
+    f: Symbol,
+    args: &[Pat],
+    b: &[TermId],
+    terms: &mut TermTable,
+    limits: &Limits,
+) -> Result<TermId, GameError> {
+    let mut ids = Args::new(args.len());
+    for a in args.iter() {
+        ids.push(ground_intern(a, b, terms, limits)?);
+    }
+    let ids = ids.as_slice();
+    let depth = 1 + ids.iter().map(|&t| terms.depth(t)).max().unwrap_or(0);
+    if depth > limits.max_term_depth {
+        return Err(GameError::Limit {
+            limit: "term depth",
+            value: limits.max_term_depth,
+            relation: String::new(),
+            flag: "--max-term-depth",
+        });
+    }
+    Ok(terms.intern(f, ids))
 }
 
 /// Whether two bound patterns denote the same term (without interning).
