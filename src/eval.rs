@@ -281,7 +281,9 @@ impl Relation {
 }
 
 /// `extract` of a fact's argument, inlined into inserts for the common
-/// shapes (a key or a free argument), the call left for function terms.
+/// shapes (a key or a free argument) and for a function term of another
+/// functor (an index of `(true (cell ..))` seeing `(true (control ..))`),
+/// the call left for function terms that may fit.
 #[inline(always)]
 fn extract_arg(shape: &Shape, t: TermId, terms: &TermTable, key: &mut Vec<TermId>) -> bool {
     match shape {
@@ -290,7 +292,7 @@ fn extract_arg(shape: &Shape, t: TermId, terms: &TermTable, key: &mut Vec<TermId
             true
         }
         Shape::Free => true,
-        Shape::Func(..) => extract(shape, t, terms, key),
+        Shape::Func(f, ..) => terms.functor(t) == *f && extract(shape, t, terms, key),
     }
 }
 
@@ -376,18 +378,21 @@ impl Store {
 
     /// Makes it an empty store for the program's relations, keeping the
     /// memory of the relations that held facts (so that a store used for
-    /// one state after another allocates nothing once it has grown) and
+    /// one state after another allocates nothing once it has grown) and of
+    /// the empty ones whose room is within eight times their size hint (at
+    /// least 16 facts: the relations a model needs now and then, a capture,
+    /// a king's move, which were freed and made again model after model),
     /// freeing that of the others (so that a store kept for later does not
-    /// hold room for every relation that ever had facts in it).
+    /// hold the room of a rare model with many facts).
     pub fn reset(&mut self, p: &Program) {
         if self.relations.len() != p.relations.len() {
             *self = Store::new(p);
             return;
         }
-        for r in &mut self.relations {
+        for (i, r) in self.relations.iter_mut().enumerate() {
             if r.rows > 0 {
                 r.clear();
-            } else if r.data.capacity() > 0 {
+            } else if r.data.capacity() > 8 * p.sizes.get(RelId(i as u32)).max(16) * r.arity {
                 *r = Relation::new(r.arity);
             }
         }
