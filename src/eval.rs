@@ -1055,12 +1055,18 @@ pub(crate) fn lookup_tuple(
     })
 }
 
+/// Unbinds the variables bound since the trail was `mark` long.
+#[inline(always)]
 fn undo(b: &mut [TermId], trail: &mut Vec<u16>, mark: usize) {
-    for v in trail.drain(mark..) {
+    for &v in &trail[mark..] {
         b[v as usize] = UNBOUND;
     }
+    trail.truncate(mark);
 }
 
+/// Matches a literal's patterns against a fact. Inlined into the scan
+/// loops (one call per candidate fact looked at).
+#[inline(always)]
 fn unify_all(
     args: &[Pat],
     row: &[TermId],
