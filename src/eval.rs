@@ -846,8 +846,8 @@ fn join_in(
             // Enter steps from `d` on. A filter (negation, distinct, same)
             // is decided as it is entered: when it passes, its frame is
             // pushed spent (it has no second match) and the next step is
-            // entered at once; when it fails, the scan below tries its
-            // next candidate.
+            // entered at once; when it fails, as when a scan has no
+            // candidate, the scan below tries its next candidate.
             loop {
                 if d == steps.len() {
                     sink.matched(b, frames, terms, limits)?;
@@ -857,28 +857,46 @@ fn join_in(
                     break;
                 }
                 let frame = enter(p, &steps[d], layers, terms, b, delta, key, trail.len());
-                let Candidates::Once(pass) = frame.candidates else {
-                    frames.push(frame);
-                    break;
-                };
-                // The rounds a filter's frame took when it was looped over:
-                // one to pass, one to be left.
-                spend(layers, 1 + pass as u64);
-                if !pass {
-                    break;
+                match frame.candidates {
+                    // A scan without candidates fails at once, as a failing
+                    // filter does (charged the round it took when looped).
+                    Candidates::Chain(NO_ROW) => {
+                        spend(layers, 1);
+                        break;
+                    }
+                    Candidates::Range(lo, hi) if lo >= hi => {
+                        spend(layers, 1);
+                        break;
+                    }
+                    Candidates::Chain(_) | Candidates::Range(..) => {
+                        frames.push(frame);
+                        break;
+                    }
+                    Candidates::Once(pass) => {
+                        // The rounds a filter's frame took when it was
+                        // looped over: one to pass, one to be left.
+                        spend(layers, 1 + pass as u64);
+                        if !pass {
+                            break;
+                        }
+                        frames.push(Frame {
+                            candidates: Candidates::Once(false),
+                            ..frame
+                        });
+                        d += 1;
+                    }
                 }
-                frames.push(Frame {
-                    candidates: Candidates::Once(false),
-                    ..frame
-                });
-                d += 1;
             }
         }
-        // Spent filters have no other match: back to the scan below them.
-        while frames
-            .last()
-            .is_some_and(|f| matches!(f.candidates, Candidates::Once(_)))
-        {
+        // Spent filters and scans have no other match: back to the scan
+        // below them (a spent scan charged the round it took when looped).
+        while let Some(frame) = frames.last() {
+            match frame.candidates {
+                Candidates::Once(_) => {}
+                Candidates::Chain(NO_ROW) => spend(layers, 1),
+                Candidates::Range(lo, hi) if lo >= hi => spend(layers, 1),
+                Candidates::Chain(_) | Candidates::Range(..) => break,
+            }
             frames.pop();
         }
         let Some(depth) = frames.len().checked_sub(1) else {
@@ -908,7 +926,7 @@ fn join_in(
         let mut looked = 1u64;
         let mut advanced = false;
         match &mut frame.candidates {
-            Candidates::Once(_) => unreachable!("spent filters are left above"),
+            Candidates::Once(_) => unreachable!("spent frames are left above"),
             Candidates::Chain(next) => {
                 let Step::Scan {
                     rel,
