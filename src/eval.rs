@@ -311,7 +311,7 @@ fn extract(shape: &Shape, t: TermId, terms: &TermTable, key: &mut Vec<TermId>) -
                 && subs
                     .iter()
                     .zip(terms.args(t))
-                    .all(|(s, &a)| extract(s, a, terms, key))
+                    .all(|(s, &a)| extract_arg(s, a, terms, key))
         }
     }
 }
