@@ -422,9 +422,10 @@ impl Store {
 /// The stores an evaluation reads, by phase.
 #[derive(Clone, Copy)]
 pub(crate) struct Layers<'a> {
-    static_: &'a Store,
-    state: &'a Store,
-    moves: &'a Store,
+    /// The static, state and move stores, by `Phase as usize` (the order
+    /// `Phase` declares them in): one load where a match on the phase
+    /// cost a branch at every step entered and every round of a scan.
+    stores: [&'a Store; 3],
     /// Negation of state or move facts is taken as true: the evaluation
     /// over-approximates every model (used to ground the rules).
     relaxed: bool,
@@ -444,12 +445,7 @@ impl<'a> Layers<'a> {
 
     #[inline]
     fn relation(&self, p: &Program, r: RelId) -> &'a Relation {
-        let store = match p.info(r).phase {
-            Phase::Static => self.static_,
-            Phase::State => self.state,
-            Phase::Move => self.moves,
-        };
-        store.relation(r)
+        self.stores[p.info(r).phase as usize].relation(r)
     }
 }
 
@@ -490,9 +486,7 @@ impl<'a> Target<'a> {
             Target::Relaxed { static_, budget } => (static_, target, target, Some(budget)),
         };
         Layers {
-            static_,
-            state,
-            moves,
+            stores: [static_, state, moves],
             relaxed: budget.is_some(),
             budget,
         }
@@ -839,149 +833,151 @@ fn join_in(
     if steps.is_empty() {
         return sink.matched(b, frames, terms, limits);
     }
-    // The step to enter next, after a match of the steps before it.
-    let mut next = Some(0);
-    loop {
-        if let Some(mut d) = next.take() {
-            // Enter steps from `d` on. A filter (negation, distinct, same)
-            // is decided as it is entered: when it passes, its frame is
-            // pushed spent (it has no second match) and the next step is
-            // entered at once; when it fails, as when a scan has no
-            // candidate, the scan below tries its next candidate.
-            loop {
-                if d == steps.len() {
-                    sink.matched(b, frames, terms, limits)?;
-                    // Other matches of the steps from `cut` on give the
-                    // same head.
-                    frames.truncate(cut);
-                    break;
-                }
-                let frame = enter(p, &steps[d], layers, terms, b, delta, key, trail.len());
-                match frame.candidates {
-                    // A scan without candidates fails at once, as a failing
-                    // filter does (charged the round it took when looped).
-                    Candidates::Chain(NO_ROW) => {
-                        spend(layers, 1);
+    // The work budget, counted down in a register and written back when
+    // the join ends (unbounded when it has none).
+    let mut left = layers.budget.map_or(u64::MAX, Cell::get);
+    let result = (|| {
+        // The step to enter next, after a match of the steps before it.
+        let mut next = Some(0);
+        loop {
+            if let Some(mut d) = next.take() {
+                // Enter steps from `d` on. A filter (negation, distinct, same)
+                // is decided as it is entered: when it passes, its frame is
+                // pushed spent (it has no second match) and the next step is
+                // entered at once; when it fails, as when a scan has no
+                // candidate, the scan below tries its next candidate.
+                loop {
+                    if d == steps.len() {
+                        sink.matched(b, frames, terms, limits)?;
+                        // Other matches of the steps from `cut` on give the
+                        // same head.
+                        frames.truncate(cut);
                         break;
                     }
-                    Candidates::Range(lo, hi) if lo >= hi => {
-                        spend(layers, 1);
-                        break;
-                    }
-                    Candidates::Chain(_) | Candidates::Range(..) => {
-                        frames.push(frame);
-                        break;
-                    }
-                    Candidates::Once(pass) => {
-                        // The rounds a filter's frame took when it was
-                        // looped over: one to pass, one to be left.
-                        spend(layers, 1 + pass as u64);
-                        if !pass {
+                    let frame = enter(p, &steps[d], layers, terms, b, delta, key, trail.len());
+                    match frame.candidates {
+                        // A scan without candidates fails at once, as a failing
+                        // filter does (charged the round it took when looped).
+                        Candidates::Chain(NO_ROW) => {
+                            left = left.saturating_sub(1);
                             break;
                         }
-                        frames.push(Frame {
-                            candidates: Candidates::Once(false),
-                            ..frame
-                        });
-                        d += 1;
+                        Candidates::Range(lo, hi) if lo >= hi => {
+                            left = left.saturating_sub(1);
+                            break;
+                        }
+                        Candidates::Chain(_) | Candidates::Range(..) => {
+                            frames.push(frame);
+                            break;
+                        }
+                        Candidates::Once(pass) => {
+                            // The rounds a filter's frame took when it was
+                            // looped over: one to pass, one to be left.
+                            left = left.saturating_sub(1 + pass as u64);
+                            if !pass {
+                                break;
+                            }
+                            frames.push(Frame {
+                                candidates: Candidates::Once(false),
+                                ..frame
+                            });
+                            d += 1;
+                        }
                     }
                 }
             }
-        }
-        // Spent filters and scans have no other match: back to the scan
-        // below them (a spent scan charged the round it took when looped).
-        while let Some(frame) = frames.last() {
-            match frame.candidates {
-                Candidates::Once(_) => {}
-                Candidates::Chain(NO_ROW) => spend(layers, 1),
-                Candidates::Range(lo, hi) if lo >= hi => spend(layers, 1),
-                Candidates::Chain(_) | Candidates::Range(..) => break,
-            }
-            frames.pop();
-        }
-        let Some(depth) = frames.len().checked_sub(1) else {
-            return Ok(());
-        };
-        let frame = &mut frames[depth];
-        undo(b, trail, frame.mark);
-        let step = &steps[depth];
-        if layers.budget.is_some_and(|budget| budget.get() == 0) {
-            return Err(if layers.relaxed {
-                GameError::Limit {
-                    limit: "grounding work",
-                    value: 0,
-                    relation: String::new(),
-                    flag: "(none: the interpreter is used instead)",
+            // Spent filters and scans have no other match: back to the scan
+            // below them (a spent scan charged the round it took when looped).
+            while let Some(frame) = frames.last() {
+                match frame.candidates {
+                    Candidates::Once(_) => {}
+                    Candidates::Chain(NO_ROW) => left = left.saturating_sub(1),
+                    Candidates::Range(lo, hi) if lo >= hi => left = left.saturating_sub(1),
+                    Candidates::Chain(_) | Candidates::Range(..) => break,
                 }
+                frames.pop();
+            }
+            let Some(depth) = frames.len().checked_sub(1) else {
+                return Ok(());
+            };
+            let frame = &mut frames[depth];
+            undo(b, trail, frame.mark);
+            let step = &steps[depth];
+            if left == 0 {
+                return Err(if layers.relaxed {
+                    GameError::Limit {
+                        limit: "grounding work",
+                        value: 0,
+                        relation: String::new(),
+                        flag: "(none: the interpreter is used instead)",
+                    }
+                } else {
+                    GameError::Limit {
+                        limit: "join work",
+                        value: limits.max_work as usize,
+                        relation: String::new(),
+                        flag: "--max-work",
+                    }
+                });
+            }
+            // Candidate facts looked at in this round of the loop.
+            let mut looked = 1u64;
+            let mut advanced = false;
+            match &mut frame.candidates {
+                Candidates::Once(_) => unreachable!("spent frames are left above"),
+                Candidates::Chain(next) => {
+                    let Step::Scan {
+                        rel,
+                        args,
+                        index: Some(ix),
+                        ..
+                    } = step
+                    else {
+                        unreachable!()
+                    };
+                    let relation = layers.relation(p, *rel);
+                    while *next != NO_ROW {
+                        frame.row = *next;
+                        *next = relation.next_in(*ix, frame.row);
+                        looked += 1;
+                        if unify_all(args, relation.row(frame.row), terms, b, trail) {
+                            advanced = true;
+                            break;
+                        }
+                        undo(b, trail, frame.mark);
+                    }
+                }
+                Candidates::Range(lo, hi) => {
+                    let Step::Scan { rel, args, .. } = step else {
+                        unreachable!()
+                    };
+                    let relation = layers.relation(p, *rel);
+                    while *lo < *hi {
+                        frame.row = *lo;
+                        *lo += 1;
+                        looked += 1;
+                        if unify_all(args, relation.row(frame.row), terms, b, trail) {
+                            advanced = true;
+                            break;
+                        }
+                        undo(b, trail, frame.mark);
+                    }
+                }
+            }
+            // Grounding's budget counts rounds of the loop (its historical
+            // unit); an exact evaluation counts every fact looked at.
+            left = left.saturating_sub(if layers.relaxed { 1 } else { looked });
+            if advanced {
+                next = Some(depth + 1);
             } else {
-                GameError::Limit {
-                    limit: "join work",
-                    value: limits.max_work as usize,
-                    relation: String::new(),
-                    flag: "--max-work",
-                }
-            });
-        }
-        // Candidate facts looked at in this round of the loop.
-        let mut looked = 1u64;
-        let mut advanced = false;
-        match &mut frame.candidates {
-            Candidates::Once(_) => unreachable!("spent frames are left above"),
-            Candidates::Chain(next) => {
-                let Step::Scan {
-                    rel,
-                    args,
-                    index: Some(ix),
-                    ..
-                } = step
-                else {
-                    unreachable!()
-                };
-                let relation = layers.relation(p, *rel);
-                while *next != NO_ROW {
-                    frame.row = *next;
-                    *next = relation.next_in(*ix, frame.row);
-                    looked += 1;
-                    if unify_all(args, relation.row(frame.row), terms, b, trail) {
-                        advanced = true;
-                        break;
-                    }
-                    undo(b, trail, frame.mark);
-                }
-            }
-            Candidates::Range(lo, hi) => {
-                let Step::Scan { rel, args, .. } = step else {
-                    unreachable!()
-                };
-                let relation = layers.relation(p, *rel);
-                while *lo < *hi {
-                    frame.row = *lo;
-                    *lo += 1;
-                    looked += 1;
-                    if unify_all(args, relation.row(frame.row), terms, b, trail) {
-                        advanced = true;
-                        break;
-                    }
-                    undo(b, trail, frame.mark);
-                }
+                frames.pop();
             }
         }
-        // Grounding's budget counts rounds of the loop (its historical
-        // unit); an exact evaluation counts every fact looked at.
-        spend(layers, if layers.relaxed { 1 } else { looked });
-        if advanced {
-            next = Some(depth + 1);
-        } else {
-            frames.pop();
-        }
-    }
-}
-
-/// Takes `work` from the joins' budget, if they have one.
-fn spend(layers: Layers<'_>, work: u64) {
+    })();
     if let Some(budget) = layers.budget {
-        budget.set(budget.get().saturating_sub(work));
+        budget.set(left);
     }
+    result
 }
 
 /// Whether a step is a scan with no candidate at all (an empty relation,
