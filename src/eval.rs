@@ -378,21 +378,18 @@ impl Store {
 
     /// Makes it an empty store for the program's relations, keeping the
     /// memory of the relations that held facts (so that a store used for
-    /// one state after another allocates nothing once it has grown) and of
-    /// the empty ones whose room is within eight times their size hint (at
-    /// least 16 facts: the relations a model needs now and then, a capture,
-    /// a king's move, which were freed and made again model after model),
+    /// one state after another allocates nothing once it has grown) and
     /// freeing that of the others (so that a store kept for later does not
-    /// hold the room of a rare model with many facts).
+    /// hold room for every relation that ever had facts in it).
     pub fn reset(&mut self, p: &Program) {
         if self.relations.len() != p.relations.len() {
             *self = Store::new(p);
             return;
         }
-        for (i, r) in self.relations.iter_mut().enumerate() {
+        for r in &mut self.relations {
             if r.rows > 0 {
                 r.clear();
-            } else if r.data.capacity() > 8 * p.sizes.get(RelId(i as u32)).max(16) * r.arity {
+            } else if r.data.capacity() > 0 {
                 *r = Relation::new(r.arity);
             }
         }
