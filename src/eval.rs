@@ -281,7 +281,9 @@ impl Relation {
 }
 
 /// `extract` of a fact's argument, inlined into inserts for the common
-/// shapes (a key or a free argument), the call left for function terms.
+/// shapes (a key or a free argument) and for a function term of another
+/// functor (an index of `(true (cell ..))` seeing `(true (control ..))`),
+/// the call left for function terms that may fit.
 #[inline(always)]
 fn extract_arg(shape: &Shape, t: TermId, terms: &TermTable, key: &mut Vec<TermId>) -> bool {
     match shape {
@@ -290,7 +292,7 @@ fn extract_arg(shape: &Shape, t: TermId, terms: &TermTable, key: &mut Vec<TermId
             true
         }
         Shape::Free => true,
-        Shape::Func(..) => extract(shape, t, terms, key),
+        Shape::Func(f, ..) => terms.functor(t) == *f && extract(shape, t, terms, key),
     }
 }
 
@@ -309,7 +311,7 @@ fn extract(shape: &Shape, t: TermId, terms: &TermTable, key: &mut Vec<TermId>) -
                 && subs
                     .iter()
                     .zip(terms.args(t))
-                    .all(|(s, &a)| extract(s, a, terms, key))
+                    .all(|(s, &a)| extract_arg(s, a, terms, key))
         }
     }
 }
@@ -417,9 +419,10 @@ impl Store {
 /// The stores an evaluation reads, by phase.
 #[derive(Clone, Copy)]
 pub(crate) struct Layers<'a> {
-    static_: &'a Store,
-    state: &'a Store,
-    moves: &'a Store,
+    /// The static, state and move stores, by `Phase as usize` (the order
+    /// `Phase` declares them in): one load where a match on the phase
+    /// cost a branch at every step entered and every round of a scan.
+    stores: [&'a Store; 3],
     /// Negation of state or move facts is taken as true: the evaluation
     /// over-approximates every model (used to ground the rules).
     relaxed: bool,
@@ -439,12 +442,7 @@ impl<'a> Layers<'a> {
 
     #[inline]
     fn relation(&self, p: &Program, r: RelId) -> &'a Relation {
-        let store = match p.info(r).phase {
-            Phase::Static => self.static_,
-            Phase::State => self.state,
-            Phase::Move => self.moves,
-        };
-        store.relation(r)
+        self.stores[p.info(r).phase as usize].relation(r)
     }
 }
 
@@ -485,9 +483,7 @@ impl<'a> Target<'a> {
             Target::Relaxed { static_, budget } => (static_, target, target, Some(budget)),
         };
         Layers {
-            static_,
-            state,
-            moves,
+            stores: [static_, state, moves],
             relaxed: budget.is_some(),
             budget,
         }
@@ -834,14 +830,77 @@ fn join_in(
     if steps.is_empty() {
         return sink.matched(b, frames, terms, limits);
     }
-    frames.push(enter(p, &steps[0], layers, terms, b, delta, key, 0));
-    while !frames.is_empty() {
-        let depth = frames.len() - 1;
-        let frame = &mut frames[depth];
-        undo(b, trail, frame.mark);
-        let step = &steps[depth];
-        if let Some(budget) = layers.budget {
-            if budget.get() == 0 {
+    // The work budget, counted down in a register and written back when
+    // the join ends (unbounded when it has none).
+    let mut left = layers.budget.map_or(u64::MAX, Cell::get);
+    let result = (|| {
+        // The step to enter next, after a match of the steps before it.
+        let mut next = Some(0);
+        loop {
+            if let Some(mut d) = next.take() {
+                // Enter steps from `d` on. A filter (negation, distinct, same)
+                // is decided as it is entered: when it passes, its frame is
+                // pushed spent (it has no second match) and the next step is
+                // entered at once; when it fails, as when a scan has no
+                // candidate, the scan below tries its next candidate.
+                loop {
+                    if d == steps.len() {
+                        sink.matched(b, frames, terms, limits)?;
+                        // Other matches of the steps from `cut` on give the
+                        // same head.
+                        frames.truncate(cut);
+                        break;
+                    }
+                    let frame = enter(p, &steps[d], layers, terms, b, delta, key, trail.len());
+                    match frame.candidates {
+                        // A scan without candidates fails at once, as a failing
+                        // filter does (charged the round it took when looped).
+                        Candidates::Chain(NO_ROW) => {
+                            left = left.saturating_sub(1);
+                            break;
+                        }
+                        Candidates::Range(lo, hi) if lo >= hi => {
+                            left = left.saturating_sub(1);
+                            break;
+                        }
+                        Candidates::Chain(_) | Candidates::Range(..) => {
+                            frames.push(frame);
+                            break;
+                        }
+                        Candidates::Once(pass) => {
+                            // The rounds a filter's frame took when it was
+                            // looped over: one to pass, one to be left.
+                            left = left.saturating_sub(1 + pass as u64);
+                            if !pass {
+                                break;
+                            }
+                            frames.push(Frame {
+                                candidates: Candidates::Once(false),
+                                ..frame
+                            });
+                            d += 1;
+                        }
+                    }
+                }
+            }
+            // Spent filters and scans have no other match: back to the scan
+            // below them (a spent scan charged the round it took when looped).
+            while let Some(frame) = frames.last() {
+                match frame.candidates {
+                    Candidates::Once(_) => {}
+                    Candidates::Chain(NO_ROW) => left = left.saturating_sub(1),
+                    Candidates::Range(lo, hi) if lo >= hi => left = left.saturating_sub(1),
+                    Candidates::Chain(_) | Candidates::Range(..) => break,
+                }
+                frames.pop();
+            }
+            let Some(depth) = frames.len().checked_sub(1) else {
+                return Ok(());
+            };
+            let frame = &mut frames[depth];
+            undo(b, trail, frame.mark);
+            let step = &steps[depth];
+            if left == 0 {
                 return Err(if layers.relaxed {
                     GameError::Limit {
                         limit: "grounding work",
@@ -858,75 +917,64 @@ fn join_in(
                     }
                 });
             }
-        }
-        // Candidate facts looked at in this round of the loop.
-        let mut looked = 1u64;
-        let mut advanced = false;
-        match &mut frame.candidates {
-            Candidates::Once(ok) => {
-                advanced = *ok;
-                *ok = false;
-            }
-            Candidates::Chain(next) => {
-                let Step::Scan {
-                    rel,
-                    args,
-                    index: Some(ix),
-                    ..
-                } = step
-                else {
-                    unreachable!()
-                };
-                let relation = layers.relation(p, *rel);
-                while *next != NO_ROW {
-                    frame.row = *next;
-                    *next = relation.next_in(*ix, frame.row);
-                    looked += 1;
-                    if unify_all(args, relation.row(frame.row), terms, b, trail) {
-                        advanced = true;
-                        break;
+            // Candidate facts looked at in this round of the loop.
+            let mut looked = 1u64;
+            let mut advanced = false;
+            match &mut frame.candidates {
+                Candidates::Once(_) => unreachable!("spent frames are left above"),
+                Candidates::Chain(next) => {
+                    let Step::Scan {
+                        rel,
+                        args,
+                        index: Some(ix),
+                        ..
+                    } = step
+                    else {
+                        unreachable!()
+                    };
+                    let relation = layers.relation(p, *rel);
+                    while *next != NO_ROW {
+                        frame.row = *next;
+                        *next = relation.next_in(*ix, frame.row);
+                        looked += 1;
+                        if unify_all(args, relation.row(frame.row), terms, b, trail) {
+                            advanced = true;
+                            break;
+                        }
+                        undo(b, trail, frame.mark);
                     }
-                    undo(b, trail, frame.mark);
+                }
+                Candidates::Range(lo, hi) => {
+                    let Step::Scan { rel, args, .. } = step else {
+                        unreachable!()
+                    };
+                    let relation = layers.relation(p, *rel);
+                    while *lo < *hi {
+                        frame.row = *lo;
+                        *lo += 1;
+                        looked += 1;
+                        if unify_all(args, relation.row(frame.row), terms, b, trail) {
+                            advanced = true;
+                            break;
+                        }
+                        undo(b, trail, frame.mark);
+                    }
                 }
             }
-            Candidates::Range(lo, hi) => {
-                let Step::Scan { rel, args, .. } = step else {
-                    unreachable!()
-                };
-                let relation = layers.relation(p, *rel);
-                while *lo < *hi {
-                    frame.row = *lo;
-                    *lo += 1;
-                    looked += 1;
-                    if unify_all(args, relation.row(frame.row), terms, b, trail) {
-                        advanced = true;
-                        break;
-                    }
-                    undo(b, trail, frame.mark);
-                }
-            }
-        }
-        if let Some(budget) = layers.budget {
             // Grounding's budget counts rounds of the loop (its historical
             // unit); an exact evaluation counts every fact looked at.
-            let spent = if layers.relaxed { 1 } else { looked };
-            budget.set(budget.get().saturating_sub(spent));
+            left = left.saturating_sub(if layers.relaxed { 1 } else { looked });
+            if advanced {
+                next = Some(depth + 1);
+            } else {
+                frames.pop();
+            }
         }
-        if !advanced {
-            frames.pop();
-            continue;
-        }
-        if depth + 1 == steps.len() {
-            sink.matched(b, frames, terms, limits)?;
-            // Other matches of the steps from `cut` on give the same head.
-            frames.truncate(cut);
-        } else {
-            let mark = trail.len();
-            let f = enter(p, &steps[depth + 1], layers, terms, b, delta, key, mark);
-            frames.push(f);
-        }
+    })();
+    if let Some(budget) = layers.budget {
+        budget.set(left);
     }
-    Ok(())
+    result
 }
 
 /// Whether a step is a scan with no candidate at all (an empty relation,
@@ -1018,12 +1066,18 @@ pub(crate) fn lookup_tuple(
     })
 }
 
+/// Unbinds the variables bound since the trail was `mark` long.
+#[inline(always)]
 fn undo(b: &mut [TermId], trail: &mut Vec<u16>, mark: usize) {
-    for v in trail.drain(mark..) {
+    for &v in &trail[mark..] {
         b[v as usize] = UNBOUND;
     }
+    trail.truncate(mark);
 }
 
+/// Matches a literal's patterns against a fact. Inlined into the scan
+/// loops (one call per candidate fact looked at).
+#[inline(always)]
 fn unify_all(
     args: &[Pat],
     row: &[TermId],
@@ -1110,22 +1164,31 @@ impl Args {
 }
 
 /// The id of a bound pattern's term, if that term was ever interned.
+/// Inlined into the joins (constants and variables are most key
+/// arguments); function terms take the call to `lookup_func`.
+#[inline(always)]
 fn ground_lookup(p: &Pat, b: &[TermId], terms: &TermTable) -> Option<TermId> {
     match p {
         Pat::Const(c) => Some(*c),
         Pat::Var(v) => Some(b[*v as usize]),
-        Pat::Func(f, args) => {
-            let mut ids = Args::new(args.len());
-            for a in args.iter() {
-                ids.push(ground_lookup(a, b, terms)?);
-            }
-            terms.lookup(*f, ids.as_slice())
-        }
+        Pat::Func(f, args) => lookup_func(*f, args, b, terms),
     }
 }
 
+/// The id of the bound function term `f(args)`, if ever interned.
+#[inline(never)]
+fn lookup_func(f: Symbol, args: &[Pat], b: &[TermId], terms: &TermTable) -> Option<TermId> {
+    let mut ids = Args::new(args.len());
+    for a in args.iter() {
+        ids.push(ground_lookup(a, b, terms)?);
+    }
+    terms.lookup(f, ids.as_slice())
+}
+
 /// The id of a bound pattern's term, interning it; refuses terms deeper than
-/// the limit.
+/// the limit. Inlined into head building (constants and variables are most
+/// head arguments); function terms take the call to `intern_func`.
+#[inline(always)]
 pub(crate) fn ground_intern(
     p: &Pat,
     b: &[TermId],
@@ -1135,24 +1198,34 @@ pub(crate) fn ground_intern(
     match p {
         Pat::Const(c) => Ok(*c),
         Pat::Var(v) => Ok(b[*v as usize]),
-        Pat::Func(f, args) => {
-            let mut ids = Args::new(args.len());
-            for a in args.iter() {
-                ids.push(ground_intern(a, b, terms, limits)?);
-            }
-            let ids = ids.as_slice();
-            let depth = 1 + ids.iter().map(|&t| terms.depth(t)).max().unwrap_or(0);
-            if depth > limits.max_term_depth {
-                return Err(GameError::Limit {
-                    limit: "term depth",
-                    value: limits.max_term_depth,
-                    relation: String::new(),
-                    flag: "--max-term-depth",
-                });
-            }
-            Ok(terms.intern(*f, ids))
-        }
+        Pat::Func(f, args) => intern_func(*f, args, b, terms, limits),
     }
+}
+
+/// The id of the bound function term `f(args)`, interning it.
+#[inline(never)]
+fn intern_func(
+    f: Symbol,
+    args: &[Pat],
+    b: &[TermId],
+    terms: &mut TermTable,
+    limits: &Limits,
+) -> Result<TermId, GameError> {
+    let mut ids = Args::new(args.len());
+    for a in args.iter() {
+        ids.push(ground_intern(a, b, terms, limits)?);
+    }
+    let ids = ids.as_slice();
+    let depth = 1 + ids.iter().map(|&t| terms.depth(t)).max().unwrap_or(0);
+    if depth > limits.max_term_depth {
+        return Err(GameError::Limit {
+            limit: "term depth",
+            value: limits.max_term_depth,
+            relation: String::new(),
+            flag: "--max-term-depth",
+        });
+    }
+    Ok(terms.intern(f, ids))
 }
 
 /// Whether two bound patterns denote the same term (without interning).

@@ -255,6 +255,10 @@ pub struct Game {
     moves: Store,
     /// The interpreter's working memory, kept from one run to the next.
     run: RunScratch,
+    /// The strata a query needs that its model has not derived yet, kept
+    /// from one query to the next (collected anew, growing by doubling, it
+    /// cost some 1,000 instructions a query).
+    todo: Vec<usize>,
     /// The stepper random playouts reuse (made on first use).
     stepper: Option<Box<Stepper>>,
 }
@@ -273,6 +277,7 @@ impl Clone for Game {
             scratch: Values::default(),
             moves: Store::default(),
             run: RunScratch::default(),
+            todo: Vec::new(),
             stepper: None,
         }
     }
@@ -438,6 +443,7 @@ impl Game {
             scratch: Values::default(),
             moves: Store::default(),
             run: RunScratch::default(),
+            todo: Vec::new(),
             stepper: None,
         })
     }
@@ -556,17 +562,15 @@ impl Game {
         if needed(rules).iter().all(|&c| model.done[c]) {
             return Ok(());
         }
-        let todo: Vec<usize> = needed(rules)
-            .iter()
-            .copied()
-            .filter(|&c| !model.done[c])
-            .collect();
+        let todo = &mut self.todo;
+        todo.clear();
+        todo.extend(needed(rules).iter().copied().filter(|&c| !model.done[c]));
         match (&mut model.facts, &rules.ground) {
-            (Facts::Values(values), Some(g)) => g.program.run(&todo, values),
+            (Facts::Values(values), Some(g)) => g.program.run(todo, values),
             (Facts::Store(facts), _) => run_strata_in(
                 &mut self.run,
                 &rules.program,
-                &todo,
+                todo,
                 facts,
                 Target::State {
                     static_: &rules.static_facts,
