@@ -64,9 +64,9 @@ pub(crate) struct Tables {
     /// The local number of each `true` fact.
     local_of: FxHashMap<TermId, u32>,
     roles: Vec<RoleMoves>,
-    /// Per role and group: the group's slot among all roles' groups (see
-    /// `Stepper::legal_count`).
-    slots: Vec<Vec<u32>>,
+    /// Per role: the slot of its first group among all roles' groups (see
+    /// `Stepper::legal_count`); group `g` has slot `first_slot[r] + g`.
+    first_slot: Vec<u32>,
     /// Per role: where its groups' bits start in `Stepper::legal`; each
     /// group takes `words(moves)` words, group `g` from `first_word[r] + g
     /// * words(moves)`.
@@ -127,10 +127,10 @@ impl Tables {
                 tags[atom as usize] = Tag::Next { local };
             }
         }
-        let (mut slots, mut first_word) = (Vec::new(), Vec::new());
+        let (mut first_slot, mut first_word) = (Vec::new(), Vec::new());
         let (mut slot, mut word) = (0u32, 0u32);
         for r in &roles {
-            slots.push((slot..slot + r.hubs.len() as u32).collect::<Vec<_>>());
+            first_slot.push(slot);
             first_word.push(word);
             slot += r.hubs.len() as u32;
             word += (r.hubs.len() * words(r.moves.len())) as u32;
@@ -141,7 +141,7 @@ impl Tables {
                     let g = r.group[entry] as usize;
                     let first = first_word[role] as usize + g * words(r.moves.len());
                     tags[atom as usize] = Tag::Legal {
-                        slot: slots[role][g],
+                        slot: first_slot[role] + g as u32,
                         bit: (first * 64) as u32 + entry as u32,
                     };
                 }
@@ -154,7 +154,7 @@ impl Tables {
             true_next,
             local_of,
             roles,
-            slots,
+            first_slot,
             first_word,
             goals,
             terminal,
@@ -171,7 +171,7 @@ pub struct Stepper {
     eval: Evaluation,
     /// Per role and group (see `RoleMoves`, and `Tables::first_word` for
     /// where each is): one bit per move, set when its `legal` atom holds
-    /// as stored; and per group slot (`Tables::slots`), how many are set.
+    /// as stored; and per group slot (`Tables::first_slot`), how many are set.
     legal: Vec<u64>,
     legal_count: Vec<u32>,
     /// One bit per `true` atom that holds.
@@ -229,7 +229,7 @@ impl Stepper {
                     .map(|r| r.hubs.len() * words(r.moves.len()))
                     .sum()
             ],
-            legal_count: vec![0; tables.slots.iter().map(Vec::len).sum()],
+            legal_count: vec![0; tables.roles.iter().map(|r| r.hubs.len()).sum()],
             true_bits: vec![0; words(tables.true_facts.len())],
             mismatch: vec![0; words(tables.true_facts.len())],
             played: vec![NONE; roles],
@@ -247,7 +247,7 @@ impl Stepper {
                     let g = r.group[entry] as usize;
                     let first = s.tables.first_word[role] as usize + g * words(r.moves.len());
                     put(&mut s.legal, (first * 64) as u32 + entry as u32, true);
-                    s.legal_count[s.tables.slots[role][g] as usize] += 1;
+                    s.legal_count[s.tables.first_slot[role] as usize + g] += 1;
                 }
             }
         }
@@ -393,10 +393,10 @@ impl Stepper {
 
     /// How many legal moves role number `role` has.
     pub fn legal_count(&self, role: usize) -> usize {
-        let slots = &self.tables.slots[role];
-        (0..slots.len())
+        let first = self.tables.first_slot[role] as usize;
+        (0..self.tables.roles[role].hubs.len())
             .filter(|&g| self.group_open(role, g))
-            .map(|g| self.legal_count[slots[g] as usize] as usize)
+            .map(|g| self.legal_count[first + g] as usize)
             .sum()
     }
 
@@ -404,7 +404,7 @@ impl Stepper {
     fn legal_word(&self, role: usize, w: usize) -> u64 {
         let t = &*self.tables;
         let n = words(t.roles[role].moves.len());
-        (0..t.slots[role].len())
+        (0..t.roles[role].hubs.len())
             .filter(|&g| self.group_open(role, g))
             .fold(0, |bits, g| {
                 bits | self.legal[t.first_word[role] as usize + g * n + w]
