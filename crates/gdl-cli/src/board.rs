@@ -1,0 +1,919 @@
+//! Drawing a game state as a grid, found from the state's facts alone.
+//!
+//! A state is a list of facts in KIF such as `(cell a 2 wp)`. When one
+//! relation of arity three or more has two small sets of atoms as its first
+//! two arguments (files and ranks), its facts are drawn as a grid: ranks
+//! descend from top to bottom, coordinates are written on every edge, `.`
+//! marks an empty cell. The other facts (`(control white)`, `(step 3)`) are
+//! listed below the grid.
+//!
+//! A [`Board`] learns from every state it is shown (see [`Board::observe`]):
+//! cells that no state has ever mentioned, while the states do list their
+//! empty cells, are holes and are drawn `#`. When every cell in use has the
+//! same colour on a checkerboard, the other colour is drawn blank.
+//!
+//! A rules file can say how to draw itself with annotation comments, lines
+//! that begin with `;!` (ordinary comments to every other GDL reader):
+//!
+//! ```text
+//! ;! board cell x=1 y=2 piece=3   ; the relation drawn, argument positions from 1
+//! ;! board cell square=1 piece=2  ; cells named by a square number (needs `numbers`)
+//! ;! board none                   ; never draw a grid, list the facts
+//! ;! files a b c d e f g h        ; the columns, left to right
+//! ;! ranks 1 2 3 4 5 6 7 8        ; the rows, bottom to top
+//! ;! empty b                      ; contents that mean an empty cell
+//! ;! holes 3:3 3:6 6:3 6:6        ; cells drawn as holes, as file:rank
+//! ;! piece wk K                   ; show the content `wk` as `K`
+//! ;! numbers from-top             ; number the cells in use row by row from the top
+//! ;! numbers from-top a:1         ; number the cells of a1's colour (needs files, ranks)
+//! ;! numbers b:8 d:8 f:8 h:8 ...  ; or list the cells in number order (lines add up)
+//! ```
+//!
+//! A board whose cells are square numbers, such as `(cell 12 wm)`, needs
+//! `board REL square=N piece=M` and a numbering given as a list or with a
+//! colour (`numbers from-top a:1` after `files` and `ranks`).
+//!
+//! With `numbers`, a key grid of the square numbers is drawn to the right of
+//! the board (the numbering of draughts players).
+
+use gdl::natural_cmp;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+
+/// Sorts texts in [`natural_cmp`] order.
+pub fn natural_sort(texts: &mut [String]) {
+    texts.sort_by(|a, b| natural_cmp(a, b));
+}
+
+/// A KIF term as read back from text: an atom or a parenthesised list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Term {
+    /// A word such as `a`, `12` or `wp`.
+    Atom(String),
+    /// `( ... )`.
+    List(Vec<Term>),
+}
+
+impl Term {
+    /// The term written back in KIF with single spaces.
+    pub fn text(&self) -> String {
+        match self {
+            Term::Atom(a) => a.clone(),
+            Term::List(items) => {
+                let inner: Vec<String> = items.iter().map(Term::text).collect();
+                format!("({})", inner.join(" "))
+            }
+        }
+    }
+
+    fn atom(&self) -> Option<&str> {
+        match self {
+            Term::Atom(a) => Some(a),
+            Term::List(_) => None,
+        }
+    }
+}
+
+/// Reads a sequence of KIF terms, such as `(move a 2 a 3) noop`. Comments
+/// (`;` to the end of a line) are skipped. Fails on unbalanced parentheses
+/// and on lists nested deeper than a move may be
+/// ([`gdl::DEFAULT_MAX_NESTING`]).
+pub fn parse_terms(text: &str) -> Result<Vec<Term>, String> {
+    let max = gdl::DEFAULT_MAX_NESTING;
+    let mut stack: Vec<Vec<Term>> = vec![Vec::new()];
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            ';' => {
+                while chars.peek().is_some_and(|&(_, c)| c != '\n') {
+                    chars.next();
+                }
+            }
+            '(' if stack.len() > max => {
+                return Err(format!(
+                    "lists nest deeper than {max} levels at column {}",
+                    i + 1
+                ))
+            }
+            '(' => stack.push(Vec::new()),
+            ')' => {
+                if stack.len() == 1 {
+                    return Err(format!("unexpected `)` at column {}", i + 1));
+                }
+                let items = stack.pop().unwrap_or_default();
+                if let Some(top) = stack.last_mut() {
+                    top.push(Term::List(items));
+                }
+            }
+            c if c.is_whitespace() => {}
+            _ => {
+                let mut end = i + c.len_utf8();
+                while let Some(&(j, d)) = chars.peek() {
+                    if d.is_whitespace() || d == '(' || d == ')' || d == ';' {
+                        break;
+                    }
+                    end = j + d.len_utf8();
+                    chars.next();
+                }
+                if let Some(top) = stack.last_mut() {
+                    top.push(Term::Atom(text[i..end].to_lowercase()));
+                }
+            }
+        }
+    }
+    if stack.len() > 1 {
+        return Err("a `(` is not closed".to_string());
+    }
+    Ok(stack.pop().unwrap_or_default())
+}
+
+/// How a numbering of the squares is given.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Numbers {
+    /// No square numbers.
+    #[default]
+    None,
+    /// The cells in use, numbered row by row from the top rank, left to right.
+    FromTop,
+    /// The cells in use, numbered row by row from the bottom rank.
+    FromBottom,
+    /// The cells listed, as (file, rank), numbered from 1 in this order.
+    List(Vec<(String, String)>),
+}
+
+/// How to draw a rules file's states, read from its `;!` annotations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardSpec {
+    /// Never draw a grid (`;! board none`).
+    pub disabled: bool,
+    /// The relation drawn; found from the facts when `None`.
+    pub relation: Option<String>,
+    /// Argument index (from 0) of the file.
+    pub x: usize,
+    /// Argument index (from 0) of the rank.
+    pub y: usize,
+    /// Argument index (from 0) of the content.
+    pub piece: usize,
+    /// Argument index (from 0) of a square number standing for the cell.
+    pub square: Option<usize>,
+    /// The files, left to right, if given.
+    pub files: Option<Vec<String>>,
+    /// The ranks, bottom to top, if given.
+    pub ranks: Option<Vec<String>>,
+    /// Contents that mean an empty cell, if given.
+    pub empty: Option<Vec<String>>,
+    /// Cells drawn as holes.
+    pub holes: Vec<(String, String)>,
+    /// How to show contents.
+    pub pieces: BTreeMap<String, String>,
+    /// The square numbering.
+    pub numbers: Numbers,
+}
+
+impl Default for BoardSpec {
+    fn default() -> Self {
+        BoardSpec {
+            disabled: false,
+            relation: None,
+            x: 0,
+            y: 1,
+            piece: 2,
+            square: None,
+            files: None,
+            ranks: None,
+            empty: None,
+            holes: Vec::new(),
+            pieces: BTreeMap::new(),
+            numbers: Numbers::None,
+        }
+    }
+}
+
+fn cell_pair(word: &str) -> Option<(String, String)> {
+    let (x, y) = word.split_once(':')?;
+    (!x.is_empty() && !y.is_empty()).then(|| (x.to_lowercase(), y.to_lowercase()))
+}
+
+impl BoardSpec {
+    /// Reads the `;!` annotations of a rules file's text. Returns the spec
+    /// and one message per annotation line that could not be understood
+    /// (`line N: ...`); such lines are ignored.
+    pub fn from_source(text: &str) -> (BoardSpec, Vec<String>) {
+        let mut spec = BoardSpec::default();
+        let mut problems = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            let Some(rest) = line.trim_start().strip_prefix(";!") else {
+                continue;
+            };
+            // An annotation may end with an ordinary comment.
+            let rest = rest.split(';').next().unwrap_or("");
+            if let Err(e) = spec.apply(rest) {
+                problems.push(format!("line {}: {e}: `{}`", n + 1, line.trim()));
+            }
+        }
+        (spec, problems)
+    }
+
+    fn apply(&mut self, annotation: &str) -> Result<(), String> {
+        let words: Vec<&str> = annotation.split_whitespace().collect();
+        let Some((&keyword, args)) = words.split_first() else {
+            return Ok(());
+        };
+        let lower = |v: &[&str]| v.iter().map(|w| w.to_lowercase()).collect::<Vec<_>>();
+        let pairs = |v: &[&str]| {
+            v.iter()
+                .map(|w| cell_pair(w).ok_or(format!("`{w}` is not a cell written file:rank")))
+                .collect::<Result<Vec<_>, _>>()
+        };
+        match keyword.to_lowercase().as_str() {
+            "board" => match args {
+                [] => return Err("`board` needs a relation or `none`".into()),
+                [none] if none.eq_ignore_ascii_case("none") => self.disabled = true,
+                [relation, options @ ..] => {
+                    self.relation = Some(relation.to_lowercase());
+                    for option in options {
+                        let (key, value) = option
+                            .split_once('=')
+                            .ok_or(format!("`{option}` is not key=position"))?;
+                        let position: usize = value
+                            .parse()
+                            .ok()
+                            .filter(|&p| p >= 1)
+                            .ok_or(format!("`{value}` is not an argument position from 1"))?;
+                        match key {
+                            "x" => self.x = position - 1,
+                            "y" => self.y = position - 1,
+                            "piece" => self.piece = position - 1,
+                            "square" => self.square = Some(position - 1),
+                            _ => return Err(format!("unknown option `{key}`")),
+                        }
+                    }
+                }
+            },
+            "files" => self.files = Some(lower(args)),
+            "ranks" => self.ranks = Some(lower(args)),
+            "empty" => self.empty = Some(lower(args)),
+            "holes" => self.holes.extend(pairs(args)?),
+            "piece" => match args {
+                [content @ .., shown] if !content.is_empty() => {
+                    let content = parse_terms(&content.join(" "))?;
+                    let content: Vec<String> = content.iter().map(Term::text).collect();
+                    self.pieces.insert(content.join(" "), shown.to_string());
+                }
+                _ => return Err("`piece` needs a content and how to show it".into()),
+            },
+            "numbers" => match args {
+                [w] if w.eq_ignore_ascii_case("from-top") => self.numbers = Numbers::FromTop,
+                [w] if w.eq_ignore_ascii_case("from-bottom") => self.numbers = Numbers::FromBottom,
+                [w, like]
+                    if w.eq_ignore_ascii_case("from-top")
+                        || w.eq_ignore_ascii_case("from-bottom") =>
+                {
+                    let (x, y) = cell_pair(like)
+                        .ok_or(format!("`{like}` is not a cell written file:rank"))?;
+                    let files = self
+                        .files
+                        .as_ref()
+                        .ok_or("`numbers ... CELL` needs `files` before it")?;
+                    let ranks = self
+                        .ranks
+                        .as_ref()
+                        .ok_or("`numbers ... CELL` needs `ranks` before it")?;
+                    let xi = files
+                        .iter()
+                        .position(|f| *f == x)
+                        .ok_or(format!("`{x}` is not one of the files"))?;
+                    let yi = ranks
+                        .iter()
+                        .position(|r| *r == y)
+                        .ok_or(format!("`{y}` is not one of the ranks"))?;
+                    let mut rows: Vec<(usize, &String)> = ranks.iter().enumerate().collect();
+                    if w.eq_ignore_ascii_case("from-top") {
+                        rows.reverse();
+                    }
+                    let mut list = Vec::new();
+                    for (ri, rank) in rows {
+                        for (fi, file) in files.iter().enumerate() {
+                            if (fi + ri) % 2 == (xi + yi) % 2 {
+                                list.push((file.clone(), rank.clone()));
+                            }
+                        }
+                    }
+                    self.numbers = Numbers::List(list);
+                }
+                _ => {
+                    let mut list = match std::mem::take(&mut self.numbers) {
+                        Numbers::List(list) => list,
+                        _ => Vec::new(),
+                    };
+                    list.extend(pairs(args)?);
+                    self.numbers = Numbers::List(list);
+                }
+            },
+            other => return Err(format!("unknown annotation `{other}`")),
+        }
+        Ok(())
+    }
+}
+
+/// Contents that mean an empty cell when the rules file does not say.
+const EMPTY_WORDS: [&str; 6] = ["b", "blank", "empty", "none", "nil", "-"];
+
+/// A cell of the grid: its content as written, already split from the fact.
+struct CellFact {
+    x: String,
+    y: String,
+    content: String,
+}
+
+/// Draws states of one game. Create it with the rules file's [`BoardSpec`],
+/// show it each state met with [`Board::observe`], draw with [`Board::draw`].
+#[derive(Clone, Debug, Default)]
+pub struct Board {
+    spec: BoardSpec,
+    /// The relation chosen and its arity (arguments), once known.
+    relation: Option<(String, usize)>,
+    /// Every cell mentioned by a state so far.
+    seen: BTreeSet<(String, String)>,
+    /// Whether some state listed an empty cell explicitly.
+    lists_empty: bool,
+    /// Every content met so far.
+    contents: BTreeSet<String>,
+}
+
+impl Board {
+    /// A board drawn as `spec` says.
+    pub fn new(spec: BoardSpec) -> Board {
+        Board {
+            spec,
+            ..Board::default()
+        }
+    }
+
+    /// Learns the cells and contents of a state (its facts in KIF). Call it
+    /// for every state before drawing it.
+    pub fn observe(&mut self, facts: &[String]) {
+        if self.spec.disabled {
+            return;
+        }
+        let parsed: Vec<Term> = facts
+            .iter()
+            .filter_map(|f| parse_terms(f).ok()?.into_iter().next())
+            .collect();
+        if self.relation.is_none() {
+            self.relation = self.choose_relation(&parsed);
+        }
+        for t in &parsed {
+            if let Some(cell) = self.cell_of(t) {
+                if self.is_empty(&cell.content) {
+                    self.lists_empty = true;
+                } else {
+                    self.contents.insert(cell.content.clone());
+                }
+                self.seen.insert((cell.x, cell.y));
+            }
+        }
+    }
+
+    fn choose_relation(&self, facts: &[Term]) -> Option<(String, usize)> {
+        let mut groups: BTreeMap<(String, usize), Vec<&[Term]>> = BTreeMap::new();
+        for t in facts {
+            if let Term::List(items) = t {
+                if let Some((Term::Atom(name), args)) = items.split_first() {
+                    groups
+                        .entry((name.clone(), args.len()))
+                        .or_default()
+                        .push(args);
+                }
+            }
+        }
+        if let Some(name) = &self.spec.relation {
+            return groups.keys().find(|(n, _)| n == name).cloned();
+        }
+        let (x, y) = (self.spec.x, self.spec.y);
+        groups
+            .into_iter()
+            .filter(|((_, arity), rows)| {
+                let coords = |i: usize| {
+                    rows.iter()
+                        .map(|r| r[i].atom())
+                        .collect::<Option<BTreeSet<_>>>()
+                        .map_or(0, |s| s.len())
+                };
+                *arity >= 3 && rows.len() >= 4 && {
+                    let (nx, ny) = (coords(x), coords(y));
+                    (1..=26).contains(&nx) && (1..=26).contains(&ny) && nx * ny > 1
+                }
+            })
+            .max_by_key(|(_, rows)| rows.len())
+            .map(|(key, _)| key)
+    }
+
+    fn cell_of(&self, fact: &Term) -> Option<CellFact> {
+        let (name, arity) = self.relation.as_ref()?;
+        let Term::List(items) = fact else { return None };
+        let (head, args) = items.split_first()?;
+        if head.atom() != Some(name) || args.len() != *arity {
+            return None;
+        }
+        let (x, y, used) = match self.spec.square {
+            Some(s) => {
+                let n: usize = args.get(s)?.atom()?.parse().ok()?;
+                let Numbers::List(list) = &self.spec.numbers else {
+                    return None;
+                };
+                let (x, y) = list.get(n.checked_sub(1)?)?.clone();
+                (x, y, vec![s])
+            }
+            None => {
+                let x = args.get(self.spec.x)?.atom()?.to_string();
+                let y = args.get(self.spec.y)?.atom()?.to_string();
+                (x, y, vec![self.spec.x, self.spec.y])
+            }
+        };
+        let content = if args.len() == used.len() + 1 || self.spec.relation.is_some() {
+            args.get(self.spec.piece)
+                .filter(|_| !used.contains(&self.spec.piece))
+                .map(Term::text)
+        } else {
+            None
+        };
+        let content = content.unwrap_or_else(|| {
+            let rest: Vec<String> = (0..args.len())
+                .filter(|i| !used.contains(i))
+                .map(|i| args[i].text())
+                .collect();
+            rest.join(" ")
+        });
+        Some(CellFact { x, y, content })
+    }
+
+    fn is_empty(&self, content: &str) -> bool {
+        match &self.spec.empty {
+            Some(words) => words.iter().any(|w| w == content),
+            None => EMPTY_WORDS.contains(&content),
+        }
+    }
+
+    /// The files, left to right: as annotated, else the coordinates seen,
+    /// sorted, with the gaps of a run of numbers or letters filled.
+    fn axis(
+        &self,
+        given: &Option<Vec<String>>,
+        pick: fn(&(String, String)) -> &String,
+    ) -> Vec<String> {
+        if let Some(given) = given {
+            return given.clone();
+        }
+        let mut seen: Vec<String> = self.seen.iter().map(|c| pick(c).clone()).collect();
+        seen.extend(self.spec.holes.iter().map(|c| pick(c).clone()));
+        if let Numbers::List(list) = &self.spec.numbers {
+            seen.extend(list.iter().map(|c| pick(c).clone()));
+        }
+        natural_sort(&mut seen);
+        seen.dedup();
+        fill_gaps(seen)
+    }
+
+    /// Draws a state (its facts in KIF): the grid when the state has cells,
+    /// then the other facts; the facts one per line otherwise.
+    pub fn draw(&self, facts: &[String]) -> String {
+        let mut facts = facts.to_vec();
+        natural_sort(&mut facts);
+        if self.relation.is_none() || self.spec.disabled {
+            return facts.iter().map(|f| format!("{f}\n")).collect();
+        }
+        let mut cells: BTreeMap<(String, String), String> = BTreeMap::new();
+        let mut others = Vec::new();
+        for f in &facts {
+            let cell = parse_terms(f)
+                .ok()
+                .and_then(|t| t.into_iter().next())
+                .and_then(|t| self.cell_of(&t));
+            match cell {
+                Some(c) => {
+                    cells.insert((c.x, c.y), c.content);
+                }
+                None => others.push(f.clone()),
+            }
+        }
+        let files = self.axis(&self.spec.files, |c| &c.0);
+        let mut ranks = self.axis(&self.spec.ranks, |c| &c.1);
+        ranks.reverse();
+        let used_parity = self.used_parity(&files, &ranks);
+        let shown = self.abbreviations();
+        let numbers = self.numbering(&files, &ranks, used_parity);
+        let width = shown
+            .values()
+            .chain(files.iter())
+            .map(|s| s.chars().count())
+            .max()
+            .unwrap_or(1);
+        let rank_width = ranks.iter().map(|r| r.chars().count()).max().unwrap_or(1);
+        let number_width = numbers.values().max().map_or(0, |n| n.to_string().len());
+
+        let mut out = String::new();
+        let header = |out: &mut String| {
+            let _ = write!(out, "{:rank_width$} ", "");
+            let labels: Vec<String> = files.iter().map(|f| format!("{f:<width$}")).collect();
+            let _ = writeln!(out, " {}", labels.join(" ").trim_end());
+        };
+        header(&mut out);
+        for (yi, rank) in ranks.iter().enumerate() {
+            let _ = write!(out, "{rank:>rank_width$} ");
+            for (xi, file) in files.iter().enumerate() {
+                let key = (file.clone(), rank.clone());
+                let text = match cells.get(&key) {
+                    Some(c) if !self.is_empty(c) => shown.get(c).cloned().unwrap_or(c.clone()),
+                    Some(_) => ".".to_string(),
+                    None => self.absent(&key, xi, ranks.len() - 1 - yi, used_parity),
+                };
+                let _ = write!(out, " {text:<width$}");
+            }
+            let _ = write!(out, "  {rank}");
+            if !numbers.is_empty() {
+                out.push_str("    ");
+                for file in &files {
+                    match numbers.get(&(file.clone(), rank.clone())) {
+                        Some(n) => {
+                            let _ = write!(out, " {n:>number_width$}");
+                        }
+                        None => {
+                            let _ = write!(out, " {:number_width$}", "");
+                        }
+                    }
+                }
+            }
+            out = out.trim_end().to_string();
+            out.push('\n');
+        }
+        header(&mut out);
+        let legend: Vec<String> = shown
+            .iter()
+            .filter(|(content, abbrev)| content != abbrev)
+            .map(|(content, abbrev)| format!("{abbrev} = {content}"))
+            .collect();
+        if !legend.is_empty() {
+            out.push_str(&wrap(&legend, ", "));
+        }
+        if !others.is_empty() {
+            out.push_str(&wrap(&others, " "));
+        }
+        out
+    }
+
+    /// What to draw for a cell the state does not mention.
+    fn absent(
+        &self,
+        key: &(String, String),
+        xi: usize,
+        yi: usize,
+        parity: Option<usize>,
+    ) -> String {
+        if self.spec.holes.contains(key) {
+            return "#".into();
+        }
+        // Cells named by square numbers: a cell without a number is unused.
+        if let (Some(_), Numbers::List(list)) = (self.spec.square, &self.spec.numbers) {
+            return if list.contains(key) { "." } else { " " }.into();
+        }
+        if parity.is_some_and(|p| (xi + yi) % 2 != p) {
+            return " ".into();
+        }
+        if self.lists_empty && !self.seen.contains(key) {
+            return "#".into();
+        }
+        ".".into()
+    }
+
+    /// The colour (parity of file index plus rank index, from the bottom
+    /// left) shared by every cell in use, if they all share one and there
+    /// are enough of them to tell.
+    fn used_parity(&self, files: &[String], ranks_top_down: &[String]) -> Option<usize> {
+        let mut parities = BTreeSet::new();
+        let mut count = 0;
+        for (x, y) in &self.seen {
+            let xi = files.iter().position(|f| f == x)?;
+            let yi = ranks_top_down.len() - 1 - ranks_top_down.iter().position(|r| r == y)?;
+            parities.insert((xi + yi) % 2);
+            count += 1;
+        }
+        (parities.len() == 1 && count >= 4)
+            .then(|| parities.into_iter().next())
+            .flatten()
+    }
+
+    fn numbering(
+        &self,
+        files: &[String],
+        ranks_top_down: &[String],
+        parity: Option<usize>,
+    ) -> BTreeMap<(String, String), usize> {
+        let in_use = |xi: usize, yi_from_bottom: usize, key: &(String, String)| {
+            !self.spec.holes.contains(key)
+                && parity.is_none_or(|p| (xi + yi_from_bottom) % 2 == p)
+                && (!self.lists_empty || self.seen.contains(key))
+        };
+        let mut ordered: Vec<(String, String)> = Vec::new();
+        match &self.spec.numbers {
+            Numbers::None => return BTreeMap::new(),
+            Numbers::List(list) => ordered = list.clone(),
+            Numbers::FromTop | Numbers::FromBottom => {
+                let rows: Vec<(usize, &String)> = if self.spec.numbers == Numbers::FromTop {
+                    ranks_top_down.iter().enumerate().collect()
+                } else {
+                    ranks_top_down.iter().enumerate().rev().collect()
+                };
+                for (yi, rank) in rows {
+                    for (xi, file) in files.iter().enumerate() {
+                        let key = (file.clone(), rank.clone());
+                        if in_use(xi, ranks_top_down.len() - 1 - yi, &key) {
+                            ordered.push(key);
+                        }
+                    }
+                }
+            }
+        }
+        ordered.into_iter().zip(1..).collect()
+    }
+
+    /// How each content met so far is shown: as written when every content
+    /// is at most three characters long (or annotated), else by initials.
+    fn abbreviations(&self) -> BTreeMap<String, String> {
+        let mut shown = BTreeMap::new();
+        let long = self
+            .contents
+            .iter()
+            .any(|c| !self.spec.pieces.contains_key(c) && c.chars().count() > 3);
+        let mut taken: BTreeSet<String> = self.spec.pieces.values().cloned().collect();
+        for c in &self.contents {
+            let s = match self.spec.pieces.get(c) {
+                Some(s) => s.clone(),
+                None if !long => c.clone(),
+                None => {
+                    let mut s = initials(c);
+                    if taken.contains(&s) {
+                        s = c
+                            .chars()
+                            .filter(|ch| ch.is_alphanumeric())
+                            .take(3)
+                            .collect();
+                    }
+                    let base = s.clone();
+                    let mut n = 2;
+                    while taken.contains(&s) {
+                        s = format!("{base}{n}");
+                        n += 1;
+                    }
+                    s
+                }
+            };
+            taken.insert(s.clone());
+            shown.insert(c.clone(), s);
+        }
+        shown
+    }
+}
+
+/// The first letter of each word of a content: `white_king` -> `wk`,
+/// `(white pawn)` -> `wp`, `black` -> `b`.
+fn initials(content: &str) -> String {
+    content
+        .split(|c: char| !c.is_alphanumeric())
+        .filter_map(|w| w.chars().next())
+        .collect()
+}
+
+/// Fills the gaps of a sorted run of whole numbers or of single letters.
+fn fill_gaps(sorted: Vec<String>) -> Vec<String> {
+    if sorted.len() < 2 {
+        return sorted;
+    }
+    if let Ok(numbers) = sorted
+        .iter()
+        .map(|s| s.parse::<i64>())
+        .collect::<Result<Vec<_>, _>>()
+    {
+        let (lo, hi) = (numbers[0], numbers[numbers.len() - 1]);
+        if hi - lo < 64 && sorted.iter().all(|s| !s.starts_with('0') || s == "0") {
+            return (lo..=hi).map(|n| n.to_string()).collect();
+        }
+    }
+    let letters: Option<Vec<char>> = sorted
+        .iter()
+        .map(|s| {
+            let mut it = s.chars();
+            match (it.next(), it.next()) {
+                (Some(c), None) if c.is_ascii_lowercase() => Some(c),
+                _ => None,
+            }
+        })
+        .collect();
+    if let Some(letters) = letters {
+        return (letters[0]..=letters[letters.len() - 1])
+            .map(String::from)
+            .collect();
+    }
+    sorted
+}
+
+/// Joins words into lines of at most 100 characters.
+fn wrap(words: &[String], separator: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for w in words {
+        if !line.is_empty() && line.len() + separator.len() + w.len() > 100 {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push_str(separator);
+        }
+        line.push_str(w);
+    }
+    if !line.is_empty() {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts(texts: &[&str]) -> Vec<String> {
+        texts.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn draw(spec: &str, states: &[Vec<String>]) -> String {
+        let (spec, problems) = BoardSpec::from_source(spec);
+        assert!(problems.is_empty(), "{problems:?}");
+        let mut board = Board::new(spec);
+        for s in states {
+            board.observe(s);
+        }
+        board.draw(states.last().unwrap())
+    }
+
+    #[test]
+    fn terms_are_read_and_written_back() {
+        let t = parse_terms("(move a 2 (b 3)) noop ; comment\n X").unwrap();
+        let texts: Vec<String> = t.iter().map(Term::text).collect();
+        assert_eq!(texts, facts(&["(move a 2 (b 3))", "noop", "x"]));
+        assert!(parse_terms("(move a").is_err());
+        assert!(parse_terms("a)").is_err());
+    }
+
+    #[test]
+    fn tic_tac_toe_grid_with_empty_marker_and_other_facts() {
+        let mut s = Vec::new();
+        for x in 1..=3 {
+            for y in 1..=3 {
+                let c = if (x, y) == (1, 3) { "x" } else { "b" };
+                s.push(format!("(cell {x} {y} {c})"));
+            }
+        }
+        s.push("(control oplayer)".into());
+        let out = draw("", &[s]);
+        assert_eq!(
+            out,
+            "   1 2 3\n3  x . .  3\n2  . . .  2\n1  . . .  1\n   1 2 3\n(control oplayer)\n"
+        );
+    }
+
+    #[test]
+    fn checkerboard_draws_light_squares_blank_and_numbers_from_top() {
+        // Pieces only, on the dark squares (a1 dark) of a 4x4 board.
+        let s = facts(&[
+            "(cell a 1 wm)",
+            "(cell c 1 wm)",
+            "(cell b 2 wm)",
+            "(cell d 4 bk)",
+            "(cell b 4 bm)",
+            "(turn white)",
+        ]);
+        let out = draw(";! numbers from-top\n", &[s]);
+        let expected = concat!(
+            "   a  b  c  d\n",
+            "4     bm    bk  4       1   2\n",
+            "3  .     .      3     3   4\n",
+            "2     wm    .   2       5   6\n",
+            "1  wm    wm     1     7   8\n",
+            "   a  b  c  d\n",
+            "(turn white)\n",
+        );
+        assert_eq!(out, expected);
+    }
+
+    #[test]
+    fn holes_are_cells_no_state_mentions_when_states_list_empty_cells() {
+        let mut s = Vec::new();
+        for x in 1..=3 {
+            for y in 1..=3 {
+                if (x, y) != (2, 2) {
+                    s.push(format!(
+                        "(cell {x} {y} {})",
+                        if x == 1 { "wp" } else { "b" }
+                    ));
+                }
+            }
+        }
+        let out = draw("", &[s.clone()]);
+        assert!(out.contains("2  wp #  .   2"), "{out}");
+        // Annotated holes are drawn even where no empty cell is listed.
+        let only_piece = facts(&[
+            "(cell 1 1 wp)",
+            "(cell 3 3 bp)",
+            "(cell 1 3 bp)",
+            "(cell 3 1 wp)",
+        ]);
+        let out = draw(";! holes 2:2\n;! files 1 2 3\n", &[only_piece]);
+        assert!(out.contains("\n2     #      2\n"), "{out}");
+    }
+
+    #[test]
+    fn long_contents_are_abbreviated_with_a_legend() {
+        let s = facts(&[
+            "(cell a 1 white)",
+            "(cell b 2 black)",
+            "(cell a 3 white)",
+            "(cell c 3 black)",
+        ]);
+        let out = draw("", &[s]);
+        assert!(out.contains("\n3  w   b  3\n2    b    2\n"), "{out}");
+        assert!(out.contains("b = black, w = white\n"), "{out}");
+    }
+
+    #[test]
+    fn annotations_choose_relation_pieces_and_square_numbers() {
+        let spec = ";! board at square=1 piece=2\n;! numbers b:2 a:1\n;! numbers c:1\n;! piece (white man) W\n";
+        let s = facts(&[
+            "(at 1 (white man))",
+            "(at 3 (black man))",
+            "(at 2 empty)",
+            "(at 4 b)",
+        ]);
+        let out = draw(spec, &[s]);
+        // Square 4 is not numbered: that fact is listed below the grid.
+        // Cells without a number are unused, drawn blank.
+        assert!(out.contains("\n2     W      2       1\n"), "{out}");
+        assert!(out.contains("\n1  .     bm  1     2   3\n"), "{out}");
+        assert!(out.contains("W = (white man)"), "{out}");
+        assert!(out.contains("(at 4 b)"), "{out}");
+        let (_, problems) = BoardSpec::from_source(";! board\n;! frobnicate\n;! holes 1-2\n");
+        assert_eq!(problems.len(), 3, "{problems:?}");
+    }
+
+    #[test]
+    fn square_numbers_of_one_colour_from_the_top() {
+        // Brazilian draughts: a1 dark, b8 d8 f8 h8 are 1-4, a1 c1 e1 g1 29-32.
+        let spec = ";! board cell square=1 piece=2\n;! files a b c d e f g h\n\
+                    ;! ranks 1 2 3 4 5 6 7 8\n;! numbers from-top a:1\n";
+        let (parsed, problems) = BoardSpec::from_source(spec);
+        assert!(problems.is_empty(), "{problems:?}");
+        let Numbers::List(list) = &parsed.numbers else {
+            panic!("{:?}", parsed.numbers)
+        };
+        assert_eq!(list.len(), 32);
+        assert_eq!(list[0], ("b".to_string(), "8".to_string()));
+        assert_eq!(list[4], ("a".to_string(), "7".to_string()));
+        assert_eq!(list[31], ("g".to_string(), "1".to_string()));
+        let s = facts(&[
+            "(cell 1 bm)",
+            "(cell 32 wm)",
+            "(cell 18 wk)",
+            "(control white)",
+        ]);
+        let out = draw(spec, &[s]);
+        assert!(
+            out.starts_with("   a  b  c  d  e  f  g  h\n8     bm    .     .     .   8"),
+            "{out}"
+        );
+        assert!(
+            out.contains("\n1  .     .     .     wm     1     29    30    31    32\n"),
+            "{out}"
+        );
+        let (_, problems) = BoardSpec::from_source(";! numbers from-top a:1\n");
+        assert_eq!(problems.len(), 1, "{problems:?}");
+    }
+
+    #[test]
+    fn no_cells_means_a_list_of_facts() {
+        let s = facts(&["(step 10)", "(step 9)", "(control white)"]);
+        assert_eq!(draw("", &[s]), "(control white)\n(step 9)\n(step 10)\n");
+        let grid = facts(&[
+            "(cell 1 1 x)",
+            "(cell 1 2 x)",
+            "(cell 2 1 x)",
+            "(cell 2 2 x)",
+        ]);
+        assert_eq!(
+            draw(";! board none\n", std::slice::from_ref(&grid))
+                .lines()
+                .count(),
+            4
+        );
+    }
+}

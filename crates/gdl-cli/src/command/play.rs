@@ -1,0 +1,474 @@
+//! `gdl play FILE`: step through a game.
+//!
+//! Each turn shows the state (the board drawn as a grid when it has one)
+//! and, for each role a person plays that has a choice, its legal moves
+//! numbered in natural order. A move is taken by its number or by typing its
+//! term; roles with a single legal move (a `noop`) play it by themselves, and
+//! `--random ROLE` lets the machine play a role. Commands: `undo`, `facts`,
+//! `legal`, `board`, `moves`, `save FILE`, `help`, `quit`.
+//!
+//! On a terminal, input is read with line editing and history; otherwise
+//! (or with `--moves FILE`) it is read line by line and echoed after the
+//! prompt, and the first bad line stops the game with exit status 1.
+//! `--save FILE` keeps FILE up to date with the game so far after every
+//! move, so an error or an interrupt (Ctrl-C) leaves a game that `--load`
+//! and `gdl replay` bring back to the same position.
+
+use super::{describe, load, read_file, write_file, Failure, LimitArgs};
+use crate::board::Board;
+use crate::trace::{legal_move, moves_file, read_game, sorted_moves};
+use gdl::RandomPlayer;
+use gdl::{Game, GameError, Move, Role, State};
+use std::io::{BufRead, IsTerminal};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Arguments of `gdl play`.
+#[derive(clap::Args)]
+pub struct PlayArgs {
+    /// The rules file.
+    pub file: PathBuf,
+    /// Let the machine play this role (repeat for several roles).
+    #[arg(long, value_name = "ROLE")]
+    pub random: Vec<String>,
+    /// Seed of the machine's random choices.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Read the input from this file instead of the terminal.
+    #[arg(long, value_name = "FILE")]
+    pub moves: Option<PathBuf>,
+    /// Start from a saved game (a moves file or a trace).
+    #[arg(long, value_name = "GAME")]
+    pub load: Option<PathBuf>,
+    /// Keep this file up to date with the game so far.
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+const HELP: &str = "\
+commands:
+  N             play the move numbered N
+  (move ...)    play a move by its term (the parentheses may be left out)
+  undo          take back the last move you chose
+  facts         show the raw facts of the state
+  legal         show the legal moves again
+  board         show the board again
+  moves         show the moves played so far
+  save FILE     save the game so far (gdl replay and gdl play --load read it)
+  help          show this
+  quit          stop
+";
+
+/// Where commands come from.
+enum Input {
+    /// A terminal, with line editing and history.
+    Editor(Box<rustyline::DefaultEditor>),
+    /// Lines of a file or of a pipe, echoed after the prompt.
+    Script(Box<dyn BufRead>),
+}
+
+impl Input {
+    /// The next line, or `None` at the end of the input (or Ctrl-C, Ctrl-D).
+    fn read(&mut self, prompt: &str) -> Result<Option<String>, Failure> {
+        match self {
+            Input::Editor(editor) => match editor.readline(prompt) {
+                Ok(line) => {
+                    if !line.trim().is_empty() {
+                        let _ = editor.add_history_entry(line.as_str());
+                    }
+                    Ok(Some(line))
+                }
+                Err(_) => Ok(None),
+            },
+            Input::Script(lines) => {
+                let mut line = String::new();
+                match lines.read_line(&mut line) {
+                    Ok(0) => Ok(None),
+                    Ok(_) => {
+                        let line = line.trim_end_matches(['\n', '\r']).to_string();
+                        println!("{prompt}{line}");
+                        Ok(Some(line))
+                    }
+                    Err(e) => Err(Failure::Io(format!("cannot read the input: {e}"))),
+                }
+            }
+        }
+    }
+
+    fn scripted(&self) -> bool {
+        matches!(self, Input::Script(_))
+    }
+}
+
+/// One move played: the state it was played in, the joint move, and
+/// whether a person chose part of it.
+struct Turn {
+    before: State,
+    joint: Vec<Move>,
+    chosen: bool,
+}
+
+/// A game being played.
+struct Session {
+    game: Game,
+    board: Board,
+    name: String,
+    state: State,
+    turns: Vec<Turn>,
+    machine: Vec<bool>,
+    player: RandomPlayer,
+    save: Option<PathBuf>,
+}
+
+/// What a person's line asked for.
+enum Action {
+    Move(Move),
+    Undo,
+    Quit,
+    /// Shown or done something; ask again.
+    Again,
+}
+
+impl Session {
+    fn roles(&self) -> Vec<Role> {
+        self.game.roles()
+    }
+
+    fn step(&self) -> usize {
+        self.turns.len()
+    }
+
+    fn moves_text(&self) -> Vec<Vec<String>> {
+        self.turns
+            .iter()
+            .map(|t| t.joint.iter().map(|&m| self.game.move_text(m)).collect())
+            .collect()
+    }
+
+    fn save_to(&self, path: &Path) -> Result<(), Failure> {
+        let roles: Vec<String> = self
+            .roles()
+            .iter()
+            .map(|&r| self.game.role_name(r).to_string())
+            .collect();
+        write_file(path, &moves_file(&self.name, &roles, &self.moves_text()))
+    }
+
+    fn autosave(&self) -> Result<(), Failure> {
+        match &self.save {
+            Some(path) => self.save_to(path),
+            None => Ok(()),
+        }
+    }
+
+    fn show(&mut self) {
+        let facts = self.game.state_facts(&self.state);
+        self.board.observe(&facts);
+        println!("\n== step {} ==", self.step());
+        print!("{}", self.board.draw(&facts));
+    }
+
+    fn sorted_legal(&mut self, role: Role) -> Result<Vec<(Move, String)>, GameError> {
+        let moves = self.game.legal_moves(&self.state, role)?;
+        if moves.is_empty() {
+            return Err(GameError::NoLegalMove {
+                role: self.game.role_name(role).to_string(),
+            });
+        }
+        Ok(sorted_moves(&self.game, &moves))
+    }
+
+    fn play(&mut self, joint: Vec<Move>, chosen: bool) -> Result<(), Failure> {
+        let next = self
+            .game
+            .next_state(&self.state, &joint)
+            .map_err(|e| Failure::at_step(self.step(), &e))?;
+        let before = std::mem::replace(&mut self.state, next);
+        self.turns.push(Turn {
+            before,
+            joint,
+            chosen,
+        });
+        self.autosave()
+    }
+
+    /// Takes back moves up to and including the last one a person chose.
+    fn undo(&mut self) -> bool {
+        if !self.turns.iter().any(|t| t.chosen) {
+            println!("nothing to undo");
+            return false;
+        }
+        while let Some(turn) = self.turns.pop() {
+            self.state = turn.before;
+            if turn.chosen {
+                break;
+            }
+        }
+        true
+    }
+
+    /// Reads one person's line for `role` until it names a legal move or a
+    /// command that changes the game.
+    fn ask(
+        &mut self,
+        input: &mut Input,
+        role: Role,
+        legal: &[(Move, String)],
+    ) -> Result<Action, Failure> {
+        let name = self.game.role_name(role).to_string();
+        let prompt = format!("{name}> ");
+        let Some(line) = input.read(&prompt)? else {
+            return Ok(Action::Quit);
+        };
+        let line = line.trim();
+        let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let rest = rest.trim();
+        let step = self.step();
+        let fail = |input: &Input, message: String| {
+            if input.scripted() {
+                Err(Failure::Game(format!("step {step}: {message}")))
+            } else {
+                println!("{message}");
+                Ok(Action::Again)
+            }
+        };
+        match word {
+            "" => Ok(Action::Again),
+            "quit" | "exit" | "q" => Ok(Action::Quit),
+            "undo" | "u" => Ok(Action::Undo),
+            "help" | "?" => {
+                print!("{HELP}");
+                Ok(Action::Again)
+            }
+            "facts" => {
+                for f in self.game.state_facts(&self.state) {
+                    println!("{f}");
+                }
+                Ok(Action::Again)
+            }
+            "board" => {
+                let facts = self.game.state_facts(&self.state);
+                print!("{}", self.board.draw(&facts));
+                Ok(Action::Again)
+            }
+            "legal" => {
+                print_legal(&name, legal);
+                Ok(Action::Again)
+            }
+            "moves" => {
+                for (i, joint) in self.moves_text().iter().enumerate() {
+                    println!("{i}: {}", joint.join(" "));
+                }
+                Ok(Action::Again)
+            }
+            "save" if !rest.is_empty() => {
+                self.save_to(Path::new(rest))?;
+                println!("saved {} moves to {rest}", self.step());
+                Ok(Action::Again)
+            }
+            "save" => fail(input, "save needs a file name: save FILE".into()),
+            _ if line.chars().all(|c| c.is_ascii_digit()) => match line.parse::<usize>() {
+                Ok(n) if (1..=legal.len()).contains(&n) => Ok(Action::Move(legal[n - 1].0)),
+                _ => fail(
+                    input,
+                    format!(
+                        "no move numbered {line}: {name} has moves 1 to {}",
+                        legal.len()
+                    ),
+                ),
+            },
+            _ => {
+                let text = if line.starts_with('(') || !line.contains(char::is_whitespace) {
+                    line.to_string()
+                } else {
+                    format!("({line})")
+                };
+                match legal_move(&mut self.game, &self.state, role, &text) {
+                    Ok(m) => Ok(Action::Move(m)),
+                    Err(e @ GameError::IllegalMove { .. }) => fail(input, describe(&e)),
+                    Err(GameError::BadMoveText { reason, .. }) => fail(
+                        input,
+                        format!(
+                            "cannot read {line:?} as a move or a command ({reason}); type help"
+                        ),
+                    ),
+                    Err(e) => Err(Failure::at_step(self.step(), &e)),
+                }
+            }
+        }
+    }
+}
+
+fn print_legal(role: &str, legal: &[(Move, String)]) {
+    println!("{role} to move:");
+    let mut line = String::new();
+    for (i, (_, text)) in legal.iter().enumerate() {
+        let item = format!("{:>3}) {text}", i + 1);
+        if !line.is_empty() && line.len() + item.len() > 96 {
+            println!("{}", line.trim_end());
+            line.clear();
+        }
+        line.push_str(&item);
+        line.push_str("  ");
+    }
+    if !line.is_empty() {
+        println!("{}", line.trim_end());
+    }
+}
+
+/// Runs `gdl play`.
+pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
+    let loaded = load(&args.file, &args.limits)?;
+    let game = loaded.game;
+    let roles = game.roles();
+    let mut machine = vec![false; roles.len()];
+    for name in &args.random {
+        let role = game.role_by_name(name).ok_or_else(|| {
+            let names: Vec<&str> = roles.iter().map(|&r| game.role_name(r)).collect();
+            Failure::Usage(format!(
+                "--random {name}: no such role; the roles are {}",
+                names.join(" ")
+            ))
+        })?;
+        machine[role.0 as usize] = true;
+    }
+    let mut input = match &args.moves {
+        Some(path) => {
+            let text = read_file(path)?;
+            Input::Script(Box::new(std::io::Cursor::new(text)))
+        }
+        None if std::io::stdin().is_terminal() => match rustyline::DefaultEditor::new() {
+            Ok(editor) => Input::Editor(Box::new(editor)),
+            Err(_) => Input::Script(Box::new(std::io::stdin().lock())),
+        },
+        None => Input::Script(Box::new(std::io::stdin().lock())),
+    };
+    let state = game.initial_state();
+    let mut session = Session {
+        game,
+        board: Board::new(loaded.spec),
+        name: loaded.name,
+        state,
+        turns: Vec::new(),
+        machine,
+        player: RandomPlayer::new(args.seed),
+        save: args.save,
+    };
+    if let Some(path) = &args.load {
+        let record = read_game(&read_file(path)?)
+            .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
+        for joint in record.moves {
+            if joint.len() != roles.len() {
+                let e = GameError::WrongMoveCount {
+                    expected: roles.len(),
+                    given: joint.len(),
+                };
+                return Err(Failure::at_step(session.step(), &e));
+            }
+            let mut moves = Vec::new();
+            for (&role, text) in roles.iter().zip(&joint) {
+                let m = legal_move(&mut session.game, &session.state, role, text)
+                    .map_err(|e| Failure::at_step(session.step(), &e))?;
+                moves.push(m);
+            }
+            session.play(moves, true)?;
+        }
+        println!("loaded {} moves from {}", session.step(), path.display());
+    }
+    session.autosave()?;
+    if !input.scripted() {
+        println!("type a move's number or its term; help lists the commands");
+    }
+    run(&mut session, &mut input)
+}
+
+fn run(session: &mut Session, input: &mut Input) -> Result<ExitCode, Failure> {
+    'turn: loop {
+        session.show();
+        let step = session.step();
+        let terminal = session
+            .game
+            .is_terminal(&session.state)
+            .map_err(|e| Failure::at_step(step, &e))?;
+        if terminal {
+            let goals = session
+                .game
+                .goals(&session.state)
+                .map_err(|e| Failure::at_step(step, &e))?;
+            let parts: Vec<String> = session
+                .roles()
+                .iter()
+                .zip(&goals)
+                .map(|(&r, g)| format!("{} {g}", session.game.role_name(r)))
+                .collect();
+            println!("game over after {step} steps; goals: {}", parts.join(", "));
+            if input.scripted() || session.machine.iter().all(|&m| m) {
+                return Ok(ExitCode::SUCCESS);
+            }
+            println!("undo to take back a move, quit to stop");
+            loop {
+                match input.read("> ")?.as_deref().map(str::trim) {
+                    None | Some("quit" | "exit" | "q") => return Ok(ExitCode::SUCCESS),
+                    Some("undo" | "u") => {
+                        if session.undo() {
+                            continue 'turn;
+                        }
+                    }
+                    Some("") => {}
+                    Some(other) => println!("the game is over: undo or quit, not {other:?}"),
+                }
+            }
+        }
+        let roles = session.roles();
+        let mut joint = Vec::new();
+        let mut chosen = false;
+        for &role in &roles {
+            let legal = session
+                .sorted_legal(role)
+                .map_err(|e| Failure::at_step(step, &e))?;
+            let name = session.game.role_name(role).to_string();
+            if session.machine[role.0 as usize] {
+                let moves: Vec<Move> = legal.iter().map(|(m, _)| *m).collect();
+                let m = session.player.choose(&session.game, &moves);
+                println!("{name} plays {} (machine)", session.game.move_text(m));
+                joint.push(m);
+                continue;
+            }
+            if legal.len() == 1 {
+                println!("{name} plays {} (only move)", legal[0].1);
+                joint.push(legal[0].0);
+                continue;
+            }
+            print_legal(&name, &legal);
+            loop {
+                match session.ask(input, role, &legal)? {
+                    Action::Move(m) => {
+                        joint.push(m);
+                        chosen = true;
+                        break;
+                    }
+                    Action::Undo => {
+                        session.undo();
+                        continue 'turn;
+                    }
+                    Action::Quit => {
+                        match &session.save {
+                            Some(path) => println!(
+                                "stopped at step {step}; the game so far is in {}",
+                                path.display()
+                            ),
+                            None => println!("stopped at step {step}"),
+                        }
+                        return Ok(ExitCode::SUCCESS);
+                    }
+                    Action::Again => {}
+                }
+            }
+        }
+        let texts: Vec<String> = joint.iter().map(|&m| session.game.move_text(m)).collect();
+        println!("played: {}", texts.join(" "));
+        session.play(joint, chosen)?;
+    }
+}

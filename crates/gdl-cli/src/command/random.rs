@@ -1,0 +1,240 @@
+//! `gdl random FILE --games N`: many random games, summarised.
+//!
+//! Game `i` is played with seed `S + i` exactly as `gdl trace --seed S+i`
+//! plays it, so any game of the series can be looked at in full. Results do
+//! not depend on the number of threads.
+
+use super::{game_seed, load, threads, Failure, LimitArgs};
+use gdl::RandomPlayer;
+use gdl::{Game, GameError};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Arguments of `gdl random`.
+#[derive(clap::Args)]
+pub struct RandomArgs {
+    /// The rules file.
+    pub file: PathBuf,
+    /// How many games to play.
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Seed of the first game; game i uses seed S+i.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Threads to play on; 0 uses every core (at most 1024).
+    #[arg(long, default_value_t = 1, value_parser = super::thread_count)]
+    pub threads: usize,
+    /// Give up on a game after this many steps.
+    #[arg(long, default_value_t = 10_000, value_name = "N")]
+    pub max_steps: usize,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// How one game went: its length and goals, or `None` goals when it did not
+/// end within the step limit.
+type Outcome = (usize, Option<Vec<u8>>);
+
+/// Plays one random game, the same one `gdl trace --seed SEED` plays.
+fn play_one(game: &mut Game, seed: u64, max_steps: usize) -> Result<Outcome, (usize, GameError)> {
+    let mut player = RandomPlayer::new(seed);
+    let mut state = game.initial_state();
+    let mut step = 0;
+    while !game.is_terminal(&state).map_err(|e| (step, e))? {
+        if step >= max_steps {
+            return Ok((step, None));
+        }
+        let joint = player.joint(game, &state).map_err(|e| (step, e))?;
+        state = game.next_state(&state, &joint).map_err(|e| (step, e))?;
+        step += 1;
+    }
+    Ok((step, Some(game.goals(&state).map_err(|e| (step, e))?)))
+}
+
+/// Runs `gdl random`.
+pub fn random(args: RandomArgs) -> Result<ExitCode, Failure> {
+    let loaded = load(&args.file, &args.limits)?;
+    let game = loaded.game;
+    let roles: Vec<String> = game
+        .roles()
+        .iter()
+        .map(|&r| game.role_name(r).to_string())
+        .collect();
+    let n = args.games;
+    // Grown as games end: `--games` may ask for more than memory holds.
+    let results: Mutex<Vec<Option<Outcome>>> = Mutex::new(Vec::new());
+    let first_error: Mutex<Option<(usize, usize, GameError)>> = Mutex::new(None);
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let start = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..threads(args.threads).min(n.max(1)) {
+            let mut game = game.clone();
+            let (results, first_error, next, done, stop) =
+                (&results, &first_error, &next, &done, &stop);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= n || stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                match play_one(&mut game, game_seed(args.seed, i), args.max_steps) {
+                    Ok(outcome) => {
+                        if let Ok(mut r) = results.lock() {
+                            if r.len() <= i {
+                                r.resize(i + 1, None);
+                            }
+                            r[i] = Some(outcome);
+                        }
+                    }
+                    Err((step, e)) => {
+                        stop.store(true, Ordering::Relaxed);
+                        if let Ok(mut slot) = first_error.lock() {
+                            if slot.as_ref().is_none_or(|(g, _, _)| i < *g) {
+                                *slot = Some((i, step, e));
+                            }
+                        }
+                    }
+                }
+                done.fetch_add(1, Ordering::Relaxed);
+            });
+        }
+        // A progress bar on a terminal, once the run has lasted a second.
+        let mut bar: Option<ProgressBar> = None;
+        while done.load(Ordering::Relaxed) < n && !stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(100));
+            if bar.is_none()
+                && start.elapsed() > Duration::from_secs(1)
+                && std::io::stderr().is_terminal()
+            {
+                let b = ProgressBar::new(n as u64);
+                if let Ok(style) =
+                    ProgressStyle::with_template("{bar:30} {pos}/{len} games, {eta} left")
+                {
+                    b.set_style(style);
+                }
+                // Estimate the time left from now on, not from the jump to
+                // the games already done.
+                b.set_position(done.load(Ordering::Relaxed) as u64);
+                b.reset_eta();
+                bar = Some(b);
+            }
+            if let Some(b) = &bar {
+                b.set_position(done.load(Ordering::Relaxed) as u64);
+            }
+        }
+        if let Some(b) = bar {
+            b.finish_and_clear();
+        }
+    });
+    if let Some((g, step, e)) = first_error.into_inner().ok().flatten() {
+        return Err(Failure::Game(format!(
+            "game {g} (gdl trace {} --seed {}): step {step}: {}",
+            loaded.name,
+            game_seed(args.seed, g),
+            super::describe(&e)
+        )));
+    }
+    let outcomes: Vec<Outcome> = results
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .collect();
+    print!("{}", summary(&roles, &outcomes, args.seed, args.max_steps));
+    eprintln!("time: {:.2}s", start.elapsed().as_secs_f64());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The summary of a series of games, in role order.
+fn summary(roles: &[String], outcomes: &[Outcome], seed: u64, max_steps: usize) -> String {
+    let mut out = String::new();
+    let n = outcomes.len();
+    out.push_str(&format!(
+        "games: {n} (seeds {seed} to {})\n",
+        seed.wrapping_add(n.saturating_sub(1) as u64)
+    ));
+    let lengths: Vec<usize> = outcomes.iter().map(|o| o.0).collect();
+    if n > 0 {
+        let mean = lengths.iter().sum::<usize>() as f64 / n as f64;
+        let (min, max) = (
+            lengths.iter().min().unwrap_or(&0),
+            lengths.iter().max().unwrap_or(&0),
+        );
+        out.push_str(&format!("length: mean {mean:.1}, min {min}, max {max}\n"));
+    }
+    let ended: Vec<&Vec<u8>> = outcomes.iter().filter_map(|o| o.1.as_ref()).collect();
+    if ended.len() < n {
+        out.push_str(&format!(
+            "unfinished: {} (no end after {max_steps} steps)\n",
+            n - ended.len()
+        ));
+    }
+    if ended.is_empty() {
+        return out;
+    }
+    out.push_str("goals:\n");
+    let width = roles.iter().map(String::len).max().unwrap_or(0);
+    for (i, role) in roles.iter().enumerate() {
+        let values: Vec<u8> = ended.iter().map(|g| g[i]).collect();
+        let mean = values.iter().map(|&v| v as f64).sum::<f64>() / values.len() as f64;
+        let mut counts: BTreeMap<u8, usize> = BTreeMap::new();
+        for v in values {
+            *counts.entry(v).or_default() += 1;
+        }
+        let counts: Vec<String> = counts.iter().map(|(v, c)| format!("{v}: {c}")).collect();
+        out.push_str(&format!(
+            "  {role:<width$}  mean {mean:.1}  ({})\n",
+            counts.join(", ")
+        ));
+    }
+    let mut wins = vec![0; roles.len()];
+    let mut draws = 0;
+    for goals in &ended {
+        let best = goals.iter().max().copied().unwrap_or(0);
+        let top: Vec<usize> = (0..goals.len()).filter(|&i| goals[i] == best).collect();
+        match top[..] {
+            [winner] => wins[winner] += 1,
+            _ => draws += 1,
+        }
+    }
+    let wins: Vec<String> = roles
+        .iter()
+        .zip(&wins)
+        .map(|(r, w)| format!("{r} {w}"))
+        .collect();
+    out.push_str(&format!("wins: {}; draws: {draws}\n", wins.join(", ")));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_counts_lengths_goals_wins_and_draws() {
+        let roles = vec!["white".to_string(), "black".to_string()];
+        let outcomes = vec![
+            (10, Some(vec![100, 0])),
+            (20, Some(vec![50, 50])),
+            (30, Some(vec![0, 100])),
+            (40, Some(vec![100, 0])),
+            (50, None),
+        ];
+        let s = summary(&roles, &outcomes, 7, 50);
+        assert_eq!(
+            s,
+            "games: 5 (seeds 7 to 11)\nlength: mean 30.0, min 10, max 50\n\
+             unfinished: 1 (no end after 50 steps)\ngoals:\n\
+             \x20 white  mean 62.5  (0: 1, 50: 1, 100: 2)\n\
+             \x20 black  mean 37.5  (0: 2, 50: 1, 100: 1)\n\
+             wins: white 2, black 1; draws: 1\n"
+        );
+    }
+}

@@ -1,0 +1,9 @@
+//! The pieces of the `gdl` command: its subcommands, and what they show a
+//! person (boards, traces) and measure (timing). A library only so that the
+//! command's benchmarks, fuzz targets and tests reach them; `main.rs` is
+//! the binary.
+
+pub mod board;
+pub mod command;
+pub mod measure;
+pub mod trace;

@@ -1,0 +1,105 @@
+//! `gdl`: step through, replay, record and explore a GDL rules file.
+//!
+//! A thin layer over the library: each subcommand lives in its own module
+//! under `command/` of the `gdl_cli` crate. Exit status: 0 success, 1 a rules file or game that fails
+//! (invalid rules, an illegal move, an error of the rules while playing),
+//! 2 a usage or I/O error.
+
+use clap::{Parser, Subcommand};
+use gdl_cli::command;
+use std::process::ExitCode;
+
+/// Step through, replay, record and explore a GDL rules file.
+#[derive(Parser)]
+#[command(name = "gdl", version, about, disable_help_subcommand = true)]
+struct Args {
+    #[command(subcommand)]
+    command: Command,
+    /// Stop the command after this many seconds (exit status 1), whatever
+    /// it is doing, waiting for input included.
+    #[arg(long, global = true, value_name = "SECONDS", value_parser = positive_seconds)]
+    timeout: Option<f64>,
+}
+
+/// Reads `--timeout`: a positive number of seconds.
+fn positive_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s.is_finite() => Ok(s),
+        _ => Err("expected a positive number of seconds".into()),
+    }
+}
+
+/// Ends the process with exit status 1 once `seconds` have passed. Games
+/// saved with `--save` are written whole after every move, so what a
+/// timeout interrupts is never half-written.
+fn watchdog(seconds: f64) {
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs_f64(seconds));
+        eprintln!("error: the time limit ({seconds} seconds) was reached; raise it with --timeout");
+        std::process::exit(1);
+    });
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check a rules file: print its diagnostics and a summary.
+    Check(command::check::CheckArgs),
+    /// Print the stratification and join plans of a rules file.
+    Plan(command::check::PlanArgs),
+    /// Step through a game, alone or against the machine.
+    Play(command::play::PlayArgs),
+    /// Play a random game and print its trace.
+    Trace(command::trace_cmd::TraceArgs),
+    /// Check a recorded game and print its trace.
+    Replay(command::trace_cmd::ReplayArgs),
+    /// Play many random games: lengths, goals, wins and draws.
+    Random(command::random::RandomArgs),
+    /// Count positions and joint-move sequences at each depth.
+    Perft(command::perft::PerftArgs),
+    /// Measure random playouts per second.
+    Bench(command::bench::BenchArgs),
+}
+
+/// The stack of the thread that runs the command: reading rules nested
+/// `MAX_NESTING_CEILING` deep recurses that far (only the pages touched
+/// are ever allocated).
+const STACK_BYTES: usize = 256 << 20;
+
+fn main() -> ExitCode {
+    // Die quietly when the reader of standard output goes away (`gdl trace
+    // FILE | head`), as command-line tools do, instead of panicking.
+    #[cfg(unix)]
+    // SAFETY: restoring the default action of a signal at start-up, before
+    // any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+    std::thread::Builder::new()
+        .name("gdl".into())
+        .stack_size(STACK_BYTES)
+        .spawn(run)
+        .expect("the command's thread starts")
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+fn run() -> ExitCode {
+    let args = Args::parse();
+    if let Some(seconds) = args.timeout {
+        watchdog(seconds);
+    }
+    let result = match args.command {
+        Command::Check(a) => command::check::check(a),
+        Command::Plan(a) => command::check::plan(a),
+        Command::Play(a) => command::play::play(a),
+        Command::Trace(a) => command::trace_cmd::trace(a),
+        Command::Replay(a) => command::trace_cmd::replay(a),
+        Command::Random(a) => command::random::random(a),
+        Command::Perft(a) => command::perft::perft(a),
+        Command::Bench(a) => command::bench::bench(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(failure) => failure.report(),
+    }
+}

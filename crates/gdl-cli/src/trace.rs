@@ -1,0 +1,492 @@
+//! Traces of played games as people read them: at each step the board, each
+//! role's legal moves and the moves played; at the end the goals.
+//!
+//! A [`Trace`] is written as text ([`Trace::to_text`], the form the snapshot
+//! tests use) or as JSON ([`Trace::to_json`]). Legal moves are listed in
+//! natural order ([`gdl::natural_cmp`]), never in the evaluator's
+//! internal order, so that traces stay the same when the evaluator changes;
+//! random games ([`RandomPlayer`]) pick from that order too, so a seed always
+//! gives the same game.
+//!
+//! [`read_game`] reads back the moves of a game from a JSON trace, a text
+//! trace (its `played:` lines) or a plain moves file (one joint move per
+//! line, the moves in role order).
+
+use crate::board::{parse_terms, Board, BoardSpec, Term};
+use gdl::GameError;
+use gdl::{natural_cmp, RandomPlayer};
+use gdl::{Game, Move, State};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write;
+
+/// One step of a game: a state, and the joint move played in it, if any.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Step {
+    /// The step number, from 0 for the initial state.
+    pub step: usize,
+    /// The facts of the state, in natural order.
+    pub state: Vec<String>,
+    /// Whether the state is terminal.
+    #[serde(default)]
+    pub terminal: bool,
+    /// Each role's legal moves, in role order, each list in natural order.
+    /// Empty when the state is terminal.
+    #[serde(default)]
+    pub legal: Vec<Vec<String>>,
+    /// The moves played in this state, one per role in role order; absent
+    /// for the last state.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moves: Option<Vec<String>>,
+}
+
+/// A played game, step by step.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Trace {
+    /// The roles, in the order of the rules file.
+    pub roles: Vec<String>,
+    /// Every state met, from the initial state.
+    pub steps: Vec<Step>,
+    /// The goal values, in role order, when the last state is terminal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goals: Option<Vec<u8>>,
+}
+
+/// Moves in natural order of their text, with their text.
+pub fn sorted_moves(game: &Game, moves: &[Move]) -> Vec<(Move, String)> {
+    let mut v: Vec<(Move, String)> = moves.iter().map(|&m| (m, game.move_text(m))).collect();
+    v.sort_by(|a, b| natural_cmp(&a.1, &b.1));
+    v
+}
+
+/// Looks at one state: its facts, whether it is terminal, the legal moves.
+pub fn observe(game: &mut Game, state: &State, step: usize) -> Result<Step, GameError> {
+    let mut facts = game.state_facts(state);
+    facts.sort_by(|a, b| natural_cmp(a, b));
+    let terminal = game.is_terminal(state)?;
+    let mut legal = Vec::new();
+    if !terminal {
+        for role in game.roles() {
+            let moves = game.legal_moves(state, role)?;
+            if moves.is_empty() {
+                return Err(GameError::NoLegalMove {
+                    role: game.role_name(role).to_string(),
+                });
+            }
+            legal.push(
+                sorted_moves(game, &moves)
+                    .into_iter()
+                    .map(|(_, t)| t)
+                    .collect(),
+            );
+        }
+    }
+    Ok(Step {
+        step,
+        state: facts,
+        terminal,
+        legal,
+        moves: None,
+    })
+}
+
+/// Reads one role's move text and checks it is legal in `state`. The error
+/// lists the legal moves in natural order.
+pub fn legal_move(
+    game: &mut Game,
+    state: &State,
+    role: gdl::Role,
+    text: &str,
+) -> Result<Move, GameError> {
+    let m = game.parse_move(text)?;
+    let legal = game.legal_moves(state, role)?;
+    if legal.contains(&m) {
+        return Ok(m);
+    }
+    Err(GameError::IllegalMove {
+        role: game.role_name(role).to_string(),
+        played: game.move_text(m),
+        legal: sorted_moves(game, &legal)
+            .into_iter()
+            .map(|(_, t)| t)
+            .collect(),
+    })
+}
+
+/// The outcome of replaying moves: the trace as far as it went, and the
+/// error that stopped it with the step where it happened.
+#[derive(Debug)]
+pub struct Replay {
+    /// The game up to the last state reached.
+    pub trace: Trace,
+    /// The step number and error that stopped the replay, if any.
+    pub error: Option<(usize, GameError)>,
+}
+
+impl Trace {
+    /// An empty trace of `game`.
+    pub fn new(game: &Game) -> Trace {
+        Trace {
+            roles: game
+                .roles()
+                .iter()
+                .map(|&r| game.role_name(r).to_string())
+                .collect(),
+            steps: Vec::new(),
+            goals: None,
+        }
+    }
+
+    /// The joint moves played, in order.
+    pub fn moves(&self) -> Vec<Vec<String>> {
+        self.steps.iter().filter_map(|s| s.moves.clone()).collect()
+    }
+
+    /// Records `state` as the next step; at a terminal state records the
+    /// goals too.
+    pub fn push(&mut self, game: &mut Game, state: &State) -> Result<(), GameError> {
+        let step = observe(game, state, self.steps.len())?;
+        if step.terminal {
+            self.goals = Some(game.goals(state)?);
+        }
+        self.steps.push(step);
+        Ok(())
+    }
+
+    /// Plays the joint moves given as text (one per role, role order) from
+    /// the initial state, checking each against the legal moves.
+    pub fn replay(game: &mut Game, moves: &[Vec<String>]) -> Replay {
+        let mut trace = Trace::new(game);
+        let mut state = game.initial_state();
+        let error = (|| {
+            trace.push(game, &state).map_err(|e| (0, e))?;
+            for (i, joint) in moves.iter().enumerate() {
+                let roles = game.roles();
+                if joint.len() != roles.len() {
+                    let e = GameError::WrongMoveCount {
+                        expected: roles.len(),
+                        given: joint.len(),
+                    };
+                    return Err((i, e));
+                }
+                if trace.steps[i].terminal {
+                    return Err((i, GameError::Terminal));
+                }
+                let mut played = Vec::new();
+                for (&role, text) in roles.iter().zip(joint) {
+                    played.push(legal_move(game, &state, role, text).map_err(|e| (i, e))?);
+                }
+                state = game.next_state(&state, &played).map_err(|e| (i, e))?;
+                trace.steps[i].moves = Some(played.iter().map(|&m| game.move_text(m)).collect());
+                trace.push(game, &state).map_err(|e| (i + 1, e))?;
+            }
+            Ok(())
+        })()
+        .err();
+        Replay { trace, error }
+    }
+
+    /// Plays a random game: each role picks uniformly among its legal moves
+    /// in natural order, with `player`'s generator. Stops at a terminal
+    /// state or after `max_steps` joint moves, or at an error of the rules.
+    pub fn random(game: &mut Game, player: &mut RandomPlayer, max_steps: usize) -> Replay {
+        let mut trace = Trace::new(game);
+        let mut state = game.initial_state();
+        let error = (|| {
+            trace.push(game, &state).map_err(|e| (0, e))?;
+            while !trace.steps[trace.steps.len() - 1].terminal && trace.steps.len() <= max_steps {
+                let i = trace.steps.len() - 1;
+                let joint = player.joint(game, &state).map_err(|e| (i, e))?;
+                state = game.next_state(&state, &joint).map_err(|e| (i, e))?;
+                trace.steps[i].moves = Some(joint.iter().map(|&m| game.move_text(m)).collect());
+                trace.push(game, &state).map_err(|e| (i + 1, e))?;
+            }
+            Ok(())
+        })()
+        .err();
+        Replay { trace, error }
+    }
+
+    /// The trace as text: a header naming the roles, then for each step its
+    /// number, the board (drawn as `spec` says), each role's legal moves and
+    /// the moves played (`played:` in role order); at the end the goals.
+    pub fn to_text(&self, spec: &BoardSpec) -> String {
+        let mut board = Board::new(spec.clone());
+        let mut out = format!("roles: {}\n", self.roles.join(" "));
+        for s in &self.steps {
+            board.observe(&s.state);
+            let _ = writeln!(
+                out,
+                "\n== step {}{} ==",
+                s.step,
+                if s.terminal { ": terminal" } else { "" }
+            );
+            out.push_str(&board.draw(&s.state));
+            for (role, legal) in self.roles.iter().zip(&s.legal) {
+                let head = format!("legal {role} ({}):", legal.len());
+                out.push_str(&wrap_moves(&head, legal));
+            }
+            if let Some(moves) = &s.moves {
+                let _ = writeln!(out, "played: {}", moves.join(" "));
+            }
+        }
+        match (&self.goals, self.steps.last()) {
+            (Some(goals), _) => {
+                let _ = writeln!(out, "goals: {}", self.goals_text(goals));
+            }
+            (None, Some(last)) if !last.terminal && last.moves.is_none() => {
+                let _ = writeln!(out, "not terminal at step {}", last.step);
+            }
+            _ => {}
+        }
+        out
+    }
+
+    /// `white 100, black 0`.
+    pub fn goals_text(&self, goals: &[u8]) -> String {
+        let parts: Vec<String> = self
+            .roles
+            .iter()
+            .zip(goals)
+            .map(|(r, g)| format!("{r} {g}"))
+            .collect();
+        parts.join(", ")
+    }
+
+    /// The trace as JSON, one step a line:
+    /// `{"roles": [...], "steps": [{...}, ...], "goals": [...]}`.
+    pub fn to_json(&self) -> String {
+        let steps: Vec<String> = self
+            .steps
+            .iter()
+            .map(|s| format!("    {}", compact(s)))
+            .collect();
+        let mut out = format!(
+            "{{\n  \"roles\": {},\n  \"steps\": [\n",
+            compact(&self.roles)
+        );
+        out.push_str(&steps.join(",\n"));
+        out.push_str("\n  ]");
+        if let Some(goals) = &self.goals {
+            out.push_str(&format!(",\n  \"goals\": {}", compact(goals)));
+        }
+        out.push_str("\n}\n");
+        out
+    }
+
+    /// The first step where `self` (as recorded) and `replayed` (as the
+    /// rules give it) differ, described; `None` when they agree. Only the
+    /// steps both have are compared.
+    pub fn first_difference(&self, replayed: &Trace) -> Option<String> {
+        for (a, b) in self.steps.iter().zip(&replayed.steps) {
+            if !a.state.is_empty() && a.state != b.state {
+                let missing: Vec<&String> =
+                    a.state.iter().filter(|f| !b.state.contains(f)).collect();
+                let extra: Vec<&String> = b.state.iter().filter(|f| !a.state.contains(f)).collect();
+                return Some(format!(
+                    "step {}: the recorded state differs from the rules' state; \
+                     recorded only: {missing:?}; rules only: {extra:?}",
+                    a.step
+                ));
+            }
+            if !a.legal.is_empty() && a.legal != b.legal {
+                return Some(format!(
+                    "step {}: the recorded legal moves differ from the rules' legal moves",
+                    a.step
+                ));
+            }
+        }
+        None
+    }
+}
+
+/// A part of a trace as compact JSON. Serialising plain strings and
+/// numbers cannot fail.
+fn compact<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+fn wrap_moves(head: &str, moves: &[String]) -> String {
+    let mut out = String::new();
+    let mut line = head.to_string();
+    for m in moves {
+        if line.len() + 1 + m.len() > 100 && line.len() > 2 {
+            out.push_str(&line);
+            out.push('\n');
+            line = " ".to_string();
+        }
+        line.push(' ');
+        line.push_str(m);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+/// A recorded game read back: its joint moves, and the recorded trace when
+/// it was a JSON trace (to compare with the replay).
+#[derive(Debug)]
+pub struct GameRecord {
+    /// The joint moves, each the move texts in role order.
+    pub moves: Vec<Vec<String>>,
+    /// The trace, when the record was a JSON trace.
+    pub trace: Option<Trace>,
+}
+
+/// Reads a recorded game: a JSON trace (text starting with `{`), a text
+/// trace (its `played:` lines), or a moves file with one joint move per
+/// line, the moves in role order as KIF terms (`(move a 2 a 3) noop`);
+/// blank lines and `;` comments are skipped. Errors name the line.
+pub fn read_game(text: &str) -> Result<GameRecord, String> {
+    if text.trim_start().starts_with('{') {
+        let trace: Trace =
+            serde_json::from_str(text).map_err(|e| format!("bad JSON trace: {e}"))?;
+        return Ok(GameRecord {
+            moves: trace.moves(),
+            trace: Some(trace),
+        });
+    }
+    let is_trace = text.lines().any(|l| l.starts_with("played:"));
+    let mut moves = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = match (is_trace, line.strip_prefix("played:")) {
+            (true, Some(rest)) => rest,
+            (true, None) => continue,
+            (false, _) => line,
+        };
+        let terms = kif_only(line)
+            .and_then(|()| parse_terms(line))
+            .map_err(|e| format!("line {}: {e}", n + 1))?;
+        if !terms.is_empty() {
+            moves.push(terms.iter().map(Term::text).collect());
+        }
+    }
+    Ok(GameRecord { moves, trace: None })
+}
+
+/// Refuses a character that KIF allows neither in a symbol nor between
+/// terms (a `"`, say), naming it and its column; a `;` comment may hold
+/// anything.
+fn kif_only(line: &str) -> Result<(), String> {
+    let code = line.split(';').next().unwrap_or_default();
+    match code.chars().enumerate().find(|&(_, c)| {
+        !(c.is_whitespace() || c == '(' || c == ')' || c == '?' || gdl::is_symbol_char(c))
+    }) {
+        None => Ok(()),
+        Some((column, c)) => Err(format!(
+            "unexpected {c:?} at column {}: a move is made of KIF symbols (letters, digits \
+             and {}) and parentheses",
+            column + 1,
+            gdl::SYMBOL_PUNCTUATION
+        )),
+    }
+}
+
+/// Writes joint moves as a moves file that [`read_game`] reads back.
+pub fn moves_file(rules: &str, roles: &[String], moves: &[Vec<String>]) -> String {
+    let mut out = format!(
+        "; a game of {rules}: one joint move per line ({})\n",
+        roles.join(" ")
+    );
+    for joint in moves {
+        out.push_str(&joint.join(" "));
+        out.push('\n');
+    }
+    out
+}
+
+/// Plays the given joint moves (one move text per role, in role order) from
+/// the initial state and returns the trace as text. Stops with the error of
+/// the first illegal move.
+pub fn replay_text(game: &mut Game, moves: &[Vec<String>]) -> Result<String, GameError> {
+    let replay = Trace::replay(game, moves);
+    match replay.error {
+        Some((_, e)) => Err(e),
+        None => {
+            let (spec, _) = BoardSpec::from_source(&game.source().text);
+            Ok(replay.trace.to_text(&spec))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_are_read_from_moves_files_text_traces_and_json() {
+        let moves =
+            read_game("; a game\n(move a 2 a 3) noop\n\nnoop (MOVE b 7 b 6) ; reply\n").unwrap();
+        assert_eq!(
+            moves.moves,
+            vec![
+                vec!["(move a 2 a 3)".to_string(), "noop".to_string()],
+                vec!["noop".to_string(), "(move b 7 b 6)".to_string()],
+            ]
+        );
+        let trace = "roles: a b\n\n== step 0 ==\n(cell 1 1 x)\nlegal a (1): noop\nplayed: noop (mark 1 1)\n";
+        assert_eq!(
+            read_game(trace).unwrap().moves,
+            vec![vec!["noop".to_string(), "(mark 1 1)".to_string()]]
+        );
+        let t = Trace {
+            roles: vec!["a".into()],
+            steps: vec![
+                Step {
+                    step: 0,
+                    state: vec!["(s 0)".into()],
+                    terminal: false,
+                    legal: vec![vec!["go".into()]],
+                    moves: Some(vec!["go".into()]),
+                },
+                Step {
+                    step: 1,
+                    state: vec!["(s 1)".into()],
+                    terminal: true,
+                    legal: vec![],
+                    moves: None,
+                },
+            ],
+            goals: Some(vec![100]),
+        };
+        let back = read_game(&t.to_json()).unwrap();
+        assert_eq!(back.moves, vec![vec!["go".to_string()]]);
+        assert_eq!(back.trace.as_ref(), Some(&t));
+        assert_eq!(t.first_difference(&t), None);
+        assert!(read_game("(move a").unwrap_err().starts_with("line 1:"));
+        assert!(read_game("{ nope").is_err());
+    }
+
+    #[test]
+    fn moves_files_refuse_characters_kif_does_not_allow() {
+        let err = |text: &str| read_game(text).unwrap_err();
+        assert!(err("noop\nnoop \"mark 2 2\"").starts_with("line 2: unexpected '\"' at column 6:"));
+        assert!(err("(mark 1, 1) noop").starts_with("line 1: unexpected ',' at column 8:"));
+        assert!(err("(mark é) noop").starts_with("line 1: unexpected 'é' at column 7:"));
+        // A comment may hold anything; symbol punctuation and `?` are KIF.
+        let ok = read_game("(a_b-c+d.e'f<g>h=i!j#k$l%m&n*o/p:q@r^s~t) ?x ; \"quoted\", [x]\n");
+        assert_eq!(ok.unwrap().moves[0].len(), 2);
+    }
+
+    #[test]
+    fn text_trace_shows_steps_moves_and_goals() {
+        let t = Trace {
+            roles: vec!["a".into(), "b".into()],
+            steps: vec![Step {
+                step: 0,
+                state: vec!["(s 0)".into()],
+                terminal: true,
+                legal: vec![],
+                moves: None,
+            }],
+            goals: Some(vec![100, 0]),
+        };
+        assert_eq!(
+            t.to_text(&BoardSpec::default()),
+            "roles: a b\n\n== step 0: terminal ==\n(s 0)\ngoals: a 100, b 0\n"
+        );
+        let long: Vec<String> = (0..30).map(|i| format!("(mark {i} {i})")).collect();
+        let wrapped = wrap_moves("legal a (30):", &long);
+        assert!(wrapped.lines().all(|l| l.len() <= 100), "{wrapped}");
+        assert_eq!(wrapped.matches("(mark").count(), 30);
+    }
+}

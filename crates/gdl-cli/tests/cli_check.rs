@@ -1,0 +1,136 @@
+//! `gdl check`, `gdl plan` and the errors every command gives for files
+//! that cannot be read or are not valid rules.
+
+use crate::common::gdl;
+
+#[test]
+fn check_valid_file_prints_warnings_and_a_summary() {
+    let run = gdl(&["check", "tests/cli/tictactoe.gdl"], "");
+    assert_eq!(run.code, 0);
+    insta::assert_snapshot!(run.screen());
+}
+
+#[test]
+fn check_invalid_file_exits_1_with_every_diagnostic() {
+    let run = gdl(&["check", "tests/cli/unsafe.gdl"], "");
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.contains("error[unsafe-variable]"),
+        "{}",
+        run.stdout
+    );
+    insta::assert_snapshot!(run.screen());
+}
+
+#[test]
+fn check_syntax_error_and_missing_file() {
+    let run = gdl(&["check", "tests/cli/broken.gdl"], "");
+    assert_eq!(run.code, 1);
+    insta::assert_snapshot!("check_syntax_error", run.screen());
+    let run = gdl(&["check", "tests/cli/no-such-file.gdl"], "");
+    assert_eq!(run.code, 2);
+    insta::assert_snapshot!("check_missing_file", run.screen());
+}
+
+#[test]
+fn every_command_refuses_invalid_rules_with_status_1() {
+    for args in [
+        vec!["trace", "tests/cli/unsafe.gdl"],
+        vec!["play", "tests/cli/unsafe.gdl"],
+        vec!["random", "tests/cli/unsafe.gdl", "--games", "1"],
+        vec!["perft", "tests/cli/unsafe.gdl", "--depth", "1"],
+        vec!["bench", "tests/cli/unsafe.gdl", "--seconds", "0.1"],
+        vec!["replay", "tests/cli/unsafe.gdl", "tests/cli/tictactoe.gdl"],
+    ] {
+        let run = gdl(&args, "");
+        assert_eq!(run.code, 1, "{args:?}: {}", run.screen());
+        assert!(
+            run.stderr.contains("error[unsafe-variable]"),
+            "{args:?}: {}",
+            run.stderr
+        );
+        assert!(
+            run.stderr.contains("not a valid game description"),
+            "{args:?}"
+        );
+        assert!(run.stdout.is_empty(), "{args:?}: {}", run.stdout);
+    }
+    for args in [vec!["trace", "missing.gdl"], vec!["play", "missing.gdl"]] {
+        let run = gdl(&args, "");
+        assert_eq!(run.code, 2, "{args:?}: {}", run.screen());
+        assert_eq!(
+            run.stderr,
+            "error: cannot read missing.gdl: No such file or directory (os error 2)\n"
+        );
+    }
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let run = gdl(&["perft", "tests/cli/tictactoe.gdl"], "");
+    assert_eq!(run.code, 2);
+    insta::assert_snapshot!(run.screen());
+    let run = gdl(&["frobnicate"], "");
+    assert_eq!(run.code, 2);
+    let run = gdl(&["bench", "tests/cli/tictactoe.gdl", "--seconds", "-1"], "");
+    assert_eq!(run.code, 2, "{}", run.screen());
+}
+
+#[test]
+fn evaluator_limits_are_flags_and_their_errors_name_them() {
+    let run = gdl(
+        &["trace", "tests/cli/tictactoe.gdl", "--max-facts", "5"],
+        "",
+    );
+    assert_eq!(run.code, 1, "{}", run.screen());
+    assert!(
+        run.stderr.contains("raise it with --max-facts"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .ends_with("tests/cli/tictactoe.gdl: an evaluator limit stopped the loading\n"),
+        "{}",
+        run.stderr
+    );
+    let run = gdl(
+        &[
+            "perft",
+            "tests/cli/tictactoe.gdl",
+            "--depth",
+            "2",
+            "--max-term-depth",
+            "1",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 1, "{}", run.screen());
+    assert!(
+        run.stderr.contains("raise it with --max-term-depth"),
+        "{}",
+        run.stderr
+    );
+    let run = gdl(
+        &[
+            "perft",
+            "tests/cli/tictactoe.gdl",
+            "--depth",
+            "2",
+            "--max-facts",
+            "100000",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.screen());
+}
+
+#[test]
+fn plan_prints_the_plans_of_a_valid_file() {
+    let run = gdl(&["plan", "tests/cli/count.gdl"], "");
+    assert_eq!(run.code, 0, "{}", run.screen());
+    assert!(!run.stdout.is_empty());
+    let run = gdl(&["check", "--plan", "tests/cli/count.gdl"], "");
+    assert_eq!(run.code, 0, "{}", run.screen());
+    assert!(run.stdout.lines().count() > 2, "{}", run.stdout);
+}

@@ -1,0 +1,21 @@
+//! The command's tests, one binary: the real `gdl` run as a user runs it
+//! (`cli_*`), and the games of `rules/` played by hand, checked against
+//! their direct Rust engines (`gdl_oracles`) and snapshotted as traces.
+
+mod common;
+
+mod cli_boards;
+mod cli_check;
+mod cli_hostile;
+mod cli_play;
+mod cli_stats;
+mod cli_trace;
+
+mod brazilian_draughts;
+mod breakthrough;
+mod connect_four;
+mod english_draughts;
+mod escort_breakthrough;
+mod mad_bishops;
+mod skirmish_holes;
+mod tictactoe;

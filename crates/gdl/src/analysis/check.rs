@@ -1,0 +1,1148 @@
+//! The restrictions of GDL (see `shared/GDL.md`), checked on a parsed and
+//! normalised description, with every error located in the text.
+//!
+//! `check` runs every check and returns all errors and warnings together,
+//! sorted by position: safety, stratified negation, the recursion
+//! restriction, keyword discipline, one arity per name, the required
+//! keywords and role declarations, goal values, GDL-II names, and warnings
+//! for missing `base`/`input` and for relations never defined or never used.
+
+use crate::analysis::graph::{DepGraph, Edge};
+use crate::error::Diagnostic;
+use crate::limits::DEFAULT_MAX_NESTING;
+use crate::syntax::ast::{Description, Literal, Rule, Sentence, Term};
+use crate::syntax::kif::parse;
+use crate::syntax::normal::{normalize, Clause, NLit};
+use crate::syntax::source::{SourceFile, Span};
+use crate::syntax::symbol::Symbol;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::borrow::Cow;
+use std::collections::VecDeque;
+
+/// The relations GDL gives a meaning to, with the form each is written in.
+const KEYWORDS: [(&str, usize, &str); 10] = [
+    ("role", 1, "(role name)"),
+    ("init", 1, "(init fact)"),
+    ("true", 1, "(true fact)"),
+    ("does", 2, "(does role move)"),
+    ("legal", 2, "(legal role move)"),
+    ("next", 1, "(next fact)"),
+    ("terminal", 0, "terminal"),
+    ("goal", 2, "(goal role value)"),
+    ("base", 1, "(base fact)"),
+    ("input", 2, "(input role move)"),
+];
+
+/// The most negation-cycle errors reported for one cycle (one strongly
+/// connected component of the dependency graph).
+const MAX_CYCLE_REPORTS: usize = 10;
+
+/// Names of the body operators, which no sentence may use as its relation.
+const RESERVED: [(&str, &str); 3] = [
+    ("not", "(not literal)"),
+    ("or", "(or literal ...)"),
+    ("distinct", "(distinct term term)"),
+];
+
+/// Keywords every game must define, with what each gives.
+const REQUIRED: [(&str, &str); 5] = [
+    (
+        "role",
+        "`role`: the players, each declared by a fact such as `(role white)`",
+    ),
+    ("init", "`init`: the facts of the initial state"),
+    ("legal", "`legal`: the legal moves of each role"),
+    ("terminal", "`terminal`: when the game is over"),
+    ("goal", "`goal`: each role's payoff, 0 to 100"),
+];
+
+/// Why `legal`, `terminal` and `goal` cannot depend on `does`.
+const JUDGED_BEFORE_MOVES: &str = "`legal`, `terminal` and `goal` are judged in the current \
+     state before any move is chosen, so they cannot depend on `does`";
+
+/// Why `base` and `input` cannot depend on the state or the moves.
+const WHATEVER_THE_STATE: &str = "`base` and `input` list every possible fact and move \
+     whatever the state, so they cannot depend on `true` or `does`";
+
+/// Keyword dependencies GDL forbids: the relation on the left may not depend
+/// (through any chain of rules) on those in the middle, for the reason given.
+const FORBIDDEN_DEPENDENCIES: [(&str, &[&str], &str); 6] = [
+    (
+        "init",
+        &["true", "does", "legal", "next", "terminal", "goal"],
+        "the initial state is fixed before the game starts, so `init` cannot depend on \
+         `true`, `does`, `legal`, `next`, `terminal` or `goal`",
+    ),
+    ("legal", &["does"], JUDGED_BEFORE_MOVES),
+    ("terminal", &["does"], JUDGED_BEFORE_MOVES),
+    ("goal", &["does"], JUDGED_BEFORE_MOVES),
+    ("base", &["true", "does"], WHATEVER_THE_STATE),
+    ("input", &["true", "does"], WHATEVER_THE_STATE),
+];
+
+/// Parses, normalises and checks a rules file given as text: the whole
+/// loading pipeline up to (not including) planning. Returns the file, for
+/// rendering, and every diagnostic: the syntax errors if it does not parse,
+/// else the normal-form errors if `or`s expand too far, else what `check`
+/// finds.
+pub fn check_source(name: &str, text: &str) -> (SourceFile, Vec<Diagnostic>) {
+    let file = SourceFile::new(name, text);
+    let diagnostics = match parse(&file, DEFAULT_MAX_NESTING) {
+        Err(errors) => errors,
+        Ok(d) => match normalize(&d) {
+            Err(errors) => errors,
+            Ok(clauses) => check(&d, &clauses),
+        },
+    };
+    (file, diagnostics)
+}
+
+/// Checks every restriction of GDL on a description and its clauses (as
+/// `normalize` made them from it). Returns all errors and warnings, sorted by
+/// position in the file; the file is valid when none is an error.
+pub fn check(d: &Description, clauses: &[Clause]) -> Vec<Diagnostic> {
+    let mut c = Checker {
+        d,
+        clauses,
+        out: Vec::new(),
+    };
+    c.keyword_discipline();
+    c.gdl_ii();
+    c.arities();
+    c.facts_and_roles();
+    c.required();
+    c.safety();
+    c.dependencies();
+    c.usage();
+    let mut out = c.out;
+    out.sort_by_key(|d| (d.span.start, d.span.end, std::cmp::Reverse(d.severity)));
+    out
+}
+
+/// The check in progress: the description and what was found so far.
+struct Checker<'a> {
+    d: &'a Description,
+    clauses: &'a [Clause],
+    out: Vec<Diagnostic>,
+}
+
+/// Where an unsafe variable is used.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Where {
+    Head,
+    Not,
+    Distinct,
+}
+
+/// Where a sentence stands in a rule.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    Head,
+    Body,
+}
+
+impl<'a> Checker<'a> {
+    fn name(&self, s: Symbol) -> &'a str {
+        self.d.symbols.name(s)
+    }
+
+    fn text(&self, t: &Term) -> String {
+        let mut out = String::new();
+        self.d.write_term(&mut out, t);
+        out
+    }
+
+    fn sentence_text(&self, s: &Sentence) -> String {
+        self.d.show_sentence(s).to_string()
+    }
+
+    /// Calls `f` on every sentence of a rule, the head first, then the body
+    /// sentences in the order written (inside `not` and `or` too).
+    fn for_each_sentence(rule: &Rule, f: &mut impl FnMut(&Sentence, Place)) {
+        f(&rule.head, Place::Head);
+        for lit in &rule.body {
+            lit.for_each_sentence(true, &mut |s, _| f(s, Place::Body));
+        }
+    }
+
+    /// `role` only as facts; `true`/`does` never in a head; `next` never in a
+    /// body; the body operators are not relations; keywords have their arity.
+    fn keyword_discipline(&mut self) {
+        let d = self.d;
+        for rule in &d.rules {
+            if self.name(rule.head.name) == "role" && !rule.body.is_empty() {
+                self.out.push(
+                    Diagnostic::error(
+                        "role-rule",
+                        rule.head.name_span,
+                        "`role` must be declared by facts, not by a rule",
+                    )
+                    .with_label("`role` defined by a rule")
+                    .with_secondary(rule.body[0].span(), "a role cannot depend on conditions")
+                    .with_note("write each role as a fact, such as `(role white)`"),
+                );
+            }
+            Self::for_each_sentence(rule, &mut |s, place| {
+                let name = self.name(s.name);
+                match (name, place) {
+                    ("true", Place::Head) => self.out.push(
+                        Diagnostic::error(
+                            "keyword-in-head",
+                            s.name_span,
+                            "`true` cannot be the head of a rule or a fact",
+                        )
+                        .with_label("`true` is only for rule bodies")
+                        .with_note(
+                            "`true` reads the current state; to put facts in the initial \
+                             state use `init`, in the next state use `next`",
+                        ),
+                    ),
+                    ("does", Place::Head) => self.out.push(
+                        Diagnostic::error(
+                            "keyword-in-head",
+                            s.name_span,
+                            "`does` cannot be the head of a rule or a fact",
+                        )
+                        .with_label("`does` is only for rule bodies")
+                        .with_note(
+                            "the players choose the moves; to say which moves they may \
+                             choose use `legal`",
+                        ),
+                    ),
+                    ("next", Place::Body) => self.out.push(
+                        Diagnostic::error(
+                            "next-in-body",
+                            s.name_span,
+                            "`next` cannot be used in a rule body",
+                        )
+                        .with_label("`next` is only for rule heads")
+                        .with_note(
+                            "the next state is not known while a turn is evaluated; use \
+                             `true` to read the current state",
+                        ),
+                    ),
+                    _ => {}
+                }
+                if let Some(&(_, form)) = RESERVED.iter().find(|(r, _)| *r == name) {
+                    let label = match place {
+                        Place::Head => "cannot be defined by a rule or a fact".to_string(),
+                        Place::Body => format!("expected `{form}`"),
+                    };
+                    self.out.push(
+                        Diagnostic::error(
+                            "reserved-name",
+                            s.name_span,
+                            format!("`{name}` is built into GDL and cannot be used as a relation"),
+                        )
+                        .with_label(label)
+                        .with_note(format!("`{name}` is only written `{form}` in a rule body")),
+                    );
+                }
+                if let Some(&(_, arity, form)) = KEYWORDS.iter().find(|(k, ..)| *k == name) {
+                    if s.args.len() != arity {
+                        self.out.push(
+                            Diagnostic::error(
+                                "keyword-arity",
+                                s.span,
+                                format!(
+                                    "`{name}` takes {}, but has {} here",
+                                    arguments(arity),
+                                    s.args.len()
+                                ),
+                            )
+                            .with_label(format!("expected `{form}`")),
+                        );
+                    }
+                }
+            });
+        }
+    }
+
+    /// `sees` and the role `random` belong to GDL-II: refuse them by name,
+    /// once each, at their first use.
+    fn gdl_ii(&mut self) {
+        let d = self.d;
+        let mut sees: Vec<Span> = Vec::new();
+        let mut random: Vec<Span> = Vec::new();
+        for rule in &d.rules {
+            Self::for_each_sentence(rule, &mut |s, _| {
+                if self.name(s.name) == "sees" {
+                    sees.push(s.name_span);
+                }
+                if self.name(s.name) == "role" {
+                    if let [Term::Atom(a, span)] = s.args.as_slice() {
+                        if self.name(*a) == "random" {
+                            random.push(*span);
+                        }
+                    }
+                }
+            });
+        }
+        let more = |n: usize| match n {
+            0 => None,
+            1 => Some("it is used once more in the file".to_string()),
+            n => Some(format!("it is used {n} more times in the file")),
+        };
+        if let Some((&first, rest)) = sees.split_first() {
+            let mut e = Diagnostic::error(
+                "gdl-ii",
+                first,
+                "`sees` is GDL-II (games of imperfect information), which is not supported",
+            )
+            .with_label("GDL-II relation")
+            .with_note("this interpreter reads GDL for games of complete information only");
+            if let Some(n) = more(rest.len()) {
+                e = e.with_note(n);
+            }
+            self.out.push(e);
+        }
+        for span in random {
+            self.out.push(
+                Diagnostic::error(
+                    "gdl-ii",
+                    span,
+                    "the role `random` is GDL-II (the chance player), which is not supported",
+                )
+                .with_label("GDL-II chance role")
+                .with_note("this interpreter reads GDL for games of complete information only"),
+            );
+        }
+    }
+
+    /// Every relation and every function with one arity throughout (the
+    /// keywords' own arities are checked by `keyword_discipline`).
+    fn arities(&mut self) {
+        let d = self.d;
+        let mut relations: FxHashMap<Symbol, (usize, Span)> = FxHashMap::default();
+        let mut functions: FxHashMap<Symbol, (usize, Span)> = FxHashMap::default();
+        for rule in &d.rules {
+            Self::for_each_sentence(rule, &mut |s, _| {
+                if !has_fixed_meaning(self.name(s.name)) {
+                    self.same_arity(&mut relations, "relation", s.name, s.args.len(), s.span);
+                }
+                for t in &s.args {
+                    self.term_arities(&mut functions, t);
+                }
+            });
+            for lit in &rule.body {
+                self.distinct_arities(&mut functions, lit);
+            }
+        }
+    }
+
+    /// Checks the functions inside the terms of `distinct` literals.
+    fn distinct_arities(&mut self, functions: &mut FxHashMap<Symbol, (usize, Span)>, l: &Literal) {
+        match l {
+            Literal::Pos(_) => {}
+            Literal::Not(inner, _) => self.distinct_arities(functions, inner),
+            Literal::Distinct(a, b, _) => {
+                self.term_arities(functions, a);
+                self.term_arities(functions, b);
+            }
+            Literal::Or(ls, _) => ls.iter().for_each(|l| self.distinct_arities(functions, l)),
+        }
+    }
+
+    fn term_arities(&mut self, functions: &mut FxHashMap<Symbol, (usize, Span)>, t: &Term) {
+        if let Term::Func(f, args, span) = t {
+            self.same_arity(functions, "function", *f, args.len(), *span);
+            for a in args {
+                self.term_arities(functions, a);
+            }
+        }
+    }
+
+    /// Records the first arity of `name`, or reports a use that differs.
+    fn same_arity(
+        &mut self,
+        seen: &mut FxHashMap<Symbol, (usize, Span)>,
+        kind: &str,
+        name: Symbol,
+        arity: usize,
+        span: Span,
+    ) {
+        let &mut (first, first_span) = seen.entry(name).or_insert((arity, span));
+        if first != arity {
+            self.out.push(
+                Diagnostic::error(
+                    "arity",
+                    span,
+                    format!(
+                        "{kind} `{}` has {} here, but {} where it is first used",
+                        self.name(name),
+                        arguments(arity),
+                        arguments(first)
+                    ),
+                )
+                .with_label(arguments(arity))
+                .with_secondary(first_span, format!("first used with {}", arguments(first)))
+                .with_note(format!(
+                    "a {kind} must have the same number of arguments everywhere in the file"
+                )),
+            );
+        }
+    }
+
+    /// Facts are ground; each role is declared once; goal values in heads
+    /// are whole numbers from 0 to 100.
+    fn facts_and_roles(&mut self) {
+        let d = self.d;
+        let mut roles: FxHashMap<String, Span> = FxHashMap::default();
+        for rule in &d.rules {
+            let head = &rule.head;
+            if rule.body.is_empty() && !head.is_ground() {
+                let mut vars: Vec<(Symbol, Span)> = Vec::new();
+                head.for_each_var(&mut |v, s| {
+                    if !vars.iter().any(|(w, _)| *w == v) {
+                        vars.push((v, s));
+                    }
+                });
+                let names: Vec<String> = vars
+                    .iter()
+                    .map(|(v, _)| format!("`{}`", self.name(*v)))
+                    .collect();
+                let (v0, span0) = vars[0];
+                let mut e = Diagnostic::error(
+                    "unsafe-fact",
+                    span0,
+                    format!(
+                        "the fact `{}` contains the variable{} {}, but a fact must be ground",
+                        self.sentence_text(head),
+                        if vars.len() > 1 { "s" } else { "" },
+                        names.join(", ")
+                    ),
+                )
+                .with_label(format!("`{}` has no value here", self.name(v0)));
+                for &(v, s) in &vars[1..] {
+                    e = e.with_secondary(s, format!("`{}` has no value either", self.name(v)));
+                }
+                e = e.with_note(
+                    "a fact has no body to give its variables values; write a rule \
+                     `(<= head body ...)` whose body binds them",
+                );
+                self.out.push(e);
+            }
+            match (self.name(head.name), head.args.as_slice()) {
+                ("role", [r]) if rule.body.is_empty() && r.is_ground() => {
+                    let text = self.text(r);
+                    if let Some(&first) = roles.get(&text) {
+                        self.out.push(
+                            Diagnostic::error(
+                                "duplicate-role",
+                                r.span(),
+                                format!("role `{text}` is declared twice"),
+                            )
+                            .with_label("declared again here")
+                            .with_secondary(first, "first declared here")
+                            .with_note("each role is declared once; remove one declaration"),
+                        );
+                    } else {
+                        roles.insert(text, r.span());
+                    }
+                }
+                ("goal", [_, value]) => {
+                    let good = match value {
+                        Term::Var(..) => true,
+                        Term::Atom(a, _) => is_goal_value(self.name(*a)),
+                        Term::Func(..) => false,
+                    };
+                    if !good {
+                        self.out.push(
+                            Diagnostic::error(
+                                "goal-value",
+                                value.span(),
+                                format!(
+                                    "goal value `{}` is not a whole number from 0 to 100",
+                                    self.text(value)
+                                ),
+                            )
+                            .with_label("expected a number from 0 to 100, or a variable"),
+                        );
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.unknown_roles(&roles);
+    }
+
+    /// The role named in `legal`, `does`, `goal` and `input` (when written
+    /// as a name, not a variable) is a declared one.
+    fn unknown_roles(&mut self, roles: &FxHashMap<String, Span>) {
+        if roles.is_empty() {
+            return; // `required` says that the file declares no role
+        }
+        let mut declared: Vec<&str> = roles.keys().map(String::as_str).collect();
+        declared.sort_unstable();
+        let mut found: Vec<(Span, String, String)> = Vec::new();
+        for rule in &self.d.rules {
+            Self::for_each_sentence(rule, &mut |s, _| {
+                let keyword = self.name(s.name);
+                if !matches!(keyword, "legal" | "does" | "goal" | "input") {
+                    return;
+                }
+                if let Some(role @ Term::Atom(..)) = s.args.first() {
+                    let text = self.text(role);
+                    if !roles.contains_key(&text) {
+                        found.push((role.span(), text, keyword.to_string()));
+                    }
+                }
+            });
+        }
+        for (span, text, keyword) in found {
+            self.out.push(
+                Diagnostic::error(
+                    "unknown-role",
+                    span,
+                    format!("`{text}` in `{keyword}` is not a role of the game"),
+                )
+                .with_label("not declared by `(role ...)`")
+                .with_note(format!("the roles are {}", declared.join(", "))),
+            );
+        }
+    }
+
+    /// At least one role, and rules or facts for `init`, `legal`, `terminal`
+    /// and `goal`.
+    fn required(&mut self) {
+        let heads: FxHashSet<&str> = self
+            .d
+            .rules
+            .iter()
+            .map(|r| self.name(r.head.name))
+            .collect();
+        let missing: Vec<(&str, &str)> = REQUIRED
+            .into_iter()
+            .filter(|(name, _)| !heads.contains(name))
+            .collect();
+        let message = match missing.as_slice() {
+            [] => return,
+            [("role", _)] => "the file declares no role, and every game needs one".to_string(),
+            [(name, _)] => {
+                format!("the file has no rule or fact for `{name}`, which every game needs")
+            }
+            [init @ .., (last, _)] => format!(
+                "the file has no rule or fact for {} or `{last}`, which every game needs",
+                init.iter()
+                    .map(|(n, _)| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        let mut e = Diagnostic::error("missing-keyword", Span::new(0, 0), message)
+            .with_label("in this file");
+        for (_, why) in missing {
+            e = e.with_note(why);
+        }
+        self.out.push(e);
+    }
+
+    /// Every variable of a clause occurs in a positive body literal other
+    /// than `distinct`. Reported once per source rule and variable.
+    fn safety(&mut self) {
+        let d = self.d;
+        let mut start = 0;
+        while start < self.clauses.len() {
+            let rule_index = self.clauses[start].rule;
+            let end = start
+                + self.clauses[start..]
+                    .iter()
+                    .take_while(|c| c.rule == rule_index)
+                    .count();
+            let rule = &d.rules[rule_index];
+            if !rule.body.is_empty() {
+                self.rule_safety(rule, &self.clauses[start..end]);
+            }
+            start = end;
+        }
+    }
+
+    /// Safety of one rule, given the clauses it expands into.
+    fn rule_safety(&mut self, rule: &Rule, clauses: &[Clause]) {
+        // Unsafe variables in order of first report, with where they are first
+        // used; and the variables some clause of the rule binds.
+        let mut unsafe_vars: Vec<(Symbol, Span, Where)> = Vec::new();
+        let mut bound_somewhere: FxHashSet<Symbol> = FxHashSet::default();
+        for c in clauses {
+            let mut bound: FxHashSet<Symbol> = FxHashSet::default();
+            for lit in &c.body {
+                if let NLit::Pos(s) = lit {
+                    s.for_each_var(&mut |v, _| {
+                        bound.insert(v);
+                    });
+                }
+            }
+            bound_somewhere.extend(bound.iter().copied());
+            // Every use that needs a bound variable, in the order written.
+            let mut needs: Vec<(Symbol, Span, Where)> = Vec::new();
+            c.head
+                .for_each_var(&mut |v, span| needs.push((v, span, Where::Head)));
+            for lit in &c.body {
+                match lit {
+                    NLit::Pos(_) => {}
+                    NLit::Neg(s) => {
+                        s.for_each_var(&mut |v, span| needs.push((v, span, Where::Not)))
+                    }
+                    NLit::Distinct(a, b, _) | NLit::Same(a, b, _) => {
+                        for t in [a, b] {
+                            t.for_each_var(&mut |v, span| needs.push((v, span, Where::Distinct)));
+                        }
+                    }
+                }
+            }
+            for (v, span, place) in needs {
+                if bound.contains(&v) {
+                    continue;
+                }
+                match unsafe_vars.iter_mut().find(|(w, ..)| *w == v) {
+                    Some((_, first, at)) if span.start < first.start => {
+                        *first = span;
+                        *at = place;
+                    }
+                    Some(_) => {}
+                    None => unsafe_vars.push((v, span, place)),
+                }
+            }
+        }
+        for (v, span, place) in unsafe_vars {
+            let name = self.name(v);
+            let label = match place {
+                Where::Head => format!("`{name}` in the head gets no value from the body"),
+                Where::Not => format!("`not` cannot give `{name}` a value"),
+                Where::Distinct => format!("`distinct` cannot give `{name}` a value"),
+            };
+            let mut e = Diagnostic::error(
+                "unsafe-variable",
+                span,
+                format!("variable `{name}` is unsafe: no positive literal of the body binds it"),
+            )
+            .with_label(label);
+            if bound_somewhere.contains(&v) {
+                for lit in &rule.body {
+                    if binds_in_part(lit, v) {
+                        e = e.with_secondary(
+                            lit.span(),
+                            format!("only some alternatives of this `or` bind `{name}`"),
+                        );
+                    }
+                }
+                e = e.with_note(format!(
+                    "each alternative of an `or` is a rule of its own: `{name}` must be bound \
+                     in every alternative, or by a positive literal outside the `or`"
+                ));
+            }
+            e = e.with_note(format!(
+                "every variable of a rule must occur in a positive body literal (not under \
+                 `not`, and not `distinct`), which gives it its values; add one that binds \
+                 `{name}`"
+            ));
+            self.out.push(e);
+        }
+    }
+
+    /// Stratified negation, the recursion restriction and the forbidden
+    /// keyword dependencies, all read off the dependency graph.
+    fn dependencies(&mut self) {
+        // A `next` in a body is reported already; left in, it would make every
+        // `next` rule look recursive and repeat the error in other words.
+        let is_next =
+            |l: &NLit| matches!(l, NLit::Pos(s) | NLit::Neg(s) if self.name(s.name) == "next");
+        let clauses: Cow<'a, [Clause]> = if self.clauses.iter().any(|c| c.body.iter().any(is_next))
+        {
+            let mut owned = self.clauses.to_vec();
+            owned
+                .iter_mut()
+                .for_each(|c| c.body.retain(|l| !is_next(l)));
+            Cow::Owned(owned)
+        } else {
+            Cow::Borrowed(self.clauses)
+        };
+        let graph = DepGraph::new(&clauses);
+        let (comp_of, comps) = graph.components();
+        let mut uses: Vec<Vec<usize>> = vec![Vec::new(); graph.relations.len()];
+        for (i, e) in graph.edges.iter().enumerate() {
+            uses[e.head].push(i);
+        }
+        self.negation_cycles(&graph, &comp_of, &uses);
+        self.recursion_restriction(&clauses, &graph, &comp_of, &comps);
+        self.keyword_dependencies(&graph, &uses);
+    }
+
+    /// No relation depends on itself through `not`: a negative edge within
+    /// one strongly connected component.
+    fn negation_cycles(&mut self, graph: &DepGraph, comp_of: &[usize], uses: &[Vec<usize>]) {
+        let mut reported: FxHashSet<(u32, u32)> = FxHashSet::default();
+        // Per component: how many `not`s were reported, the last report's
+        // place in `self.out`, and how many more were left out.
+        let mut per_component: FxHashMap<usize, (usize, usize, usize)> = FxHashMap::default();
+        for e in &graph.edges {
+            if !e.negative || comp_of[e.head] != comp_of[e.body] {
+                continue;
+            }
+            if !reported.insert((e.span.start, e.span.end)) {
+                continue;
+            }
+            let counts = per_component.entry(comp_of[e.head]).or_insert((0, 0, 0));
+            if counts.0 == MAX_CYCLE_REPORTS {
+                counts.2 += 1;
+                continue;
+            }
+            counts.0 += 1;
+            counts.1 = self.out.len();
+            let head = self.name(graph.name(e.head));
+            let body = self.name(graph.name(e.body));
+            let path = shortest_path(
+                graph,
+                uses,
+                e.body,
+                |r| r == e.head,
+                |r| comp_of[r] == comp_of[e.head],
+            )
+            .unwrap_or_default();
+            let mut cycle = format!("{head} -> not {body}");
+            for step in &path {
+                cycle.push_str(" -> ");
+                cycle.push_str(self.name(graph.name(graph.edges[*step].body)));
+            }
+            let label = if e.head == e.body {
+                format!("`{body}` is negated in a rule for `{head}` itself")
+            } else {
+                format!("`{body}` is negated here, but `{body}` depends on `{head}`")
+            };
+            let mut diag = Diagnostic::error(
+                "negation-cycle",
+                e.span,
+                format!("relation `{head}` depends on itself through `not` ({cycle})"),
+            )
+            .with_label(label);
+            for &step in &path {
+                let s = &graph.edges[step];
+                diag = diag.with_secondary(
+                    s.span,
+                    format!(
+                        "`{}` uses `{}` here",
+                        self.name(graph.name(s.head)),
+                        self.name(graph.name(s.body))
+                    ),
+                );
+            }
+            let needs = if e.head == e.body {
+                "is defined by this very rule".to_string()
+            } else {
+                format!("depends on `{head}`")
+            };
+            diag = diag.with_note(format!(
+                "negation cannot be part of a cycle (stratified negation): `{body}` must be \
+                 complete before its `not` is judged, but `{body}` {needs}"
+            ));
+            self.out.push(diag);
+        }
+        for (_, last, more) in per_component.into_values() {
+            if more > 0 {
+                self.out[last].notes.push(format!(
+                    "{more} more `not`s inside the same cycle are not reported one by one"
+                ));
+            }
+        }
+    }
+
+    /// In a recursive rule, each argument of a recursive positive body
+    /// literal is ground, or a variable that also occurs in the head or in a
+    /// positive non-recursive body literal.
+    fn recursion_restriction(
+        &mut self,
+        clauses: &[Clause],
+        graph: &DepGraph,
+        comp_of: &[usize],
+        comps: &[Vec<usize>],
+    ) {
+        let relation = |s: Symbol| graph.relations.get_index_of(&s).expect("relation in graph");
+        let mut reported: FxHashSet<(u32, u32)> = FxHashSet::default();
+        // One error per rule and variable: where it is, in `self.out`.
+        let mut by_variable: FxHashMap<(usize, Symbol), usize> = FxHashMap::default();
+        for c in clauses {
+            let h = comp_of[relation(c.head.name)];
+            let recursive = |s: &Sentence| comp_of[relation(s.name)] == h;
+            let mut allowed: FxHashSet<Symbol> = FxHashSet::default();
+            c.head.for_each_var(&mut |v, _| {
+                allowed.insert(v);
+            });
+            for lit in &c.body {
+                if let NLit::Pos(s) = lit {
+                    if !recursive(s) {
+                        s.for_each_var(&mut |v, _| {
+                            allowed.insert(v);
+                        });
+                    }
+                }
+            }
+            for lit in &c.body {
+                let NLit::Pos(s) = lit else { continue };
+                if !recursive(s) {
+                    continue;
+                }
+                for arg in &s.args {
+                    let fine = match arg {
+                        Term::Var(v, _) => allowed.contains(v),
+                        t => t.is_ground(),
+                    };
+                    let span = arg.span();
+                    if fine || !reported.insert((span.start, span.end)) {
+                        continue;
+                    }
+                    if let Term::Var(v, _) = arg {
+                        if let Some(&i) = by_variable.get(&(c.rule, *v)) {
+                            let again = format!("`{}` again", self.name(*v));
+                            self.out[i].secondary.push((span, again));
+                            continue;
+                        }
+                        by_variable.insert((c.rule, *v), self.out.len());
+                    }
+                    let rel = self.name(s.name);
+                    let arg_text = self.text(arg);
+                    let mut cycle: Vec<&str> =
+                        comps[h].iter().map(|&r| self.name(graph.name(r))).collect();
+                    cycle.sort_unstable();
+                    let (message, label) = match arg {
+                        Term::Var(..) => (
+                            format!(
+                                "recursion restriction: variable `{arg_text}` of the recursive \
+                                 literal `{}` occurs neither in the head nor in a positive \
+                                 non-recursive literal",
+                                self.sentence_text(s)
+                            ),
+                            format!("`{arg_text}` is bound only through recursion"),
+                        ),
+                        _ => (
+                            format!(
+                                "recursion restriction: argument `{arg_text}` of the recursive \
+                                 literal `{}` is neither ground nor a variable",
+                                self.sentence_text(s)
+                            ),
+                            "a term with variables inside a recursive literal".to_string(),
+                        ),
+                    };
+                    let through = if cycle.len() == 1 {
+                        format!("`{rel}` is defined in terms of itself")
+                    } else {
+                        format!(
+                            "`{rel}` is recursive, through {}",
+                            cycle
+                                .iter()
+                                .map(|n| format!("`{n}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )
+                    };
+                    self.out.push(
+                        Diagnostic::error("recursion-restriction", span, message)
+                            .with_label(label)
+                            .with_secondary(c.head.span, "the head of the recursive rule")
+                            .with_note(format!(
+                                "{through}; each argument of a recursive literal must be ground, \
+                                 or a variable that also occurs in the head or in a positive \
+                                 literal that is not recursive, so that the recursion stays \
+                                 finite"
+                            )),
+                    );
+                }
+            }
+        }
+    }
+
+    /// `init`, `legal`, `terminal`, `goal`, `base` and `input` do not depend
+    /// on the keywords GDL forbids them.
+    fn keyword_dependencies(&mut self, graph: &DepGraph, uses: &[Vec<usize>]) {
+        let index = |name: &str| {
+            self.d
+                .symbols
+                .get(name)
+                .and_then(|s| graph.relations.get_index_of(&s))
+        };
+        for (source, targets, why) in FORBIDDEN_DEPENDENCIES {
+            let Some(from) = index(source) else { continue };
+            for target in targets {
+                let Some(to) = index(target) else { continue };
+                let Some(path) = shortest_path(graph, uses, from, |r| r == to, |_| true) else {
+                    continue;
+                };
+                let edges: Vec<&Edge> = path.iter().map(|&i| &graph.edges[i]).collect();
+                let mut chain = source.to_string();
+                for e in &edges {
+                    chain.push_str(" -> ");
+                    chain.push_str(self.name(graph.name(e.body)));
+                }
+                let first = edges[0];
+                let label = if edges.len() == 1 {
+                    format!("`{target}` used in a rule for `{source}`")
+                } else {
+                    format!(
+                        "`{source}` uses `{}` here, which depends on `{target}`",
+                        self.name(graph.name(first.body))
+                    )
+                };
+                let mut diag = Diagnostic::error(
+                    "keyword-dependency",
+                    first.span,
+                    if edges.len() == 1 {
+                        format!("`{source}` depends on `{target}`")
+                    } else {
+                        format!("`{source}` depends on `{target}` ({chain})")
+                    },
+                )
+                .with_label(label);
+                for e in &edges[1..] {
+                    diag = diag.with_secondary(
+                        e.span,
+                        format!(
+                            "`{}` uses `{}` here",
+                            self.name(graph.name(e.head)),
+                            self.name(graph.name(e.body))
+                        ),
+                    );
+                }
+                self.out.push(diag.with_note(why));
+            }
+        }
+    }
+
+    /// Warnings: no `base`/`input`; relations used but never defined;
+    /// relations defined but never used.
+    fn usage(&mut self) {
+        let d = self.d;
+        let mut heads: Vec<(Symbol, Span)> = Vec::new();
+        let mut head_set: FxHashSet<Symbol> = FxHashSet::default();
+        let mut body_uses: Vec<(Symbol, Span)> = Vec::new();
+        let mut body_count: FxHashMap<Symbol, usize> = FxHashMap::default();
+        for rule in &d.rules {
+            Self::for_each_sentence(rule, &mut |s, place| match place {
+                Place::Head => {
+                    if head_set.insert(s.name) {
+                        heads.push((s.name, s.name_span));
+                    }
+                }
+                Place::Body => {
+                    let n = body_count.entry(s.name).or_insert(0);
+                    if *n == 0 {
+                        body_uses.push((s.name, s.name_span));
+                    }
+                    *n += 1;
+                }
+            });
+        }
+        for &(s, span) in &body_uses {
+            let name = self.name(s);
+            if head_set.contains(&s) || has_fixed_meaning(name) {
+                continue;
+            }
+            let n = body_count[&s];
+            let mut w = Diagnostic::warning(
+                "undefined-relation",
+                span,
+                format!("relation `{name}` is used but no rule or fact defines it"),
+            )
+            .with_label(format!("`{name}` never holds"));
+            if n > 1 {
+                w = w.with_note(format!("it is used {n} times; this is the first"));
+            }
+            self.out.push(w.with_note(
+                "a literal of it never holds (and its `not` always does); is the name misspelt?",
+            ));
+        }
+        for &(s, span) in &heads {
+            let name = self.name(s);
+            if body_count.contains_key(&s) || has_fixed_meaning(name) {
+                continue;
+            }
+            self.out.push(
+                Diagnostic::warning(
+                    "unused-relation",
+                    span,
+                    format!("relation `{name}` is defined but never used"),
+                )
+                .with_label("no rule body uses it")
+                .with_note("it is not a GDL keyword, so nothing reads it; is the name misspelt?"),
+            );
+        }
+        let missing: Vec<&str> = ["base", "input"]
+            .into_iter()
+            .filter(|k| d.symbols.get(k).is_none_or(|s| !head_set.contains(&s)))
+            .collect();
+        if !missing.is_empty() {
+            let list = missing
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(" or ");
+            self.out.push(
+                Diagnostic::warning(
+                    "no-base-input",
+                    Span::new(0, 0),
+                    format!("the file declares no {list}"),
+                )
+                .with_label("in this file")
+                .with_note(
+                    "they are optional, but with `(base fact)` and `(input role move)` tools \
+                     can list every fact a state may hold and every move a role may make",
+                ),
+            );
+        }
+    }
+}
+
+/// True for the names GDL gives a meaning to (keywords, body operators and
+/// GDL-II's `sees`): they have fixed arities and need no definition or use.
+fn has_fixed_meaning(name: &str) -> bool {
+    KEYWORDS.iter().any(|(k, ..)| *k == name)
+        || RESERVED.iter().any(|(r, _)| *r == name)
+        || name == "sees"
+}
+
+/// "no arguments", "1 argument", "3 arguments".
+fn arguments(n: usize) -> String {
+    match n {
+        0 => "no arguments".to_string(),
+        1 => "1 argument".to_string(),
+        n => format!("{n} arguments"),
+    }
+}
+
+/// A goal value as GDL allows it: a whole number from 0 to 100, in digits.
+fn is_goal_value(text: &str) -> bool {
+    !text.is_empty()
+        && text.bytes().all(|b| b.is_ascii_digit())
+        && text.parse::<u32>().is_ok_and(|n| n <= 100)
+}
+
+/// The variables a literal binds whatever way it holds (for `or`: those of
+/// every alternative), under `positive` (false below an odd number of `not`).
+fn binds(l: &Literal, positive: bool) -> FxHashSet<Symbol> {
+    let mut out = FxHashSet::default();
+    match l {
+        Literal::Pos(s) if positive => s.for_each_var(&mut |v, _| {
+            out.insert(v);
+        }),
+        Literal::Pos(_) | Literal::Distinct(..) => {}
+        Literal::Not(inner, _) => out = binds(inner, !positive),
+        // (or a b) binds what both bind; (not (or a b)) is (and (not a) (not b)).
+        Literal::Or(ls, _) if positive => {
+            let mut sets = ls.iter().map(|l| binds(l, true));
+            out = sets.next().unwrap_or_default();
+            for s in sets {
+                out.retain(|v| s.contains(v));
+            }
+        }
+        Literal::Or(ls, _) => ls.iter().for_each(|l| out.extend(binds(l, false))),
+    }
+    out
+}
+
+/// True when `v` occurs in a positive sentence of `l` without `l` binding it
+/// in every alternative: an `or` that binds `v` only in part.
+fn binds_in_part(l: &Literal, v: Symbol) -> bool {
+    let mut occurs = false;
+    l.for_each_sentence(true, &mut |s, positive| {
+        if positive {
+            s.for_each_var(&mut |w, _| occurs |= w == v);
+        }
+    });
+    occurs && !binds(l, true).contains(&v)
+}
+
+/// The shortest chain of edges (as indices into `graph.edges`) from relation
+/// `from` to a relation satisfying `goal`, through relations satisfying
+/// `within`. `None` when there is none.
+fn shortest_path(
+    graph: &DepGraph,
+    uses: &[Vec<usize>],
+    from: usize,
+    goal: impl Fn(usize) -> bool,
+    within: impl Fn(usize) -> bool,
+) -> Option<Vec<usize>> {
+    if goal(from) {
+        return Some(Vec::new());
+    }
+    let mut came_by: Vec<Option<usize>> = vec![None; graph.relations.len()];
+    let mut seen = vec![false; graph.relations.len()];
+    seen[from] = true;
+    let mut queue = VecDeque::from([from]);
+    while let Some(r) = queue.pop_front() {
+        for &i in &uses[r] {
+            let next = graph.edges[i].body;
+            if seen[next] || !within(next) {
+                continue;
+            }
+            seen[next] = true;
+            came_by[next] = Some(i);
+            if goal(next) {
+                let mut path = vec![i];
+                let mut at = r;
+                while at != from {
+                    let e = came_by[at].expect("every reached relation has an edge");
+                    path.push(e);
+                    at = graph.edges[e].head;
+                }
+                path.reverse();
+                return Some(path);
+            }
+            queue.push_back(next);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A minimal valid game.
+    const GAME: &str = "(role you) (base (count 0)) (input you go) (init (count 0)) \
+                        (legal you go) (<= (next (count 0)) (does you go)) \
+                        (<= terminal (true (count 0))) (goal you 100)\n";
+
+    /// `check` on its own (as the loader calls it) finds what `check_source`
+    /// does, and the minimal game is clean.
+    #[test]
+    fn check_agrees_with_check_source() {
+        let text = format!("{GAME}(<= (p ?x) (not (q ?x)))\n(q 1)\n(<= terminal (p 1))\n");
+        let file = SourceFile::new("t.gdl", text.as_str());
+        let d = parse(&file, DEFAULT_MAX_NESTING).unwrap();
+        let clauses = crate::syntax::normal::normalize(&d).unwrap();
+        let direct = check(&d, &clauses);
+        assert_eq!(direct, check_source("t.gdl", &text).1);
+        let codes: Vec<&str> = direct.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["unsafe-variable"]);
+        assert!(check_source("t.gdl", GAME).1.is_empty());
+    }
+
+    #[test]
+    fn goal_values_are_whole_numbers_up_to_100() {
+        for good in ["0", "50", "100", "007"] {
+            assert!(is_goal_value(good), "{good}");
+        }
+        for bad in ["", "101", "-1", "+5", "50.5", "win", "99999999999999999999"] {
+            assert!(!is_goal_value(bad), "{bad}");
+        }
+    }
+
+    /// The variables bound by the only body literal of the only rule of `text`.
+    fn bound_by(text: &str) -> Vec<String> {
+        let d = parse(&SourceFile::new("t", text), DEFAULT_MAX_NESTING).unwrap();
+        let mut names: Vec<String> = binds(&d.rules[0].body[0], true)
+            .into_iter()
+            .map(|v| d.symbols.name(v).to_string())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn binds_follows_or_and_not() {
+        assert_eq!(bound_by("(<= h (p ?x ?y))"), ["?x", "?y"]);
+        assert_eq!(bound_by("(<= h (not (p ?x)))"), Vec::<String>::new());
+        assert_eq!(bound_by("(<= h (or (p ?x ?y) (q ?x)))"), ["?x"]);
+        assert_eq!(bound_by("(<= h (not (or (not (p ?x)) (q ?y))))"), ["?x"]);
+        assert_eq!(bound_by("(<= h (not (not (or (p ?x) (q ?x)))))"), ["?x"]);
+        assert_eq!(bound_by("(<= h (distinct ?x ?y))"), Vec::<String>::new());
+    }
+}

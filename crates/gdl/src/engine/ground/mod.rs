@@ -1,0 +1,479 @@
+//! Grounding: the rules instantiated over every state and move fact that
+//! could ever hold, and the evaluation of those ground rules over one state
+//! as a vector of truth values (one per ground fact, an "atom").
+//!
+//! The facts that could ever hold come from a relaxed fixpoint: starting
+//! from `init`, derive with negation of state and move facts taken as true,
+//! feed every `next` back as `true` and every `legal` back as `does`, until
+//! nothing new appears. Every real state's facts are among them, so each
+//! clause can be instantiated once, ahead of time, over them; static
+//! literals are decided then and dropped. A state step then only tests bits.
+
+use crate::engine::interp::{join, lookup_tuple, run_strata, Frame, Sink, Store, Target};
+use crate::error::GameError;
+use crate::limits::{LimitKind, Limits};
+use crate::plan::{Pat, Phase, Program, RelId, Step};
+use crate::syntax::symbol::Symbol;
+use crate::syntax::symbol::Symbols;
+use crate::syntax::term::{TermId, TermTable};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::cell::Cell;
+
+/// The most body literals all ground rules together may have.
+const MAX_GROUND_LITERALS: usize = 20_000_000;
+
+/// A ground rule: `head` holds when every positive atom holds and no
+/// negative atom does.
+#[derive(Clone, Copy, Debug)]
+struct GroundRule {
+    head: u32,
+    stratum: u32,
+    start: u32,
+    pos: u32,
+    neg: u32,
+}
+
+/// The truth values of one state's (or joint move's) atoms, and the rules
+/// that became worth checking as atoms turned true.
+#[derive(Clone, Debug, Default)]
+pub struct Values {
+    /// One truth value per atom.
+    pub truth: Vec<bool>,
+    /// One bit per rule: its trigger atom turned true and it is not yet
+    /// checked. Rules are numbered stratum by stratum, so a stratum's bits
+    /// are one range.
+    pending: Vec<u64>,
+}
+
+/// Every state and move fact that could hold, numbered as atoms, and the
+/// ground rules over them, by stratum.
+#[derive(Debug)]
+pub struct Grounded {
+    /// The facts that could ever hold; atom = `offset[rel] + row`.
+    facts: Store,
+    offset: Vec<u32>,
+    atoms: usize,
+    rules: Vec<GroundRule>,
+    literals: Vec<u32>,
+    /// The range of `rules` of each stratum.
+    strata: Vec<(u32, u32)>,
+    recursive: Vec<bool>,
+    /// Rules to check whenever an atom turns true (CSR by atom): each
+    /// non-recursive rule is watched by one positive atom, its trigger.
+    watch_start: Vec<u32>,
+    watch_rules: Vec<u32>,
+    /// Per stratum: rules with no positive atom, always checked.
+    always: Vec<Vec<u32>>,
+}
+
+impl Grounded {
+    /// Grounds the program, or fails when the facts that could hold, the
+    /// ground rules or the work exceed the grounding budget (the work is
+    /// `limits.max_ground_work`).
+    pub fn new(
+        p: &Program,
+        static_facts: &Store,
+        init: &[TermId],
+        terms: &mut TermTable,
+        symbols: &Symbols,
+        limits: &Limits,
+    ) -> Result<Grounded, GameError> {
+        let kw = p.keywords;
+        let limits = Limits {
+            max_facts: limits.max_ground_atoms,
+            ..*limits
+        };
+        let dynamic: Vec<usize> = (0..p.components.len())
+            .filter(|&c| p.components[c].phase != Phase::Static)
+            .collect();
+        let budget = Cell::new(limits.max_ground_work);
+        let mut facts = Store::new(p);
+        for &f in init {
+            facts.insert(p, kw.true_, &[f], terms);
+        }
+        // The relaxed fixpoint.
+        loop {
+            let target = Target::Relaxed {
+                static_: static_facts,
+                budget: &budget,
+            };
+            run_strata(p, &dynamic, &mut facts, target, terms, symbols, &limits)?;
+            let next: Vec<TermId> = rows_of(p, kw.next, static_facts, &facts)
+                .map(|r| r[0])
+                .collect();
+            let legal: Vec<[TermId; 2]> = rows_of(p, kw.legal, static_facts, &facts)
+                .map(|r| [r[0], r[1]])
+                .collect();
+            let mut grew = false;
+            for f in next {
+                grew |= facts.insert(p, kw.true_, &[f], terms);
+            }
+            for m in legal {
+                grew |= facts.insert(p, kw.does, &m, terms);
+            }
+            if facts.facts() > limits.max_facts {
+                return Err(GameError::Limit {
+                    kind: LimitKind::Facts,
+                    value: limits.max_facts,
+                    relation: "true".into(),
+                });
+            }
+            if !grew {
+                break;
+            }
+        }
+        let mut offset = vec![u32::MAX; p.relations.len()];
+        let mut atoms = 0usize;
+        for (i, r) in p.relations.iter().enumerate() {
+            if r.phase != Phase::Static {
+                offset[i] = atoms as u32;
+                atoms += facts.relation(RelId(i as u32)).len();
+            }
+        }
+        // Instantiate every clause of the dynamic strata.
+        let mut rules = Vec::new();
+        let mut literals = Vec::new();
+        let mut strata = vec![(0u32, 0u32); p.components.len()];
+        let empty = Store::default();
+        for &c in &dynamic {
+            let first = rules.len() as u32;
+            let mut seen: FxHashSet<Vec<u32>> = FxHashSet::default();
+            for &ci in &p.components[c].clauses {
+                let cl = &p.clauses[ci];
+                let mut sink = Instances {
+                    p,
+                    steps: &cl.full.steps,
+                    head: cl.head,
+                    head_args: &cl.head_args,
+                    facts: &facts,
+                    offset: &offset,
+                    rules: &mut rules,
+                    literals: &mut literals,
+                    seen: &mut seen,
+                    tuple: Vec::new(),
+                    stratum: c as u32,
+                };
+                let layers = Target::Relaxed {
+                    static_: static_facts,
+                    budget: &budget,
+                }
+                .layers(&facts, &empty);
+                join(
+                    p,
+                    &cl.full.steps,
+                    cl.vars,
+                    layers,
+                    terms,
+                    &[],
+                    &limits,
+                    &mut sink,
+                )?;
+                if literals.len() > MAX_GROUND_LITERALS {
+                    return Err(GameError::Limit {
+                        kind: LimitKind::GroundLiterals,
+                        value: MAX_GROUND_LITERALS,
+                        relation: symbols.name(p.info(cl.head).name).to_string(),
+                    });
+                }
+            }
+            strata[c] = (first, rules.len() as u32);
+        }
+        let recursive: Vec<bool> = p.components.iter().map(|c| c.recursive).collect();
+        // The trigger of a rule: its positive atom of the largest family,
+        // facts of one relation whose first argument has one function
+        // symbol (`(true (cell ...))` apart from `(true (control ...))`):
+        // the least likely to be true.
+        let mut family_size = vec![0u32; atoms];
+        for (r, &o) in offset.iter().enumerate() {
+            if o == u32::MAX {
+                continue;
+            }
+            let rows = facts.relation(RelId(r as u32));
+            let family = |row: &[TermId]| row.first().map(|&t| terms.functor(t));
+            let mut sizes: FxHashMap<Option<Symbol>, u32> = FxHashMap::default();
+            for row in rows.rows() {
+                *sizes.entry(family(row)).or_default() += 1;
+            }
+            for (i, row) in rows.rows().enumerate() {
+                family_size[o as usize + i] = sizes[&family(row)];
+            }
+        }
+        let mut triggers: Vec<(u32, u32)> = Vec::new();
+        let mut always = vec![Vec::new(); p.components.len()];
+        for (i, r) in rules.iter_mut().enumerate() {
+            if recursive[r.stratum as usize] {
+                continue;
+            }
+            let start = r.start as usize;
+            let pos = &mut literals[start..start + r.pos as usize];
+            let trigger = pos
+                .iter()
+                .enumerate()
+                .max_by_key(|(k, &a)| (family_size[a as usize], -(*k as i64)));
+            match trigger {
+                Some((k, &a)) => {
+                    // Check the trigger first: it is the likeliest to fail.
+                    pos.swap(0, k);
+                    triggers.push((a, i as u32));
+                }
+                None => always[r.stratum as usize].push(i as u32),
+            }
+        }
+        triggers.sort_unstable();
+        let mut watch_start = vec![0u32; atoms + 1];
+        for &(a, _) in &triggers {
+            watch_start[a as usize + 1] += 1;
+        }
+        for a in 0..atoms {
+            watch_start[a + 1] += watch_start[a];
+        }
+        let watch_rules = triggers.iter().map(|&(_, r)| r).collect();
+        Ok(Grounded {
+            facts,
+            offset,
+            atoms,
+            rules,
+            literals,
+            strata,
+            recursive,
+            watch_start,
+            watch_rules,
+            always,
+        })
+    }
+
+    /// How many atoms (facts that could hold) there are.
+    pub fn atoms(&self) -> usize {
+        self.atoms
+    }
+
+    /// An atom that is always true: it stands for static facts among the
+    /// answers to queries (a `legal` given as a fact, say).
+    pub fn always(&self) -> u32 {
+        self.atoms as u32
+    }
+
+    /// How many ground rules there are.
+    pub fn rules(&self) -> usize {
+        self.rules.len()
+    }
+
+    /// The atom of a fact of a state or move relation, if it could ever hold.
+    pub fn atom(&self, rel: RelId, tuple: &[TermId]) -> Option<u32> {
+        let row = self.facts.relation(rel).find(tuple)?;
+        Some(self.offset[rel.0 as usize] + row)
+    }
+
+    /// Every fact of a state or move relation that could hold, with its atom.
+    pub fn atoms_of(&self, rel: RelId) -> impl Iterator<Item = (u32, &[TermId])> {
+        let base = self.offset[rel.0 as usize];
+        self.facts
+            .relation(rel)
+            .rows()
+            .enumerate()
+            .map(move |(i, r)| (base + i as u32, r))
+    }
+
+    /// The atoms of a state or move relation: a range of atom numbers.
+    pub(crate) fn atom_range(&self, rel: RelId) -> std::ops::Range<u32> {
+        let base = self.offset[rel.0 as usize];
+        base..base + self.facts.relation(rel).len() as u32
+    }
+
+    /// Every ground rule as its head atom, positive atoms and negated atoms.
+    pub(crate) fn ground_rules(&self) -> impl Iterator<Item = (u32, &[u32], &[u32])> {
+        self.rules.iter().map(|r| {
+            let start = r.start as usize;
+            let mid = start + r.pos as usize;
+            let end = mid + r.neg as usize;
+            (r.head, &self.literals[start..mid], &self.literals[mid..end])
+        })
+    }
+
+    /// Empty values: no atom true, nothing pending.
+    pub fn empty_values(&self) -> Values {
+        let mut truth = vec![false; self.atoms + 1];
+        truth[self.atoms] = true;
+        Values {
+            truth,
+            pending: vec![0; self.rules.len().div_ceil(64)],
+        }
+    }
+
+    /// Makes an atom true and queues the rules it triggers.
+    pub fn set(&self, values: &mut Values, atom: u32) {
+        let truth = &mut values.truth[atom as usize];
+        if *truth {
+            return;
+        }
+        *truth = true;
+        let (lo, hi) = (
+            self.watch_start[atom as usize] as usize,
+            self.watch_start[atom as usize + 1] as usize,
+        );
+        for &r in &self.watch_rules[lo..hi] {
+            values.pending[r as usize / 64] |= 1 << (r % 64);
+        }
+    }
+
+    /// Derives the strata `comps` (in order) over `values`, in which the
+    /// input atoms (`true`, and `does` for move strata) and the strata below
+    /// are already set.
+    //
+    // For each stratum: head :- pos_1, ..., pos_n, not neg_1, ..., not neg_m,
+    // over ground atoms. A non-recursive stratum checks only the rules whose
+    // trigger atom turned true (and those with no positive atom); a
+    // recursive one repeats all its rules until nothing changes.
+    pub fn run(&self, comps: &[usize], values: &mut Values) {
+        for &c in comps {
+            if self.recursive[c] {
+                let (lo, hi) = self.strata[c];
+                loop {
+                    let mut changed = false;
+                    for r in lo..hi {
+                        changed |= self.fire(r, values);
+                    }
+                    if !changed {
+                        break;
+                    }
+                }
+            } else {
+                // Heads of this stratum trigger only later strata, so no
+                // bit of this range is set while it is read.
+                let (lo, hi) = (self.strata[c].0 as usize, self.strata[c].1 as usize);
+                let mut word = lo / 64;
+                while word * 64 < hi {
+                    let base = word * 64;
+                    let mut bits = values.pending[word];
+                    if base < lo {
+                        bits &= !0 << (lo - base);
+                    }
+                    if hi - base < 64 {
+                        bits &= (1 << (hi - base)) - 1;
+                    }
+                    values.pending[word] &= !bits;
+                    while bits != 0 {
+                        let r = base + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        self.fire(r as u32, values);
+                    }
+                    word += 1;
+                }
+                for &r in &self.always[c] {
+                    self.fire(r, values);
+                }
+            }
+        }
+    }
+
+    /// Sets the head of rule `r` if its body holds; true if it changed.
+    fn fire(&self, r: u32, values: &mut Values) -> bool {
+        let rule = self.rules[r as usize];
+        if values.truth[rule.head as usize] {
+            return false;
+        }
+        let start = rule.start as usize;
+        let mid = start + rule.pos as usize;
+        let end = mid + rule.neg as usize;
+        let truth = &values.truth;
+        if self.literals[start..mid].iter().all(|&a| truth[a as usize])
+            && !self.literals[mid..end].iter().any(|&a| truth[a as usize])
+        {
+            self.set(values, rule.head);
+            return true;
+        }
+        false
+    }
+}
+
+/// The facts of a relation wherever its phase keeps them.
+fn rows_of<'a>(
+    p: &Program,
+    rel: RelId,
+    static_facts: &'a Store,
+    dynamic: &'a Store,
+) -> impl Iterator<Item = &'a [TermId]> {
+    let store = if p.info(rel).phase == Phase::Static {
+        static_facts
+    } else {
+        dynamic
+    };
+    store.relation(rel).rows()
+}
+
+/// Records each match of a clause body over the relaxed facts as a ground
+/// rule over atoms.
+struct Instances<'a> {
+    p: &'a Program,
+    steps: &'a [Step],
+    head: RelId,
+    head_args: &'a [Pat],
+    facts: &'a Store,
+    offset: &'a [u32],
+    rules: &'a mut Vec<GroundRule>,
+    literals: &'a mut Vec<u32>,
+    seen: &'a mut FxHashSet<Vec<u32>>,
+    tuple: Vec<TermId>,
+    stratum: u32,
+}
+
+impl Sink for Instances<'_> {
+    fn matched(
+        &mut self,
+        b: &[TermId],
+        frames: &[Frame<'_>],
+        terms: &mut TermTable,
+        _: &Limits,
+    ) -> Result<(), GameError> {
+        let atom = |rel: RelId, row: u32| self.offset[rel.0 as usize] + row;
+        // The head fact is among the relaxed facts: they are a fixpoint.
+        if !lookup_tuple(self.head_args, b, terms, &mut self.tuple) {
+            return Ok(());
+        }
+        let Some(head_row) = self.facts.relation(self.head).find(&self.tuple) else {
+            return Ok(());
+        };
+        let mut pos = Vec::new();
+        let mut neg = Vec::new();
+        for (step, frame) in self.steps.iter().zip(frames) {
+            match step {
+                Step::Scan { rel, .. } if self.p.info(*rel).phase != Phase::Static => {
+                    pos.push(atom(*rel, frame.current_row().expect("a scan has a row")));
+                }
+                // A fact that can never hold is never there to negate.
+                Step::Absent { rel, args }
+                    if self.p.info(*rel).phase != Phase::Static
+                        && lookup_tuple(args, b, terms, &mut self.tuple) =>
+                {
+                    if let Some(row) = self.facts.relation(*rel).find(&self.tuple) {
+                        neg.push(atom(*rel, row));
+                    }
+                }
+                _ => {}
+            }
+        }
+        pos.sort_unstable();
+        pos.dedup();
+        neg.sort_unstable();
+        neg.dedup();
+        let head = atom(self.head, head_row);
+        let mut key = Vec::with_capacity(pos.len() + neg.len() + 2);
+        key.push(head);
+        key.push(pos.len() as u32);
+        key.extend_from_slice(&pos);
+        key.extend_from_slice(&neg);
+        if !self.seen.insert(key) {
+            return Ok(());
+        }
+        self.rules.push(GroundRule {
+            head,
+            stratum: self.stratum,
+            start: self.literals.len() as u32,
+            pos: pos.len() as u32,
+            neg: neg.len() as u32,
+        });
+        self.literals.extend_from_slice(&pos);
+        self.literals.extend_from_slice(&neg);
+        Ok(())
+    }
+}

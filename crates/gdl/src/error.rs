@@ -1,0 +1,400 @@
+//! Errors of loading a rules file and of playing a game.
+//!
+//! Diagnostics are values carrying spans; they are rendered to text once, at
+//! the edge (the CLI or a test), by `codespan-reporting`.
+
+use crate::limits::LimitKind;
+use crate::syntax::source::{SourceFile, Span};
+use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
+use codespan_reporting::files::SimpleFile;
+use codespan_reporting::term::{self, termcolor};
+use std::fmt;
+
+/// How bad a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// The file is still valid; something looks unintended.
+    Warning,
+    /// The file is not a valid game description.
+    Error,
+}
+
+/// One message about a rules file, pointing at the text it concerns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// A short stable name of the kind of problem, such as `unsafe-variable`.
+    pub code: &'static str,
+    /// What is wrong, in one sentence.
+    pub message: String,
+    /// The text at fault.
+    pub span: Span,
+    /// What to say under the primary span.
+    pub label: String,
+    /// Other places that explain the problem, with what to say there.
+    pub secondary: Vec<(Span, String)>,
+    /// Extra lines of explanation or advice.
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    /// An error at `span`.
+    pub fn error(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            code,
+            message: message.into(),
+            span,
+            label: String::new(),
+            secondary: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// A warning at `span`.
+    pub fn warning(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, span, message)
+        }
+    }
+
+    /// Sets the text under the primary span.
+    pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
+        self.label = label.into();
+        self
+    }
+
+    /// Adds a secondary span with its text.
+    pub fn with_secondary(mut self, span: Span, label: impl Into<String>) -> Diagnostic {
+        self.secondary.push((span, label.into()));
+        self
+    }
+
+    /// Adds a note line.
+    pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// True for errors.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// Renders diagnostics of one file as text, each headed by
+/// `file:line:column: severity[code]: message`, then the source excerpt.
+///
+/// Whatever the file holds, the output stays readable: control characters
+/// of the source are shown as spaces (a hostile file cannot drive the
+/// terminal), a source line longer than [`MAX_SHOWN_LINE`] bytes is not
+/// shown (a note says so), and words of the messages longer than
+/// [`MAX_SHOWN_WORD`] characters are shortened (see [`shorten`]).
+pub fn render(file: &SourceFile, diagnostics: &[Diagnostic], color: bool) -> String {
+    let shown: String = file
+        .text
+        .chars()
+        .map(|c| match c {
+            '\n' | '\t' | '\r' => c,
+            c if c.is_ascii_control() => ' ',
+            c => c,
+        })
+        .collect();
+    let files = SimpleFile::new(file.name.as_str(), shown.as_str());
+    let config = term::Config::default();
+    let mut buffer = if color {
+        termcolor::Buffer::ansi()
+    } else {
+        termcolor::Buffer::no_color()
+    };
+    for d in diagnostics {
+        let loc = file.location(d.span);
+        let head = match d.severity {
+            Severity::Error => CsDiagnostic::error(),
+            Severity::Warning => CsDiagnostic::warning(),
+        };
+        let mut notes: Vec<String> = d.notes.iter().map(|n| shorten(n)).collect();
+        let mut labels = Vec::new();
+        let spans = std::iter::once((d.span, &d.label, true))
+            .chain(d.secondary.iter().map(|(s, m)| (*s, m, false)));
+        for (span, message, primary) in spans {
+            if let Some(long) = long_line(file, span) {
+                notes.push(long);
+                continue;
+            }
+            let label = if primary {
+                Label::primary((), range(file, span))
+            } else {
+                Label::secondary((), range(file, span))
+            };
+            labels.push(label.with_message(shorten(message)));
+        }
+        notes.dedup();
+        let cs = head
+            .with_code(d.code)
+            .with_message(format!("{loc}: {}", shorten(&d.message)))
+            .with_labels(labels)
+            .with_notes(notes);
+        // Writing to an in-memory buffer cannot fail for a valid span.
+        let _ = term::emit(&mut buffer, &config, &files, &cs);
+    }
+    String::from_utf8_lossy(buffer.as_slice()).into_owned()
+}
+
+/// Source lines longer than this many bytes are not shown under a
+/// diagnostic.
+pub const MAX_SHOWN_LINE: usize = 400;
+
+/// Words of a message longer than this many characters are shortened.
+pub const MAX_SHOWN_WORD: usize = 80;
+
+/// A note saying that a span's lines are too long to show, if they are.
+fn long_line(file: &SourceFile, span: Span) -> Option<String> {
+    let r = range(file, span);
+    let text = &file.text;
+    let start = text[..r.start].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[r.end..].find('\n').map_or(text.len(), |i| r.end + i);
+    let longest = text[start..end].split('\n').map(str::len).max()?;
+    (longest > MAX_SHOWN_LINE).then(|| {
+        let line = file.line_col(r.start).line;
+        format!("line {line} is too long to show ({longest} bytes)")
+    })
+}
+
+/// `text` cut to its first [`MAX_SHOWN_WORD`] characters (saying how many
+/// were left out) when longer: for text a user typed, such as a move.
+pub fn clip(text: &str) -> String {
+    match text.char_indices().nth(MAX_SHOWN_WORD) {
+        None => text.to_string(),
+        Some((at, _)) => format!(
+            "{}…({} more characters)",
+            &text[..at],
+            text[at..].chars().count()
+        ),
+    }
+}
+
+/// `text` with every word (a run of characters without white space) longer
+/// than [`MAX_SHOWN_WORD`] characters cut to its start and end with the
+/// number of characters left out, so that a name of a megabyte cannot
+/// flood a message.
+pub fn shorten(text: &str) -> String {
+    if text.len() <= MAX_SHOWN_WORD {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    for (i, word) in text.split(' ').enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        let n = word.chars().count();
+        if n <= MAX_SHOWN_WORD {
+            out.push_str(word);
+            continue;
+        }
+        let head: String = word.chars().take(MAX_SHOWN_WORD / 2).collect();
+        let tail: String = word.chars().skip(n - 8).collect();
+        let left_out = n - MAX_SHOWN_WORD / 2 - 8;
+        out.push_str(&format!("{head}…({left_out} more characters)…{tail}"));
+    }
+    out
+}
+
+/// The byte range of a span within the file, widened to whole characters.
+fn range(file: &SourceFile, span: Span) -> std::ops::Range<usize> {
+    let text = &file.text;
+    let mut start = (span.start as usize).min(text.len());
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = (span.end as usize).clamp(start, text.len());
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    start..end
+}
+
+/// Loading a rules file failed: it could not be read, or it has errors.
+#[derive(Debug)]
+pub enum LoadError {
+    /// The file could not be read.
+    Io {
+        /// The path as given.
+        path: String,
+        /// What the operating system said.
+        error: std::io::Error,
+    },
+    /// The file was read but is not a valid game description. Holds every
+    /// diagnostic of the file, warnings included.
+    Invalid {
+        /// The file, for rendering.
+        file: Box<SourceFile>,
+        /// All errors and warnings found.
+        diagnostics: Vec<Diagnostic>,
+    },
+}
+
+impl LoadError {
+    /// The rendered diagnostics (or the I/O error), ready to print.
+    pub fn render(&self, color: bool) -> String {
+        match self {
+            LoadError::Io { path, error } => format!("error: cannot read {path}: {error}\n"),
+            LoadError::Invalid { file, diagnostics } => render(file, diagnostics, color),
+        }
+    }
+
+    /// The diagnostics, if the file was read.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        match self {
+            LoadError::Io { .. } => &[],
+            LoadError::Invalid { diagnostics, .. } => diagnostics,
+        }
+    }
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render(false))
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// Something went wrong while playing: a bad move, or rules that misbehave
+/// in this state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameError {
+    /// A move that is not legal for its role in this state.
+    IllegalMove {
+        /// The role's name.
+        role: String,
+        /// The move as written.
+        played: String,
+        /// The legal moves of the role, as written.
+        legal: Vec<String>,
+    },
+    /// A joint move with the wrong number of moves.
+    WrongMoveCount {
+        /// How many roles the game has.
+        expected: usize,
+        /// How many moves were given.
+        given: usize,
+    },
+    /// Asked for the next state of a terminal state.
+    Terminal,
+    /// A role has no legal move in a non-terminal state.
+    NoLegalMove {
+        /// The role's name.
+        role: String,
+    },
+    /// A terminal state gives a role no goal value.
+    NoGoal {
+        /// The role's name.
+        role: String,
+    },
+    /// A state gives a role several goal values.
+    SeveralGoals {
+        /// The role's name.
+        role: String,
+        /// The values found, as written.
+        values: Vec<String>,
+    },
+    /// A goal value that is not a whole number from 0 to 100.
+    BadGoal {
+        /// The role's name.
+        role: String,
+        /// The value as written.
+        value: String,
+    },
+    /// Text that should be a move but is not a term.
+    BadMoveText {
+        /// The text typed.
+        text: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A limit of the evaluator was reached: the rules derive too much.
+    Limit {
+        /// Which limit.
+        kind: LimitKind,
+        /// Its value.
+        value: usize,
+        /// The relation being derived when it was reached.
+        relation: String,
+    },
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameError::IllegalMove {
+                role,
+                played,
+                legal,
+            } => {
+                write!(f, "illegal move {} for {role}; legal moves: ", clip(played))?;
+                if legal.is_empty() {
+                    f.write_str("none")
+                } else {
+                    f.write_str(&legal.join(" "))
+                }
+            }
+            GameError::WrongMoveCount { expected, given } => {
+                write!(
+                    f,
+                    "expected one move for each of {expected} roles, got {given}"
+                )
+            }
+            GameError::Terminal => {
+                f.write_str("the game is over: a terminal state has no next state")
+            }
+            GameError::NoLegalMove { role } => {
+                write!(
+                    f,
+                    "{role} has no legal move in a state that is not terminal"
+                )
+            }
+            GameError::NoGoal { role } => {
+                write!(f, "the terminal state gives {role} no goal value")
+            }
+            GameError::SeveralGoals { role, values } => {
+                write!(
+                    f,
+                    "the state gives {role} several goal values: {}",
+                    values.join(", ")
+                )
+            }
+            GameError::BadGoal { role, value } => write!(
+                f,
+                "goal value {value} of {role} is not a whole number from 0 to 100"
+            ),
+            GameError::BadMoveText { text, reason } => {
+                write!(f, "cannot read move {:?}: {reason}", clip(text))
+            }
+            GameError::Limit {
+                kind: LimitKind::JoinWork,
+                value,
+                relation,
+            } => write!(
+                f,
+                "a join of a rule deriving `{relation}` looked at more than {value} \
+                 candidate facts, the join work limit; raise it with {}",
+                LimitKind::JoinWork.flag()
+            ),
+            GameError::Limit {
+                kind,
+                value,
+                relation,
+            } => write!(
+                f,
+                "the {kind} limit ({value}) was reached while deriving `{relation}`: \
+                 the rules may derive without end; raise it with {}",
+                kind.flag()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GameError {}

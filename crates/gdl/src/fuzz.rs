@@ -1,0 +1,143 @@
+//! The bodies of the fuzz targets (`fuzz/fuzz_targets/`), kept in the
+//! library so that `cargo test` replays the checked-in corpus through the
+//! very same code (`tests/fuzz_corpus.rs`) without nightly or cargo-fuzz.
+//!
+//! Each function takes arbitrary bytes and must return without panicking,
+//! whatever they are; a panic, an overflow or a hang is a finding.
+
+use crate::analysis::check::check_source;
+use crate::error::render;
+use crate::game::random::RandomPlayer;
+use crate::game::{Game, State};
+use crate::limits::{Limits, DEFAULT_MAX_ATOMS, DEFAULT_MAX_NESTING};
+use crate::syntax::kif::{parse, parse_ground_term};
+use crate::syntax::source::SourceFile;
+use crate::syntax::symbol::Symbols;
+use crate::GameError;
+
+/// The small limits the evaluator target loads with, so that one input
+/// costs milliseconds: rules that derive more stop with a limit error.
+pub const FUZZ_LIMITS: Limits = Limits {
+    max_facts: 2_000,
+    max_term_depth: 12,
+    max_nesting: 50,
+    max_ground_work: 100_000,
+    max_ground_atoms: DEFAULT_MAX_ATOMS,
+    max_work: 1_000_000,
+};
+
+/// How many joint moves the evaluator target plays.
+pub const FUZZ_STEPS: usize = 6;
+
+/// Parser target: reads the bytes as a rules file, as a typed move and as
+/// a recorded game (moves file or trace), and renders whatever diagnostics
+/// come out (which computes their locations).
+pub fn parse_bytes(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let file = SourceFile::new("fuzz.gdl", text.as_ref());
+    if let Err(errors) = parse(&file, DEFAULT_MAX_NESTING) {
+        assert!(!errors.is_empty(), "a failed parse reports an error");
+        render(&file, &errors, false);
+    }
+    let _ = parse_ground_term(&text, &mut Symbols::new());
+}
+
+/// Checker target: parses, normalises and checks the bytes as a rules
+/// file and renders every diagnostic.
+pub fn check_bytes(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let (file, diagnostics) = check_source("fuzz.gdl", &text);
+    render(&file, &diagnostics, false);
+}
+
+/// Evaluator target: loads the bytes as a rules file with [`FUZZ_LIMITS`],
+/// once grounded (when it fits) and once by the interpreter alone, plays a
+/// random game of up to [`FUZZ_STEPS`] joint moves with each, and requires
+/// both engines to agree: same load outcome, same trace, same error (unless
+/// a limit stopped one of them, as limits count differently).
+pub fn play_bytes(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let interpreted = Limits {
+        max_ground_work: 0,
+        ..FUZZ_LIMITS
+    };
+    let a = Game::from_source_with("fuzz.gdl", &text, FUZZ_LIMITS);
+    let b = Game::from_source_with("fuzz.gdl", &text, interpreted);
+    let (mut a, mut b) = match (a, b) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(a), Err(b)) => {
+            assert_eq!(a.diagnostics(), b.diagnostics(), "both engines load alike");
+            a.render(false);
+            return;
+        }
+        (a, b) => panic!(
+            "one engine loads and the other does not:\n{:?}\n{:?}",
+            a.err().map(|e| e.render(false)),
+            b.err().map(|e| e.render(false))
+        ),
+    };
+    let (mut pa, mut pb) = (RandomPlayer::new(1), RandomPlayer::new(1));
+    let (mut sa, mut sb) = (a.initial_state(), b.initial_state());
+    for step in 0..=FUZZ_STEPS {
+        let ra = observe(&mut a, &sa, step < FUZZ_STEPS, &mut pa);
+        let rb = observe(&mut b, &sb, step < FUZZ_STEPS, &mut pb);
+        let limited = |r: &Result<_, GameError>| matches!(r, Err(GameError::Limit { .. }));
+        if limited(&ra) || limited(&rb) {
+            return;
+        }
+        let (oa, ob) = (ra.as_ref().map(|o| &o.0), rb.as_ref().map(|o| &o.0));
+        assert_eq!(
+            oa,
+            ob,
+            "ground rules ({:?}) and interpreter disagree",
+            a.engine()
+        );
+        match (ra, rb) {
+            (Ok((_, Some(ja))), Ok((_, Some(jb)))) => {
+                sa = a.next_state(&sa, &ja).expect("a legal joint move plays");
+                sb = b.next_state(&sb, &jb).expect("a legal joint move plays");
+            }
+            _ => return,
+        }
+    }
+}
+
+/// What a state shows: its facts, each role's legal moves, terminal and
+/// goals, as texts; and, when `choose` and the game goes on, a random joint
+/// move.
+#[allow(clippy::type_complexity)]
+fn observe(
+    game: &mut Game,
+    state: &State,
+    choose: bool,
+    player: &mut RandomPlayer,
+) -> Result<
+    (
+        (Vec<String>, Vec<Vec<String>>, bool, Vec<u8>),
+        Option<Vec<crate::Move>>,
+    ),
+    GameError,
+> {
+    let mut facts = game.state_facts(state);
+    facts.sort();
+    if game.is_terminal(state)? {
+        let goals = game.goals(state)?;
+        return Ok(((facts, Vec::new(), true, goals), None));
+    }
+    let mut legal = Vec::new();
+    for role in game.roles() {
+        let mut moves: Vec<String> = game
+            .legal_moves(state, role)?
+            .into_iter()
+            .map(|m| game.move_text(m))
+            .collect();
+        moves.sort();
+        legal.push(moves);
+    }
+    let joint = if choose {
+        Some(player.joint(game, state)?)
+    } else {
+        None
+    };
+    Ok(((facts, legal, false, Vec::new()), joint))
+}

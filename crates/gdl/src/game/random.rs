@@ -1,0 +1,237 @@
+//! Random play. Two players, for two needs:
+//!
+//! - [`RandomPlayer`] chooses among a role's legal moves listed in the
+//!   natural order of their texts ([`natural_cmp`]), so that a seed names
+//!   one game whatever the engine's internal order of moves: recorded
+//!   games, traces and statistics of `gdl trace` and `gdl random` stay the
+//!   same across engines and versions. It costs the move texts.
+//! - [`random_playout`] chooses by position in the engine's own order, with
+//!   no text per step: the inner loop of benchmarks and Monte Carlo search,
+//!   as fast as the engine steps. A seed gives the same game on the ground
+//!   and interpreted engines, but not across changes of move order.
+
+use crate::error::GameError;
+use crate::game::stepper::Stepper;
+use crate::game::{Game, Move, Role, State};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64;
+use std::cmp::Ordering;
+use std::collections::HashMap;
+
+/// How one random playout ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Playout {
+    /// Joint moves played.
+    pub steps: usize,
+    /// Each role's goal in the final state, in role order, when it is
+    /// terminal; `None` when the step limit cut the game short (a rules
+    /// file may give goals only in terminal states).
+    pub goals: Option<Vec<u8>>,
+    /// The final state, terminal unless the step limit stopped the game.
+    pub last: State,
+}
+
+/// Plays from `state` choosing each role's move uniformly at random among
+/// its legal moves, until a terminal state or `max_steps` joint moves. The
+/// goals are those of the last state when it is terminal (an error if it
+/// does not give each role exactly one).
+///
+/// Games with ground rules play on the game's `Stepper` (see `stepper`);
+/// others through the general API. Both choose the same moves from the
+/// same random numbers, so a seed gives one game whichever path plays it.
+pub fn random_playout(
+    game: &mut Game,
+    state: &State,
+    rng: &mut impl Rng,
+    max_steps: usize,
+) -> Result<Playout, GameError> {
+    if let Some(mut stepper) = game.take_stepper() {
+        let playout = stepped_playout(game, &mut stepper, state, rng, max_steps);
+        game.put_stepper(stepper);
+        return playout;
+    }
+    let roles = game.roles();
+    let mut state = state.clone();
+    let mut joint = Vec::with_capacity(roles.len());
+    let mut steps = 0;
+    let mut terminal = game.is_terminal(&state)?;
+    while steps < max_steps && !terminal {
+        joint.clear();
+        for &role in &roles {
+            let moves = game.legal_moves(&state, role)?;
+            if moves.is_empty() {
+                return Err(GameError::NoLegalMove {
+                    role: game.role_name(role).to_string(),
+                });
+            }
+            joint.push(moves[rng.gen_range(0..moves.len())]);
+        }
+        state = game.next_state(&state, &joint)?;
+        steps += 1;
+        terminal = game.is_terminal(&state)?;
+    }
+    let goals = if terminal {
+        Some(game.goals(&state)?)
+    } else {
+        None
+    };
+    Ok(Playout {
+        steps,
+        goals,
+        last: state,
+    })
+}
+
+/// `random_playout` on a stepper: the same choices, made in place.
+fn stepped_playout(
+    game: &mut Game,
+    stepper: &mut Stepper,
+    state: &State,
+    rng: &mut impl Rng,
+    max_steps: usize,
+) -> Result<Playout, GameError> {
+    stepper.set_state(state);
+    let roles = game.roles().len();
+    let mut joint = vec![0; roles];
+    let mut steps = 0;
+    while steps < max_steps && !stepper.is_terminal() {
+        for (role, k) in joint.iter_mut().enumerate() {
+            let n = stepper.legal_count(role);
+            if n == 0 {
+                return Err(GameError::NoLegalMove {
+                    role: game.role_name(Role(role as u32)).to_string(),
+                });
+            }
+            *k = rng.gen_range(0..n);
+        }
+        stepper.play_nth(&joint);
+        steps += 1;
+    }
+    let last = stepper.state();
+    let goals = if !stepper.is_terminal() {
+        None
+    } else {
+        match stepper.goals() {
+            Some(goals) => Some(goals),
+            // Missing, several or bad goal values: the general API says which.
+            None => Some(game.goals(&last)?),
+        }
+    };
+    Ok(Playout { steps, goals, last })
+}
+
+/// Picks moves at random, reproducibly: a seeded PCG generator choosing
+/// among the legal moves in natural order, so that the same seed gives the
+/// same game whatever the evaluator's internal order of moves.
+pub struct RandomPlayer {
+    rng: Pcg64,
+    texts: HashMap<Move, String>,
+}
+
+impl RandomPlayer {
+    /// A player whose choices follow from `seed`.
+    pub fn new(seed: u64) -> RandomPlayer {
+        RandomPlayer {
+            rng: Pcg64::seed_from_u64(seed),
+            texts: HashMap::new(),
+        }
+    }
+
+    /// One move among `moves` (which must not be empty).
+    pub fn choose(&mut self, game: &Game, moves: &[Move]) -> Move {
+        let mut sorted = moves.to_vec();
+        for &m in moves {
+            self.texts.entry(m).or_insert_with(|| game.move_text(m));
+        }
+        let texts = &self.texts;
+        sorted.sort_by(|a, b| natural_cmp(&texts[a], &texts[b]));
+        sorted[self.rng.gen_range(0..sorted.len())]
+    }
+
+    /// One random legal move per role, in role order.
+    pub fn joint(&mut self, game: &mut Game, state: &State) -> Result<Vec<Move>, GameError> {
+        let mut joint = Vec::new();
+        for role in game.roles() {
+            let moves = game.legal_moves(state, role)?;
+            if moves.is_empty() {
+                return Err(GameError::NoLegalMove {
+                    role: game.role_name(role).to_string(),
+                });
+            }
+            joint.push(self.choose(game, &moves));
+        }
+        Ok(joint)
+    }
+}
+
+/// Compares two texts in natural order: runs of digits compare as numbers,
+/// everything else character by character. `(cell a 9)` comes before
+/// `(cell a 10)`.
+pub fn natural_cmp(a: &str, b: &str) -> Ordering {
+    let (mut a, mut b) = (a.as_bytes(), b.as_bytes());
+    loop {
+        match (a.first(), b.first()) {
+            (None, None) => return Ordering::Equal,
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(x), Some(y)) if x.is_ascii_digit() && y.is_ascii_digit() => {
+                let da = a.iter().take_while(|c| c.is_ascii_digit()).count();
+                let db = b.iter().take_while(|c| c.is_ascii_digit()).count();
+                let na = trim_zeros(&a[..da]);
+                let nb = trim_zeros(&b[..db]);
+                let ord = na
+                    .len()
+                    .cmp(&nb.len())
+                    .then_with(|| na.cmp(nb))
+                    .then_with(|| da.cmp(&db));
+                if ord != Ordering::Equal {
+                    return ord;
+                }
+                a = &a[da..];
+                b = &b[db..];
+            }
+            (Some(x), Some(y)) => {
+                if x != y {
+                    return x.cmp(y);
+                }
+                a = &a[1..];
+                b = &b[1..];
+            }
+        }
+    }
+}
+
+fn trim_zeros(digits: &[u8]) -> &[u8] {
+    let zeros = digits.iter().take_while(|&&c| c == b'0').count();
+    &digits[zeros.min(digits.len().saturating_sub(1))..]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn natural_order_compares_numbers_as_numbers() {
+        let facts = |t: &[&str]| -> Vec<String> { t.iter().map(|s| s.to_string()).collect() };
+        let mut v = facts(&[
+            "(cell a 10)",
+            "(cell a 9)",
+            "(cell b 1)",
+            "(cell a 09)",
+            "noop",
+        ]);
+        v.sort_by(|a, b| natural_cmp(a, b));
+        assert_eq!(
+            v,
+            facts(&[
+                "(cell a 9)",
+                "(cell a 09)",
+                "(cell a 10)",
+                "(cell b 1)",
+                "noop"
+            ])
+        );
+        assert_eq!(natural_cmp("x2", "x10"), Ordering::Less);
+        assert_eq!(natural_cmp("x", "x"), Ordering::Equal);
+    }
+}

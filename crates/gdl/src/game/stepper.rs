@@ -1,0 +1,558 @@
+//! A game position played in place, for games with ground rules: the fast
+//! path of random playouts.
+//!
+//! The position is one `Evaluation` of the game's ground rules, kept up to
+//! date incrementally: playing a joint move sets its `does` atoms, settles
+//! the model, and flips exactly the `true` atoms whose `next` atom differs
+//! from them (a move changes a few cells, the control, a counter), so a
+//! step costs what the move changes, not the size of the position. Legal
+//! moves are kept as one bitset per role, in the order the general API
+//! lists them; nothing is allocated per step.
+
+use crate::engine::incremental::{Evaluation, Network};
+use crate::error::GameError;
+use crate::game::{Move, State};
+use crate::syntax::term::TermId;
+use rustc_hash::FxHashMap;
+use std::sync::Arc;
+
+/// No atom.
+const NONE: u32 = u32::MAX;
+
+/// What a flip of an atom means to a stepper.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tag {
+    /// Nothing: the stepper never reads it.
+    None,
+    /// A legal move: its group's count is `Stepper::legal_count[slot]`,
+    /// its bit `bit` of `Stepper::legal`.
+    Legal { slot: u32, bit: u32 },
+    /// The `next` fact of the `true` fact number `local`. (`true` atoms
+    /// are not watched: only the stepper sets them.)
+    Next { local: u32 },
+}
+
+/// One role's legal moves, in the order the general API lists them.
+#[derive(Debug)]
+pub(crate) struct RoleMoves {
+    /// The lists of hub literals the `legal` atoms are deferred under
+    /// (empty for atoms that are not), and each move's group: its list's
+    /// place in `hubs`.
+    pub hubs: Vec<Vec<u32>>,
+    pub group: Vec<u32>,
+    /// The role's name.
+    pub name: String,
+    /// Each move, its `legal` atom, its `does` atom (`NONE` when no rule
+    /// reads it) and its text.
+    pub moves: Vec<Move>,
+    pub legal: Vec<u32>,
+    pub does: Vec<u32>,
+    pub texts: Vec<String>,
+}
+
+/// What every stepper of a game shares: the network and which atoms answer
+/// which question.
+#[derive(Debug)]
+pub(crate) struct Tables {
+    net: Network,
+    /// The first `true` atom; `true` atoms are numbered `first_true + local`.
+    first_true: u32,
+    /// Per `true` atom (by local number): its fact, and its `next` atom
+    /// (`NONE` when no `next` fact can be it).
+    true_facts: Vec<TermId>,
+    true_next: Vec<u32>,
+    /// The local number of each `true` fact.
+    local_of: FxHashMap<TermId, u32>,
+    roles: Vec<RoleMoves>,
+    /// Per role: the slot of its first group among all roles' groups (see
+    /// `Stepper::legal_count`); group `g` has slot `first_slot[r] + g`.
+    first_slot: Vec<u32>,
+    /// Per role: where its groups' bits start in `Stepper::legal`; each
+    /// group takes `words(moves)` words, group `g` from `first_word[r] + g
+    /// * words(moves)`.
+    first_word: Vec<u32>,
+    /// Per role: each goal atom with its value (`None` when not a whole
+    /// number from 0 to 100).
+    goals: Vec<Vec<(u32, Option<u8>)>>,
+    terminal: Option<u32>,
+    tags: Vec<Tag>,
+}
+
+impl Tables {
+    /// Gathers the tables; `true_atoms` are the atoms of `true`, with their
+    /// facts in order, and `next` the `next` atoms with their facts.
+    pub(crate) fn new(
+        net: Network,
+        true_atoms: (u32, Vec<TermId>),
+        next: &[(u32, TermId)],
+        mut roles: Vec<RoleMoves>,
+        goals: Vec<Vec<(u32, Option<u8>)>>,
+        terminal: Option<u32>,
+    ) -> Option<Tables> {
+        for r in &mut roles {
+            // A move no rule reads (noop, often) has nothing to set.
+            for does in &mut r.does {
+                if *does != NONE && !net.is_read(*does) {
+                    *does = NONE;
+                }
+            }
+            r.hubs.clear();
+            r.group.clear();
+            for &atom in &r.legal {
+                let hub = net.deferred_under(atom);
+                let g = match r.hubs.iter().position(|h| h == hub) {
+                    Some(g) => g,
+                    None => {
+                        r.hubs.push(hub.to_vec());
+                        r.hubs.len() - 1
+                    }
+                };
+                r.group.push(g as u32);
+            }
+        }
+        let (first_true, true_facts) = true_atoms;
+        let local_of: FxHashMap<TermId, u32> = true_facts
+            .iter()
+            .enumerate()
+            .map(|(l, &f)| (f, l as u32))
+            .collect();
+        let mut tags = vec![Tag::None; net.atoms()];
+        let always = net.atoms() as u32 - 1;
+        let mut true_next = vec![NONE; true_facts.len()];
+        for &(atom, fact) in next {
+            // Every `next` fact was fed back as `true` when grounding.
+            let &local = local_of.get(&fact)?;
+            true_next[local as usize] = atom;
+            if atom != always {
+                tags[atom as usize] = Tag::Next { local };
+            }
+        }
+        let (mut first_slot, mut first_word) = (Vec::new(), Vec::new());
+        let (mut slot, mut word) = (0u32, 0u32);
+        for r in &roles {
+            first_slot.push(slot);
+            first_word.push(word);
+            slot += r.hubs.len() as u32;
+            word += (r.hubs.len() * words(r.moves.len())) as u32;
+        }
+        for (role, r) in roles.iter().enumerate() {
+            for (entry, &atom) in r.legal.iter().enumerate() {
+                if atom != always {
+                    let g = r.group[entry] as usize;
+                    let first = first_word[role] as usize + g * words(r.moves.len());
+                    tags[atom as usize] = Tag::Legal {
+                        slot: first_slot[role] + g as u32,
+                        bit: (first * 64) as u32 + entry as u32,
+                    };
+                }
+            }
+        }
+        Some(Tables {
+            net,
+            first_true,
+            true_facts,
+            true_next,
+            local_of,
+            roles,
+            first_slot,
+            first_word,
+            goals,
+            terminal,
+            tags,
+        })
+    }
+}
+
+/// A position of a game with ground rules, played in place. Made by
+/// `Game::stepper`; independent of the `Game` once made.
+#[derive(Clone, Debug)]
+pub struct Stepper {
+    tables: Arc<Tables>,
+    eval: Evaluation,
+    /// Per role and group (see `RoleMoves`, and `Tables::first_word` for
+    /// where each is): one bit per move, set when its `legal` atom holds
+    /// as stored; and per group slot (`Tables::first_slot`), how many are set.
+    legal: Vec<u64>,
+    legal_count: Vec<u32>,
+    /// One bit per `true` atom that holds.
+    true_bits: Vec<u64>,
+    /// One bit per `true` atom whose `next` atom differs from it.
+    mismatch: Vec<u64>,
+    /// Per role: the `does` atom set now (`NONE` for none).
+    played: Vec<u32>,
+    /// The `true` atoms of the state last given to `set_state` (kept, as
+    /// playouts start from one state again and again).
+    wanted: Vec<u64>,
+    wanted_for: Option<State>,
+    /// The state last set or returned by `state`, while it is the position.
+    known: Option<State>,
+    /// A copy of the stepper in the last state `set_state` was given twice
+    /// in a row (playouts start from one state again and again): copying
+    /// it back costs less than playing every changed fact back.
+    snapshot: Option<Box<Stepper>>,
+}
+
+fn words(bits: usize) -> usize {
+    bits.div_ceil(64)
+}
+
+fn put(bits: &mut [u64], i: u32, value: bool) {
+    let (w, b) = ((i / 64) as usize, i % 64);
+    if value {
+        bits[w] |= 1 << b;
+    } else {
+        bits[w] &= !(1 << b);
+    }
+}
+
+fn get(bits: &[u64], i: u32) -> bool {
+    bits[(i / 64) as usize] >> (i % 64) & 1 == 1
+}
+
+/// Whether the `true` fact number `local` differs from its `next` fact.
+fn differs(t: &Tables, eval: &Evaluation, local: u32) -> bool {
+    let next = t.true_next[local as usize];
+    eval.holds(t.first_true + local) != (next != NONE && eval.holds(next))
+}
+
+impl Stepper {
+    /// A stepper in the empty position (no `true` fact); `set_state` gives
+    /// it a real one.
+    pub(crate) fn new(tables: Arc<Tables>) -> Stepper {
+        let watched: Vec<bool> = tables.tags.iter().map(|&t| t != Tag::None).collect();
+        let eval = Evaluation::new(&tables.net, &watched);
+        let roles = tables.roles.len();
+        let mut s = Stepper {
+            legal: vec![
+                0;
+                (tables.roles.iter())
+                    .map(|r| r.hubs.len() * words(r.moves.len()))
+                    .sum()
+            ],
+            legal_count: vec![0; tables.roles.iter().map(|r| r.hubs.len()).sum()],
+            true_bits: vec![0; words(tables.true_facts.len())],
+            mismatch: vec![0; words(tables.true_facts.len())],
+            played: vec![NONE; roles],
+            wanted: vec![0; words(tables.true_facts.len())],
+            wanted_for: None,
+            known: None,
+            snapshot: None,
+            eval,
+            tables,
+        };
+        // Read every answer once; later only flips are read.
+        for (role, r) in s.tables.roles.iter().enumerate() {
+            for (entry, &atom) in r.legal.iter().enumerate() {
+                if s.eval.holds(atom) {
+                    let g = r.group[entry] as usize;
+                    let first = s.tables.first_word[role] as usize + g * words(r.moves.len());
+                    put(&mut s.legal, (first * 64) as u32 + entry as u32, true);
+                    s.legal_count[s.tables.first_slot[role] as usize + g] += 1;
+                }
+            }
+        }
+        s.find_mismatches();
+        s
+    }
+
+    /// Marks every `true` fact that differs from its `next` fact.
+    fn find_mismatches(&mut self) {
+        for local in 0..self.tables.true_facts.len() as u32 {
+            let differs = differs(&self.tables, &self.eval, local);
+            put(&mut self.mismatch, local, differs);
+        }
+    }
+
+    /// Reads the flips of watched atoms into the legal and mismatch bits.
+    fn sync(&mut self) {
+        let t = &*self.tables;
+        let (legal, legal_count) = (&mut self.legal, &mut self.legal_count);
+        let (true_bits, mismatch) = (&self.true_bits, &mut self.mismatch);
+        self.eval
+            .drain_changed(|atom, value| match t.tags[atom as usize] {
+                Tag::Legal { slot, bit } => {
+                    if get(legal, bit) != value {
+                        put(legal, bit, value);
+                        if value {
+                            legal_count[slot as usize] += 1;
+                        } else {
+                            legal_count[slot as usize] -= 1;
+                        }
+                    }
+                }
+                Tag::Next { local } => put(mismatch, local, get(true_bits, local) != value),
+                Tag::None => {}
+            });
+    }
+
+    /// Makes `state` the position (facts that can never hold are ignored,
+    /// as the general API does).
+    pub fn set_state(&mut self, state: &State) {
+        if self.known.as_ref() == Some(state) {
+            return;
+        }
+        if let Some(snapshot) = self.snapshot.take() {
+            let hit = snapshot.known.as_ref() == Some(state);
+            if hit {
+                self.copy_position(&snapshot);
+            }
+            self.snapshot = Some(snapshot);
+            if hit {
+                return;
+            }
+        }
+        let again = self.wanted_for.as_ref() == Some(state);
+        let (t, net) = (&*self.tables, &self.tables.net);
+        for p in &mut self.played {
+            if *p != NONE {
+                self.eval.set_input(net, *p, false);
+                *p = NONE;
+            }
+        }
+        if self.wanted_for.as_ref() != Some(state) {
+            self.wanted.iter_mut().for_each(|w| *w = 0);
+            for f in state.0.iter() {
+                if let Some(&local) = t.local_of.get(f) {
+                    put(&mut self.wanted, local, true);
+                }
+            }
+            self.wanted_for = Some(state.clone());
+        }
+        for (w, (have, want)) in self.true_bits.iter_mut().zip(&self.wanted).enumerate() {
+            let mut flips = *have ^ *want;
+            *have = *want;
+            while flips != 0 {
+                let local = (w * 64) as u32 + flips.trailing_zeros();
+                flips &= flips - 1;
+                self.eval
+                    .set_input(net, t.first_true + local, get(&self.wanted, local));
+            }
+        }
+        self.eval.settle_state(net);
+        self.sync();
+        self.find_mismatches();
+        self.known = Some(state.clone());
+        if again {
+            match &mut self.snapshot {
+                Some(_) => {
+                    let mut snapshot = self.snapshot.take().expect("a snapshot");
+                    snapshot.copy_position(self);
+                    self.snapshot = Some(snapshot);
+                }
+                None => self.snapshot = Some(Box::new(self.clone())),
+            }
+        }
+    }
+
+    /// Makes this stepper's position that of `other` (a stepper of the
+    /// same tables) without allocating, but for the known state.
+    fn copy_position(&mut self, other: &Stepper) {
+        self.eval.copy_from(&self.tables.net, &other.eval);
+        self.legal.copy_from_slice(&other.legal);
+        self.legal_count.copy_from_slice(&other.legal_count);
+        self.true_bits.copy_from_slice(&other.true_bits);
+        self.mismatch.copy_from_slice(&other.mismatch);
+        self.played.copy_from_slice(&other.played);
+        self.known.clone_from(&other.known);
+    }
+
+    /// Whether the position is `state`, as last set or returned by `state`
+    /// (false when unknown).
+    pub fn is_at(&self, state: &State) -> bool {
+        self.known.as_ref() == Some(state)
+    }
+
+    /// The position as a `State`.
+    pub fn state(&mut self) -> State {
+        if let Some(known) = &self.known {
+            return known.clone();
+        }
+        let t = &*self.tables;
+        let state = State::from_terms(
+            (0..t.true_facts.len() as u32)
+                .filter(|&l| self.eval.holds(t.first_true + l))
+                .map(|l| t.true_facts[l as usize])
+                .collect(),
+        );
+        self.known = Some(state.clone());
+        state
+    }
+
+    /// Whether the position is terminal.
+    pub fn is_terminal(&self) -> bool {
+        self.tables.terminal.is_some_and(|a| self.eval.holds(a))
+    }
+
+    /// Whether the moves of group `g` of role number `role` can be legal
+    /// now: each of their hub literals holds.
+    fn group_open(&self, role: usize, g: usize) -> bool {
+        self.tables.roles[role].hubs[g]
+            .iter()
+            .all(|&lit| self.eval.holds(lit >> 1) != (lit & 1 == 1))
+    }
+
+    /// How many legal moves role number `role` has.
+    pub fn legal_count(&self, role: usize) -> usize {
+        let first = self.tables.first_slot[role] as usize;
+        (0..self.tables.roles[role].hubs.len())
+            .filter(|&g| self.group_open(role, g))
+            .map(|g| self.legal_count[first + g] as usize)
+            .sum()
+    }
+
+    /// Word `w` of the bitset of role number `role`'s legal moves.
+    fn legal_word(&self, role: usize, w: usize) -> u64 {
+        let t = &*self.tables;
+        let n = words(t.roles[role].moves.len());
+        (0..t.roles[role].hubs.len())
+            .filter(|&g| self.group_open(role, g))
+            .fold(0, |bits, g| {
+                bits | self.legal[t.first_word[role] as usize + g * n + w]
+            })
+    }
+
+    /// The `k`-th legal move of role number `role` (from 0, in the order of
+    /// `Game::legal_moves`), as its entry in the role's move table.
+    fn nth_entry(&self, role: usize, k: usize) -> u32 {
+        let asked = k;
+        let mut k = k;
+        for w in 0..words(self.tables.roles[role].moves.len()) {
+            let bits = self.legal_word(role, w);
+            let n = bits.count_ones() as usize;
+            if k < n {
+                let mut bits = bits;
+                for _ in 0..k {
+                    bits &= bits - 1;
+                }
+                return (w * 64) as u32 + bits.trailing_zeros();
+            }
+            k -= n;
+        }
+        panic!("role {role} has no legal move number {asked} (from 0)")
+    }
+
+    /// The `k`-th legal move of role number `role` (from 0, in the order of
+    /// `Game::legal_moves`); `k` must be below `legal_count(role)`.
+    pub fn nth_legal(&self, role: usize, k: usize) -> Move {
+        self.tables.roles[role].moves[self.nth_entry(role, k) as usize]
+    }
+
+    /// The legal moves of role number `role`, in the order of
+    /// `Game::legal_moves`.
+    pub fn legal_moves(&self, role: usize) -> Vec<Move> {
+        (0..self.legal_count(role))
+            .map(|k| self.nth_legal(role, k))
+            .collect()
+    }
+
+    /// Each role's goal value, in role order, when every role has exactly
+    /// one that is a whole number from 0 to 100; `None` otherwise (the
+    /// general API's `Game::goals` says what is wrong).
+    pub fn goals(&self) -> Option<Vec<u8>> {
+        let mut goals = Vec::with_capacity(self.tables.goals.len());
+        for role in &self.tables.goals {
+            let mut held = role.iter().filter(|(a, _)| self.eval.holds(*a));
+            match (held.next(), held.next()) {
+                (Some(&(_, Some(v))), None) => goals.push(v),
+                _ => return None,
+            }
+        }
+        Some(goals)
+    }
+
+    /// Plays the joint move whose moves are the `k[i]`-th legal move of
+    /// each role `i` (the fast path of `play`, for callers that chose them
+    /// from `legal_count`); the position must not be terminal.
+    ///
+    /// # Panics
+    ///
+    /// When `k` does not have one index per role, or an index is not below
+    /// its role's `legal_count`.
+    pub fn play_nth(&mut self, k: &[usize]) {
+        assert_eq!(k.len(), self.tables.roles.len(), "one move per role");
+        self.known = None;
+        for (role, &k) in k.iter().enumerate() {
+            let entry = self.nth_entry(role, k);
+            let does = self.tables.roles[role].does[entry as usize];
+            let old = self.played[role];
+            if old != does {
+                let net = &self.tables.net;
+                if old != NONE {
+                    self.eval.set_input(net, old, false);
+                }
+                if does != NONE {
+                    self.eval.set_input(net, does, true);
+                }
+                self.played[role] = does;
+            }
+        }
+        // The joint move's consequences, `next` among them.
+        self.eval.settle_all(&self.tables.net);
+        self.sync();
+        // The move is undone before the state changes when it opened
+        // gates (see `Evaluation::set_input`); what it undoes waits for
+        // the next joint move.
+        let (t, net) = (&*self.tables, &self.tables.net);
+        for p in &mut self.played {
+            if *p != NONE && net.has_gates() {
+                self.eval.set_input(net, *p, false);
+                *p = NONE;
+            }
+        }
+        // true(f) := next(f) for every fact where they differ; then none
+        // differs until a `next` atom flips.
+        for w in 0..self.mismatch.len() {
+            let mut bits = std::mem::take(&mut self.mismatch[w]);
+            self.true_bits[w] ^= bits;
+            while bits != 0 {
+                let local = (w * 64) as u32 + bits.trailing_zeros();
+                bits &= bits - 1;
+                let value = get(&self.true_bits, local);
+                self.eval.set_input(net, t.first_true + local, value);
+            }
+        }
+        // The move part waits for the next joint move.
+        self.eval.settle_state(net);
+        self.sync();
+    }
+
+    /// Plays a joint move (one move per role, in role order), refusing a
+    /// terminal position, a wrong number of moves and illegal moves.
+    pub fn play(&mut self, joint: &[Move]) -> Result<(), GameError> {
+        let roles = &self.tables.roles;
+        if joint.len() != roles.len() {
+            return Err(GameError::WrongMoveCount {
+                expected: roles.len(),
+                given: joint.len(),
+            });
+        }
+        if self.is_terminal() {
+            return Err(GameError::Terminal);
+        }
+        let mut nth = Vec::with_capacity(joint.len());
+        for (role, &m) in joint.iter().enumerate() {
+            let r = &roles[role];
+            let k = (0..self.legal_count(role)).find(|&k| self.nth_legal(role, k) == m);
+            match k {
+                Some(k) => nth.push(k),
+                None => {
+                    let played = r
+                        .moves
+                        .iter()
+                        .position(|&x| x == m)
+                        .map_or_else(|| "a move never legal".to_string(), |e| r.texts[e].clone());
+                    let legal = (0..self.legal_count(role))
+                        .map(|k| r.texts[self.nth_entry(role, k) as usize].clone())
+                        .collect();
+                    return Err(GameError::IllegalMove {
+                        role: r.name.clone(),
+                        played,
+                        legal,
+                    });
+                }
+            }
+        }
+        self.play_nth(&nth);
+        Ok(())
+    }
+}

@@ -1,0 +1,58 @@
+//! gdl: a fast bottom-up engine for the Game Description Language (GDL) of
+//! General Game Playing.
+//!
+//! Rules are read and run at once, without compiling: [`Game::load`] reads
+//! a rules file, and the game answers for roles, the initial state, legal
+//! moves, next states, terminal states and goals.
+//!
+//! ```
+//! let mut game = gdl::Game::from_source("nim.gdl", "
+//!     (role player)
+//!     (init (count 2))
+//!     (<= (legal player take) (true (count ?n)) (distinct ?n 0))
+//!     (<= (next (count ?m)) (true (count ?n)) (does player take) (minus ?n ?m))
+//!     (minus 2 1) (minus 1 0)
+//!     (<= terminal (true (count 0)))
+//!     (goal player 100)
+//! ")?;
+//! let player = game.roles()[0];
+//! let mut state = game.initial_state();
+//! while !game.is_terminal(&state)? {
+//!     let moves = game.legal_moves(&state, player)?;
+//!     state = game.next_state(&state, &moves[..1])?;
+//! }
+//! assert_eq!(game.goals(&state)?, [100]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The pipeline, one module a stage:
+//!
+//! | stage | from | to |
+//! |---|---|---|
+//! | `syntax` | text | rules: source files, symbols, the KIF reader, the normal form |
+//! | `analysis` | rules | checked rules: the dependency graph, strata, GDL's restrictions |
+//! | `plan` | checked rules | a program: strata and the plan of every join |
+//! | `engine` | a program | models: the interpreter, the grounder, the incremental network |
+//! | `game` | models | roles, states, moves, next states, terminal, goals |
+//!
+//! `limits` bounds every stage; `error` holds what the stages report.
+
+mod analysis;
+mod engine;
+mod error;
+mod game;
+mod limits;
+mod plan;
+mod syntax;
+
+#[doc(hidden)]
+pub mod fuzz;
+
+pub use analysis::check::check_source;
+pub use error::{clip, render, shorten, Diagnostic, GameError, LoadError, Severity};
+pub use game::random::{natural_cmp, random_playout, Playout, RandomPlayer};
+pub use game::stepper::Stepper;
+pub use game::{Game, Move, Role, State};
+pub use limits::{LimitKind, Limits, DEFAULT_MAX_NESTING, MAX_NESTING_CEILING};
+pub use syntax::kif::{is_symbol_char, SYMBOL_PUNCTUATION};
+pub use syntax::source::{LineCol, SourceFile, Span};

@@ -1,0 +1,109 @@
+//! The bounds every stage respects, their defaults, and the kinds of limit
+//! an error can name.
+
+use std::fmt;
+
+/// How deep lists may nest in a rules file unless the user raises it.
+pub const DEFAULT_MAX_NESTING: usize = 200;
+
+/// The deepest nesting any caller may ask for: deeper lists are refused
+/// whatever [`Limits::max_nesting`] says. The reading is recursive; the `gdl`
+/// command runs on a thread with a stack large enough for this depth (a
+/// thread with the usual 8 MiB stack reads about 15,000 levels in release
+/// mode).
+pub const MAX_NESTING_CEILING: usize = 10_000;
+
+/// The default of [`Limits::max_work`]: about 8 s of joins (measured on
+/// the shared 2-core machine: `gdl check` of a six-way cross product).
+pub const DEFAULT_MAX_WORK: u64 = 1_000_000_000;
+
+/// The default of [`Limits::max_ground_atoms`]: past it, the game is
+/// evaluated by the interpreter instead. The largest game that grounds in
+/// `rules/` has 13,000 atoms (skirmish with holes); reaching the limit is
+/// what a failed attempt costs (Brazilian draughts: 0.12 s at 100,000,
+/// 0.72 s and some 80 MiB at 400,000).
+pub const DEFAULT_MAX_ATOMS: usize = 100_000;
+
+/// Bounds that stop rules which would derive without end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The most facts one model (static, one state's, or one joint move's)
+    /// may hold.
+    pub max_facts: usize,
+    /// The deepest term a rule may build.
+    pub max_term_depth: usize,
+    /// How deep lists may nest in a rules file (at most
+    /// [`MAX_NESTING_CEILING`]).
+    pub max_nesting: usize,
+    /// How many candidate facts grounding may look at before it gives up
+    /// and the interpreter is used instead; 0 never grounds.
+    pub max_ground_work: u64,
+    /// The most facts that could hold (atoms) a grounding attempt accepts
+    /// before it gives up and the interpreter is used instead.
+    pub max_ground_atoms: usize,
+    /// How many candidate facts the joins of one evaluation (the static
+    /// facts, one state's or one joint move's) may look at: bounds rules
+    /// whose joins would run for hours without deriving much.
+    pub max_work: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_facts: 10_000_000,
+            max_term_depth: 64,
+            max_nesting: DEFAULT_MAX_NESTING,
+            max_ground_work: 50_000_000,
+            max_ground_atoms: DEFAULT_MAX_ATOMS,
+            max_work: DEFAULT_MAX_WORK,
+        }
+    }
+}
+
+/// Which limit stopped an evaluation (see [`crate::GameError::Limit`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum LimitKind {
+    /// [`Limits::max_facts`]: the facts of one model.
+    Facts,
+    /// The body literals of all ground rules together (a fixed bound,
+    /// raised with the facts limit).
+    GroundLiterals,
+    /// [`Limits::max_ground_work`]: grounding gave up (the interpreter is
+    /// used instead; never reported to the user).
+    GroundingWork,
+    /// [`Limits::max_work`]: the candidate facts of one evaluation's joins.
+    JoinWork,
+    /// [`Limits::max_term_depth`]: the depth of a term a rule builds.
+    TermDepth,
+}
+
+impl LimitKind {
+    /// What is limited, in words (`facts`, `term depth`).
+    pub fn name(self) -> &'static str {
+        match self {
+            LimitKind::Facts => "facts",
+            LimitKind::GroundLiterals => "ground literals",
+            LimitKind::GroundingWork => "grounding work",
+            LimitKind::JoinWork => "join work",
+            LimitKind::TermDepth => "term depth",
+        }
+    }
+
+    /// How a user raises it: the flag of the `gdl` command, which sets the
+    /// [`Limits`] field of the same name.
+    pub fn flag(self) -> &'static str {
+        match self {
+            LimitKind::Facts | LimitKind::GroundLiterals => "--max-facts",
+            LimitKind::GroundingWork => "(none: the interpreter is used instead)",
+            LimitKind::JoinWork => "--max-work",
+            LimitKind::TermDepth => "--max-term-depth",
+        }
+    }
+}
+
+impl fmt::Display for LimitKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}

@@ -1,0 +1,465 @@
+//! Reading KIF text into the syntax tree.
+//!
+//! Three passes: a scan that checks parentheses and nesting depth (so that
+//! the recursive parser can never overflow the stack), the pest grammar in
+//! `grammar/gdl.pest` that reads s-expressions, and the reading of those
+//! s-expressions as facts, rules, literals and terms. Every pass collects all
+//! the errors it can find before giving up.
+
+use crate::error::Diagnostic;
+use crate::limits::{DEFAULT_MAX_NESTING, MAX_NESTING_CEILING};
+use crate::syntax::ast::{Description, Literal, Rule, Sentence, Term};
+use crate::syntax::source::{SourceFile, Span};
+use crate::syntax::symbol::{Symbol, Symbols};
+use pest::Parser;
+
+mod grammar {
+    #[derive(pest_derive::Parser)]
+    #[grammar = "syntax/gdl.pest"]
+    pub struct KifParser;
+}
+use grammar::{KifParser, Rule as G};
+
+/// The most syntax errors reported for one file.
+const MAX_SYNTAX_ERRORS: usize = 20;
+
+/// An s-expression: what the grammar reads, before it is given meaning.
+#[derive(Clone, Debug)]
+enum Sexp {
+    Atom(Symbol, Span),
+    Var(Symbol, Span),
+    List(Vec<Sexp>, Span),
+}
+
+impl Sexp {
+    fn span(&self) -> Span {
+        match self {
+            Sexp::Atom(_, s) | Sexp::Var(_, s) | Sexp::List(_, s) => *s,
+        }
+    }
+}
+
+/// The characters other than letters and digits that a KIF symbol may hold
+/// (`name_char` in `grammar/gdl.pest`).
+pub const SYMBOL_PUNCTUATION: &str = "_-+.'<>=!#$%&*/:@^~";
+
+/// Whether `c` may be part of a KIF symbol (`name_char` in
+/// `grammar/gdl.pest`).
+pub fn is_symbol_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || SYMBOL_PUNCTUATION.contains(c)
+}
+
+/// Parses a whole rules file. `max_nesting` bounds how deep lists may nest
+/// (never beyond [`MAX_NESTING_CEILING`]).
+pub fn parse(file: &SourceFile, max_nesting: usize) -> Result<Description, Vec<Diagnostic>> {
+    let max_nesting = max_nesting.min(MAX_NESTING_CEILING);
+    // A NUL byte never occurs in text: one error, rather than one per byte
+    // of a binary file.
+    if let Some(at) = file.text.find('\0') {
+        return Err(vec![Diagnostic::error(
+            "not-text",
+            Span::new(at, at + 1),
+            "the file is not text: it holds a NUL byte (is it a binary file?)",
+        )
+        .with_label("NUL byte")]);
+    }
+    let mut symbols = Symbols::new();
+    let forms = read_sexps(&file.text, G::file, max_nesting, &mut symbols)?;
+    let mut reader = Reader {
+        symbols,
+        errors: Vec::new(),
+    };
+    let rules: Vec<_> = forms.iter().filter_map(|f| reader.top_level(f)).collect();
+    if reader.errors.is_empty() {
+        Ok(Description {
+            rules,
+            symbols: reader.symbols,
+        })
+    } else {
+        Err(reader.errors)
+    }
+}
+
+/// Parses one ground term typed by a user, such as `(move a 2 a 3)`,
+/// interning its names in `symbols`. The error says what is wrong.
+pub fn parse_ground_term(text: &str, symbols: &mut Symbols) -> Result<Term, String> {
+    let forms = read_sexps(text, G::single, DEFAULT_MAX_NESTING, symbols)
+        .map_err(|errors| errors[0].message.clone())?;
+    let mut reader = Reader {
+        symbols: std::mem::take(symbols),
+        errors: Vec::new(),
+    };
+    let term = reader.term(&forms[0]);
+    *symbols = reader.symbols;
+    match (term, reader.errors.first()) {
+        (Some(t), None) if t.is_ground() => Ok(t),
+        (Some(_), None) => Err("a move cannot contain variables".into()),
+        (_, Some(e)) => Err(e.message.clone()),
+        (None, None) => Err("not a term".into()),
+    }
+}
+
+/// Checks parentheses and nesting, then runs the grammar, retrying past bad
+/// characters so that several can be reported at once.
+fn read_sexps(
+    text: &str,
+    rule: G,
+    max_nesting: usize,
+    symbols: &mut Symbols,
+) -> Result<Vec<Sexp>, Vec<Diagnostic>> {
+    scan_parentheses(text, max_nesting)?;
+    let mut errors = Vec::new();
+    let mut patched: Option<String> = None;
+    loop {
+        let input = patched.as_deref().unwrap_or(text);
+        match KifParser::parse(rule, input) {
+            Ok(mut pairs) if errors.is_empty() => {
+                let top = pairs.next().expect("the grammar yields one top pair");
+                return Ok(top
+                    .into_inner()
+                    .filter(|p| p.as_rule() != G::EOI)
+                    .map(|p| sexp(p, symbols))
+                    .collect());
+            }
+            Ok(_) => return Err(errors),
+            Err(e) => {
+                let pos = match e.location {
+                    pest::error::InputLocation::Pos(p) => p,
+                    pest::error::InputLocation::Span((p, _)) => p,
+                };
+                errors.push(bad_character(input, pos));
+                if errors.len() >= MAX_SYNTAX_ERRORS || pos >= input.len() {
+                    return Err(errors);
+                }
+                // Blank the offending character out and read on.
+                let mut owned = input.to_string();
+                let end = pos + input[pos..].chars().next().map_or(1, char::len_utf8);
+                owned.replace_range(pos..end, &" ".repeat(end - pos));
+                patched = Some(owned);
+            }
+        }
+    }
+}
+
+/// The error for a character the grammar cannot read at `pos`.
+fn bad_character(text: &str, pos: usize) -> Diagnostic {
+    let Some(c) = text[pos..].chars().next() else {
+        return Diagnostic::error("syntax", Span::new(pos, pos), "unexpected end of file");
+    };
+    let span = Span::new(pos, pos + c.len_utf8());
+    if c == '?' {
+        return Diagnostic::error("syntax", span, "a variable needs a name after `?`")
+            .with_label("expected a name such as `?x` here");
+    }
+    let shown = if c.is_control() || c == '\u{FFFD}' {
+        format!("{:?}", c)
+    } else {
+        format!("`{c}`")
+    };
+    Diagnostic::error("syntax", span, format!("unexpected character {shown}"))
+        .with_label("not allowed here")
+        .with_note(
+            "expected `(`, `)`, a variable `?name` or an atom made of letters, digits and \
+             _ - + . ' < > = ! # $ % & * / : @ ^ ~",
+        )
+}
+
+/// Finds stray `)`, unclosed `(` and lists nested deeper than `max_nesting`,
+/// skipping comments.
+fn scan_parentheses(text: &str, max_nesting: usize) -> Result<(), Vec<Diagnostic>> {
+    let mut open: Vec<usize> = Vec::new();
+    let mut errors = Vec::new();
+    let mut too_deep = false;
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b';' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'(' => {
+                open.push(i);
+                if open.len() > max_nesting && !too_deep {
+                    too_deep = true;
+                    errors.push(
+                        Diagnostic::error(
+                            "too-deep",
+                            Span::new(i, i + 1),
+                            format!("lists nest deeper than {max_nesting} levels"),
+                        )
+                        .with_label("this list is too deep")
+                        .with_note(if max_nesting < MAX_NESTING_CEILING {
+                            format!(
+                                "raise the limit with --max-nesting (up to {MAX_NESTING_CEILING})"
+                            )
+                        } else {
+                            "this is the most the reader accepts".to_string()
+                        }),
+                    );
+                }
+            }
+            b')' if open.pop().is_none() => {
+                errors.push(
+                    Diagnostic::error("syntax", Span::new(i, i + 1), "unmatched `)`")
+                        .with_label("no `(` before this is left open"),
+                );
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if let Some(&first) = open.first() {
+        errors.push(
+            Diagnostic::error("syntax", Span::new(first, first + 1), "unclosed `(`")
+                .with_label("this `(` is never closed")
+                .with_note(format!(
+                    "the file ends with {} list(s) still open",
+                    open.len()
+                )),
+        );
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
+/// Builds an s-expression from a grammar pair (nesting is bounded by the
+/// scan, so this recursion is too).
+fn sexp(pair: pest::iterators::Pair<'_, G>, symbols: &mut Symbols) -> Sexp {
+    let s = pair.as_span();
+    let span = Span::new(s.start(), s.end());
+    match pair.as_rule() {
+        G::atom => Sexp::Atom(symbols.intern(pair.as_str()), span),
+        G::variable => Sexp::Var(symbols.intern(pair.as_str()), span),
+        G::list => Sexp::List(pair.into_inner().map(|p| sexp(p, symbols)).collect(), span),
+        other => unreachable!("grammar rule {other:?} is never a form"),
+    }
+}
+
+/// Gives s-expressions their GDL meaning, collecting errors.
+struct Reader {
+    symbols: Symbols,
+    errors: Vec<Diagnostic>,
+}
+
+impl Reader {
+    fn error(&mut self, span: Span, message: impl Into<String>, label: &str) {
+        self.errors
+            .push(Diagnostic::error("syntax", span, message).with_label(label));
+    }
+
+    fn is(&self, s: Symbol, name: &str) -> bool {
+        self.symbols.name(s) == name
+    }
+
+    /// A top-level form: a fact or a rule `(<= head body ...)`.
+    fn top_level(&mut self, form: &Sexp) -> Option<Rule> {
+        if let Sexp::List(items, span) = form {
+            if let Some(Sexp::Atom(op, _)) = items.first() {
+                if self.is(*op, "<=") {
+                    let Some(head) = items.get(1) else {
+                        self.error(
+                            *span,
+                            "a rule needs a head",
+                            "expected `(<= head body ...)`",
+                        );
+                        return None;
+                    };
+                    let head = self.sentence(head);
+                    let body: Vec<_> = items[2..].iter().map(|l| self.literal(l)).collect();
+                    let body: Option<Vec<_>> = body.into_iter().collect();
+                    return Some(Rule {
+                        head: head?,
+                        body: body?,
+                        span: *span,
+                    });
+                }
+            }
+        }
+        let head = self.sentence(form)?;
+        Some(Rule {
+            span: head.span,
+            head,
+            body: Vec::new(),
+        })
+    }
+
+    /// A sentence: `name` or `(name arg ...)`.
+    fn sentence(&mut self, form: &Sexp) -> Option<Sentence> {
+        match form {
+            Sexp::Atom(name, span) => Some(Sentence {
+                name: *name,
+                name_span: *span,
+                args: Vec::new(),
+                span: *span,
+            }),
+            Sexp::Var(_, span) => {
+                self.error(
+                    *span,
+                    "expected a sentence, found a variable",
+                    "a relation name or `(relation arg ...)` goes here",
+                );
+                None
+            }
+            Sexp::List(items, span) => match items.first() {
+                Some(Sexp::Atom(name, name_span)) => {
+                    if self.is(*name, "<=") {
+                        self.error(
+                            *span,
+                            "a rule cannot stand inside another form",
+                            "nested rule",
+                        );
+                        return None;
+                    }
+                    let args: Vec<_> = items[1..].iter().map(|t| self.term(t)).collect();
+                    Some(Sentence {
+                        name: *name,
+                        name_span: *name_span,
+                        args: args.into_iter().collect::<Option<_>>()?,
+                        span: *span,
+                    })
+                }
+                Some(other) => {
+                    self.error(
+                        other.span(),
+                        "expected a relation name at the start of a sentence",
+                        "not a relation name",
+                    );
+                    None
+                }
+                None => {
+                    self.error(*span, "empty list `()` is not a sentence", "empty");
+                    None
+                }
+            },
+        }
+    }
+
+    /// A body literal: a sentence, `(not l)`, `(distinct t t)` or `(or l ...)`.
+    fn literal(&mut self, form: &Sexp) -> Option<Literal> {
+        if let Sexp::List(items, span) = form {
+            if let Some(Sexp::Atom(op, op_span)) = items.first() {
+                let args = &items[1..];
+                match self.symbols.name(*op) {
+                    "not" => {
+                        if args.len() != 1 {
+                            self.error(*op_span, "`not` takes exactly one literal", "here");
+                            return None;
+                        }
+                        let inner = self.literal(&args[0])?;
+                        return Some(Literal::Not(Box::new(inner), *span));
+                    }
+                    "or" => {
+                        if args.is_empty() {
+                            self.error(*op_span, "`or` needs at least one literal", "here");
+                            return None;
+                        }
+                        let ls: Vec<_> = args.iter().map(|l| self.literal(l)).collect();
+                        return Some(Literal::Or(ls.into_iter().collect::<Option<_>>()?, *span));
+                    }
+                    "distinct" => {
+                        if args.len() != 2 {
+                            self.error(*op_span, "`distinct` takes exactly two terms", "here");
+                            return None;
+                        }
+                        let a = self.term(&args[0]);
+                        let b = self.term(&args[1]);
+                        return Some(Literal::Distinct(a?, b?, *span));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        self.sentence(form).map(Literal::Pos)
+    }
+
+    /// A term: an atom, a variable or `(f arg ...)`.
+    fn term(&mut self, form: &Sexp) -> Option<Term> {
+        match form {
+            Sexp::Atom(a, span) => Some(Term::Atom(*a, *span)),
+            Sexp::Var(v, span) => Some(Term::Var(*v, *span)),
+            Sexp::List(items, span) => match items.first() {
+                Some(Sexp::Atom(f, _)) if items.len() > 1 => {
+                    let args: Vec<_> = items[1..].iter().map(|t| self.term(t)).collect();
+                    Some(Term::Func(
+                        *f,
+                        args.into_iter().collect::<Option<_>>()?,
+                        *span,
+                    ))
+                }
+                Some(Sexp::Atom(_, _)) => {
+                    self.error(
+                        *span,
+                        "a function term needs at least one argument",
+                        "write the bare atom instead of a one-element list",
+                    );
+                    None
+                }
+                Some(other) => {
+                    self.error(
+                        other.span(),
+                        "expected a function name at the start of a term",
+                        "not a function name",
+                    );
+                    None
+                }
+                None => {
+                    self.error(*span, "empty list `()` is not a term", "empty");
+                    None
+                }
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_str(text: &str) -> Result<Description, Vec<Diagnostic>> {
+        parse(&SourceFile::new("t.gdl", text), DEFAULT_MAX_NESTING)
+    }
+
+    #[test]
+    fn reads_rules_facts_and_nested_literals() {
+        let d = parse_str(
+            "; comment\r\n(role White)\t(<= (p ?X) (q (f ?x)) (not (or (r ?x) (not (s)))) (distinct ?x a))",
+        )
+        .unwrap();
+        assert_eq!(d.rules.len(), 2);
+        assert_eq!(d.rule_text(&d.rules[0]), "(role white)");
+        assert_eq!(
+            d.rule_text(&d.rules[1]),
+            "(<= (p ?x) (q (f ?x)) (not (or (r ?x) (not s))) (distinct ?x a))"
+        );
+    }
+
+    #[test]
+    fn locates_stray_and_unclosed_parentheses() {
+        let errs = parse_str("(a))\n(b").unwrap_err();
+        let msgs: Vec<_> = errs
+            .iter()
+            .map(|e| (e.span.start, e.message.as_str()))
+            .collect();
+        assert_eq!(msgs, [(3, "unmatched `)`"), (5, "unclosed `(`")]);
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_an_overflow() {
+        let text = "(".repeat(100_000) + &")".repeat(100_000);
+        let errs = parse_str(&text).unwrap_err();
+        assert_eq!(errs[0].code, "too-deep");
+    }
+
+    #[test]
+    fn reports_every_bad_character() {
+        let errs = parse_str("(a \"b\") (c |)").unwrap_err();
+        let at: Vec<_> = errs.iter().map(|e| e.span.start).collect();
+        assert_eq!(at, [3, 5, 11]);
+    }
+}

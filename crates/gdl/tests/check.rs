@@ -1,0 +1,183 @@
+//! The checker on example files: valid files under `tests/check/valid/` give
+//! no error, and each file under `tests/check/invalid/` gives the errors it
+//! was written to show. The rendered messages are pinned with insta.
+
+use gdl::{check_source, render, Severity};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// Checks `tests/check/{dir}/{name}.gdl` and returns the rendered diagnostics
+/// (no colour) and the codes of the errors and of the warnings.
+fn run(dir: &str, name: &str) -> (String, BTreeSet<&'static str>, BTreeSet<&'static str>) {
+    let path = format!("tests/check/{dir}/{name}.gdl");
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(&path))
+        .unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
+    let (file, diagnostics) = check_source(&path, &text);
+    let positions: Vec<u32> = diagnostics.iter().map(|d| d.span.start).collect();
+    assert!(
+        positions.windows(2).all(|w| w[0] <= w[1]),
+        "diagnostics of {path} are not sorted by position: {positions:?}"
+    );
+    let codes = |severity| {
+        diagnostics
+            .iter()
+            .filter(|d| d.severity == severity)
+            .map(|d| d.code)
+            .collect()
+    };
+    (
+        render(&file, &diagnostics, false),
+        codes(Severity::Error),
+        codes(Severity::Warning),
+    )
+}
+
+/// A valid file: no error; its warnings are exactly `warnings`.
+fn valid(name: &str, warnings: &[&str]) {
+    let (rendered, errors, found) = run("valid", name);
+    assert!(errors.is_empty(), "errors in a valid file:\n{rendered}");
+    let expected: BTreeSet<&str> = warnings.iter().copied().collect();
+    assert_eq!(found, expected, "warnings:\n{rendered}");
+    insta::assert_snapshot!(format!("valid_{name}"), rendered);
+}
+
+/// An invalid file: its errors have exactly the codes `codes`.
+fn invalid(name: &str, codes: &[&str]) {
+    let (rendered, errors, _) = run("invalid", name);
+    let expected: BTreeSet<&str> = codes.iter().copied().collect();
+    assert_eq!(errors, expected, "errors:\n{rendered}");
+    insta::assert_snapshot!(format!("invalid_{name}"), rendered);
+}
+
+/// One test per valid file, with the warnings it must give, and the list of
+/// names for `every_example_is_tested`.
+macro_rules! valid_files {
+    ($($name:ident: [$($code:literal),*],)*) => {
+        $(#[test] fn $name() { valid(stringify!($name), &[$($code),*]); })*
+        const VALID: &[&str] = &[$(stringify!($name)),*];
+    };
+}
+
+/// One test per invalid file, with the error codes it must give.
+macro_rules! invalid_files {
+    ($($name:ident: [$($code:literal),*],)*) => {
+        $(#[test] fn $name() { invalid(stringify!($name), &[$($code),*]); })*
+        const INVALID: &[&str] = &[$(stringify!($name)),*];
+    };
+}
+
+valid_files! {
+    tictactoe: [],
+    race: [],
+    warnings: ["no-base-input", "undefined-relation", "unused-relation"],
+}
+
+invalid_files! {
+    unsafe_variable: ["unsafe-variable"],
+    unsafe_or: ["unsafe-variable"],
+    unsafe_fact: ["unsafe-fact"],
+    negation_cycle: ["negation-cycle"],
+    recursion_restriction: ["recursion-restriction"],
+    role_rule: ["role-rule"],
+    keyword_in_head: ["keyword-in-head"],
+    next_in_body: ["next-in-body"],
+    init_dependency: ["keyword-dependency"],
+    does_dependency: ["keyword-dependency"],
+    base_dependency: ["keyword-dependency"],
+    keyword_arity: ["keyword-arity"],
+    reserved_name: ["reserved-name"],
+    arity_relation: ["arity"],
+    arity_function: ["arity"],
+    duplicate_role: ["duplicate-role"],
+    unknown_role: ["unknown-role"],
+    goal_value: ["goal-value"],
+    gdl_ii: ["gdl-ii"],
+    missing_keywords: ["missing-keyword"],
+    empty: ["missing-keyword"],
+    syntax: ["syntax"],
+    several_errors: [
+        "arity",
+        "duplicate-role",
+        "goal-value",
+        "keyword-dependency",
+        "negation-cycle",
+        "next-in-body",
+        "unsafe-variable"
+    ],
+}
+
+/// Every example file has its test, and every test its file.
+#[test]
+fn every_example_is_tested() {
+    for (dir, listed) in [("valid", VALID), ("invalid", INVALID)] {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/check")
+            .join(dir);
+        let mut files: Vec<String> = std::fs::read_dir(&root)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "gdl"))
+            .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+            .collect();
+        files.sort();
+        let mut listed: Vec<String> = listed.iter().map(|s| s.to_string()).collect();
+        listed.sort();
+        assert_eq!(files, listed, "files under tests/check/{dir}/ vs tests");
+    }
+}
+
+/// A minimal complete game, for tests that add rules to it.
+const GAME: &str = "(role you) (base (count 0)) (input you go) (init (count 0)) \
+                    (legal you go) (<= (next (count 0)) (does you go)) \
+                    (<= terminal (true (count 0))) (goal you 100)\n";
+
+/// A cycle through many `not`s is reported at ten of them, the last saying
+/// how many more there are.
+#[test]
+fn negation_cycle_reports_are_capped() {
+    let mut text = GAME.to_string();
+    for _ in 0..13 {
+        text.push_str("(<= loop (not spin))\n");
+    }
+    text.push_str("(<= spin loop)\n(<= terminal loop)\n");
+    let (_, diagnostics) = check_source("cap.gdl", &text);
+    let codes: Vec<&str> = diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, vec!["negation-cycle"; 10]);
+    let last = diagnostics.last().unwrap();
+    assert!(
+        last.notes
+            .iter()
+            .any(|n| n.starts_with("3 more `not`s inside the same cycle")),
+        "{:?}",
+        last.notes
+    );
+}
+
+/// The games of the project (`rules/` and `tests/games/`) pass the checker:
+/// no error, so the loader accepts them. Warnings are printed, not refused.
+#[test]
+fn project_games_have_no_errors() {
+    let mut checked = 0;
+    for dir in ["rules", "tests/games"] {
+        let Ok(entries) = std::fs::read_dir(crate::path(dir)) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|x| x != "gdl") {
+                continue;
+            }
+            let name = format!("{dir}/{}", path.file_name().unwrap().to_string_lossy());
+            let text = std::fs::read_to_string(&path).unwrap();
+            let (file, diagnostics) = check_source(&name, &text);
+            let rendered = render(&file, &diagnostics, false);
+            assert!(
+                !diagnostics.iter().any(|d| d.is_error()),
+                "errors in {name}:\n{rendered}"
+            );
+            eprint!("{rendered}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "no game found under rules/ or tests/games/");
+}

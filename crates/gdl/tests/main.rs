@@ -1,0 +1,25 @@
+//! The library's tests, one binary: the checker's diagnostics, the engines
+//! against a naive evaluator and against each other, the stepper, memory,
+//! join plans, and the fuzz corpus.
+
+mod check;
+mod figures;
+mod fuzz_corpus;
+mod memory;
+mod naive_model;
+mod plan_order;
+mod stepper;
+
+use std::path::{Path, PathBuf};
+
+/// A file of the tests: `tests/games/nim.gdl` in this crate, or, when the
+/// crate has no such file, `rules/tictactoe.gdl` from the repository's root.
+pub fn path(file: &str) -> PathBuf {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let local = here.join(file);
+    if local.exists() {
+        local
+    } else {
+        here.join("../..").join(file)
+    }
+}

@@ -1,0 +1,271 @@
+//! The stepper (incremental evaluation of the ground rules, the fast path of
+//! random playouts) against the interpreter: random games played on both,
+//! with the same legal moves, states, terminal and goals required at every
+//! step, on every game of rules/ and tests/games/ that has a stepper.
+
+use crate::path;
+
+use gdl::{random_playout, Stepper};
+use gdl::{Game, Limits, Move, Role, State};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64;
+
+fn load(file: &str) -> Game {
+    Game::load(path(file)).unwrap_or_else(|e| panic!("{}", e.render(false)))
+}
+
+/// The same rules, evaluated by the interpreter (grounding switched off).
+fn interpreted(file: &str) -> Game {
+    let limits = Limits {
+        max_ground_work: 0,
+        ..Limits::default()
+    };
+    let game =
+        Game::load_with(path(file), limits).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    assert_eq!(game.engine(), "interpreter");
+    game
+}
+
+/// The legal moves of every role as text, sorted (the two engines list
+/// them in different orders).
+fn stepper_moves(game: &Game, s: &Stepper) -> Vec<Vec<String>> {
+    (0..game.roles().len())
+        .map(|r| {
+            let mut m: Vec<String> = s
+                .legal_moves(r)
+                .iter()
+                .map(|&m| game.move_text(m))
+                .collect();
+            m.sort();
+            m
+        })
+        .collect()
+}
+
+fn interpreter_moves(game: &mut Game, state: &State) -> Vec<Vec<String>> {
+    game.roles()
+        .into_iter()
+        .map(|r| {
+            let moves = game.legal_moves(state, r).unwrap();
+            let mut m: Vec<String> = moves.iter().map(|&m| game.move_text(m)).collect();
+            m.sort();
+            m
+        })
+        .collect()
+}
+
+/// Plays `games` random games of `file` on a stepper and on the
+/// interpreter side by side, comparing everything at every step; every
+/// tenth step the stepper is also rebuilt from its state, to check
+/// `set_state` against playing.
+fn compare(file: &str, games: usize, seed: u64) {
+    let game = load(file);
+    let mut oracle = interpreted(file);
+    let mut stepper = game
+        .stepper()
+        .unwrap_or_else(|| panic!("{file}: no stepper ({})", game.engine()));
+    let mut rng = Pcg64::seed_from_u64(seed);
+    for g in 0..games {
+        stepper.set_state(&game.initial_state());
+        let mut state = oracle.initial_state();
+        for step in 0.. {
+            let at = format!("{file}: game {g}, step {step}");
+            assert_eq!(
+                game.state_facts(&stepper.state()),
+                oracle.state_facts(&state),
+                "{at}: state"
+            );
+            let terminal = oracle.is_terminal(&state).unwrap();
+            assert_eq!(stepper.is_terminal(), terminal, "{at}: terminal");
+            if terminal {
+                assert_eq!(stepper.goals(), Some(oracle.goals(&state).unwrap()), "{at}");
+                break;
+            }
+            let moves = interpreter_moves(&mut oracle, &state);
+            assert_eq!(stepper_moves(&game, &stepper), moves, "{at}: legal moves");
+            if step % 10 == 9 {
+                let mut fresh = game.stepper().unwrap();
+                fresh.set_state(&stepper.state());
+                assert_eq!(stepper_moves(&game, &fresh), moves, "{at}: set_state");
+                assert_eq!(fresh.state(), stepper.state(), "{at}: set_state");
+            }
+            let joint: Vec<Move> = (0..moves.len())
+                .map(|r| stepper.nth_legal(r, rng.gen_range(0..stepper.legal_count(r))))
+                .collect();
+            let texts: Vec<String> = joint.iter().map(|&m| game.move_text(m)).collect();
+            let oracle_joint: Vec<Move> = texts
+                .iter()
+                .map(|t| oracle.parse_move(t).unwrap())
+                .collect();
+            stepper.play(&joint).unwrap();
+            state = oracle.next_state(&state, &oracle_joint).unwrap();
+        }
+    }
+}
+
+/// `random_playout` (on the stepper) plays the very game the general API
+/// plays from the same seed, step for step.
+fn same_playouts(file: &str, games: u64) {
+    let mut game = load(file);
+    let initial = game.initial_state();
+    for seed in 0..games {
+        let fast =
+            random_playout(&mut game, &initial, &mut Pcg64::seed_from_u64(seed), 500).unwrap();
+        let mut rng = Pcg64::seed_from_u64(seed);
+        let mut state = initial.clone();
+        let mut steps = 0;
+        while steps < 500 && !game.is_terminal(&state).unwrap() {
+            let joint: Vec<Move> = game
+                .roles()
+                .into_iter()
+                .map(|r: Role| {
+                    let moves = game.legal_moves(&state, r).unwrap();
+                    moves[rng.gen_range(0..moves.len())]
+                })
+                .collect();
+            state = game.next_state(&state, &joint).unwrap();
+            steps += 1;
+        }
+        assert_eq!(fast.steps, steps, "{file}, seed {seed}");
+        assert_eq!(fast.last, state, "{file}, seed {seed}");
+        assert_eq!(
+            fast.goals,
+            Some(game.goals(&state).unwrap()),
+            "{file}, seed {seed}"
+        );
+    }
+}
+
+// Sizes: about 1 s in release mode for all of these together, most of it
+// the interpreter on skirmish.
+
+#[test]
+fn tictactoe_steps_like_the_interpreter() {
+    compare("rules/tictactoe.gdl", 40, 1);
+    compare("tests/games/tictactoe.gdl", 40, 2);
+    same_playouts("rules/tictactoe.gdl", 20);
+}
+
+#[test]
+fn connect_four_steps_like_the_interpreter() {
+    compare("rules/connect_four.gdl", 20, 3);
+    same_playouts("rules/connect_four.gdl", 20);
+}
+
+#[test]
+fn breakthrough_steps_like_the_interpreter() {
+    compare("rules/breakthrough.gdl", 6, 4);
+    same_playouts("rules/breakthrough.gdl", 10);
+}
+
+#[test]
+fn escort_breakthrough_steps_like_the_interpreter() {
+    compare("rules/escort_breakthrough.gdl", 6, 5);
+    same_playouts("rules/escort_breakthrough.gdl", 10);
+}
+
+#[test]
+fn skirmish_steps_like_the_interpreter() {
+    compare("rules/skirmish_holes.gdl", 2, 6);
+    same_playouts("rules/skirmish_holes.gdl", 4);
+}
+
+#[test]
+fn english_draughts_steps_like_the_interpreter() {
+    compare("rules/english_draughts.gdl", 6, 10);
+    same_playouts("rules/english_draughts.gdl", 10);
+}
+
+#[test]
+fn mad_bishops_steps_like_the_interpreter() {
+    compare("rules/mad_bishops.gdl", 3, 11);
+    same_playouts("rules/mad_bishops.gdl", 6);
+}
+
+#[test]
+fn small_games_step_like_the_interpreter() {
+    compare("tests/games/nim.gdl", 30, 7);
+    compare("tests/games/buttons.gdl", 30, 8);
+    same_playouts("tests/games/nim.gdl", 20);
+    same_playouts("tests/games/buttons.gdl", 20);
+}
+
+#[test]
+fn hubs_and_copies_step_like_the_interpreter() {
+    // Deferred atoms, an atom that must not be, chains of copies and a
+    // legal fact (see the file's header).
+    compare("tests/games/hubs.gdl", 60, 9);
+    same_playouts("tests/games/hubs.gdl", 40);
+}
+
+#[test]
+fn a_cycle_of_ground_atoms_leaves_the_general_api() {
+    let file = "tests/games/loops.gdl";
+    let mut game = load(file);
+    assert!(
+        game.engine().starts_with("ground rules"),
+        "{}",
+        game.engine()
+    );
+    assert!(game.stepper().is_none());
+    // random_playout still plays it, through the general API: the goal
+    // says whether a still reaches c over the links left.
+    let initial = game.initial_state();
+    for seed in 0..20 {
+        let p = random_playout(&mut game, &initial, &mut Pcg64::seed_from_u64(seed), 100).unwrap();
+        assert_eq!(p.steps, 4);
+        let links: Vec<(char, char)> = game
+            .state_facts(&p.last)
+            .iter()
+            .filter_map(|f| {
+                let b = f.strip_prefix("(link ")?.as_bytes();
+                Some((b[0] as char, b[2] as char))
+            })
+            .collect();
+        let mut reached = vec!['a'];
+        while let Some(&(_, y)) = links
+            .iter()
+            .find(|(x, y)| reached.contains(x) && !reached.contains(y))
+        {
+            reached.push(y);
+        }
+        let expected = if reached.contains(&'c') { 100 } else { 0 };
+        assert_eq!(
+            p.goals,
+            Some(vec![expected]),
+            "seed {seed}: links {links:?}"
+        );
+    }
+}
+
+#[test]
+fn a_stepper_refuses_bad_joint_moves() {
+    let game = load("rules/tictactoe.gdl");
+    let mut s = game.stepper().unwrap();
+    assert!(matches!(
+        s.play(&[]),
+        Err(gdl::GameError::WrongMoveCount {
+            expected: 2,
+            given: 0
+        })
+    ));
+    let noop = s.nth_legal(1, 0);
+    let err = s.play(&[noop, noop]).unwrap_err().to_string();
+    assert!(err.contains("noop"), "{err}");
+    assert_eq!(s.state(), game.initial_state());
+}
+
+#[test]
+fn brazilian_draughts_has_no_stepper() {
+    // Not grounded: the interpreter plays it.
+    assert!(load("rules/brazilian_draughts.gdl").stepper().is_none());
+}
+
+#[test]
+#[should_panic(expected = "no legal move number 9")]
+fn play_nth_refuses_an_index_past_the_legal_moves() {
+    let game = load("rules/tictactoe.gdl");
+    let mut s = game.stepper().unwrap();
+    // xplayer has 9 moves (0 to 8), oplayer only noop.
+    s.play_nth(&[9, 0]);
+}
