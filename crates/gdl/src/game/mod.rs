@@ -10,7 +10,7 @@ pub(crate) mod stepper;
 
 use crate::engine::ground::{Grounded, Values};
 use crate::engine::incremental::Network;
-use crate::engine::interp::{run_strata, run_strata_in, RunScratch, Store, Target};
+use crate::engine::interp::{run_strata, run_strata_in, RunScratch, SizeHints, Store, Target};
 use crate::error::{Diagnostic, GameError, LoadError};
 use crate::limits::Limits;
 use crate::plan::{self, Phase, Program, RelId};
@@ -63,6 +63,9 @@ impl State {
 struct Rules {
     source: SourceFile,
     program: Program,
+    /// How many facts each relation held in the last model that had some,
+    /// shared by the stores of every model.
+    sizes: Arc<SizeHints>,
     static_facts: Store,
     roles: Vec<TermId>,
     role_names: Vec<String>,
@@ -279,7 +282,7 @@ impl Clone for Game {
             },
             limits: self.limits,
             scratch: Values::default(),
-            moves: Store::default(),
+            moves: Store::new(&self.rules.program, &self.rules.sizes),
             run: RunScratch::default(),
             todo: Vec::new(),
             stepper: None,
@@ -351,7 +354,8 @@ impl Game {
         let mut symbols = description.symbols.clone();
         let mut terms = TermTable::new();
         let program = plan::plan(&clauses, &mut terms, &mut symbols);
-        let mut static_facts = Store::new(&program);
+        let sizes = Arc::new(SizeHints::new(program.relations.len()));
+        let mut static_facts = Store::new(&program, &sizes);
         // Only the static facts that play needs: `base`, `input` and other
         // relations nothing in play uses are never derived (an exact `base`
         // of a game with a position history could not be held).
@@ -430,13 +434,13 @@ impl Game {
             initial,
             warnings: diagnostics,
             program,
+            sizes,
         };
         let capacity = match rules.ground {
             Some(_) => DEFAULT_MEMO_CAPACITY,
             None => DEFAULT_INTERPRETED_MEMO_CAPACITY,
         };
         Ok(Game {
-            rules: Arc::new(rules),
             terms,
             symbols,
             memo: Memo {
@@ -445,7 +449,8 @@ impl Game {
             },
             limits,
             scratch: Values::default(),
-            moves: Store::default(),
+            moves: Store::new(&rules.program, &rules.sizes),
+            rules: Arc::new(rules),
             run: RunScratch::default(),
             todo: Vec::new(),
             stepper: None,
@@ -968,7 +973,7 @@ fn new_model(
             Facts::Values(values)
         }
         None => {
-            let mut facts = Store::new(p);
+            let mut facts = Store::new(p, &rules.sizes);
             for &f in state.0.iter() {
                 facts.insert(p, p.keywords.true_, &[f], terms);
             }

@@ -556,3 +556,26 @@ impl Stepper {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::incremental::Evaluation;
+
+    /// An evaluation is made only with a watch list of its network's size:
+    /// its hot loop indexes the atoms unchecked.
+    #[test]
+    #[should_panic(expected = "an evaluation watches each atom of its network or not")]
+    fn an_evaluation_refuses_a_watch_list_of_another_size() {
+        let game = crate::Game::from_source(
+            "nim.gdl",
+            "(role player) (init (count 2))
+             (<= (legal player take) (true (count ?n)) (distinct ?n 0))
+             (<= (next (count ?m)) (true (count ?n)) (does player take) (minus ?n ?m))
+             (minus 2 1) (minus 1 0)
+             (<= terminal (true (count 0))) (goal player 100)",
+        )
+        .unwrap();
+        let tables = game.rules.stepper.as_ref().expect("nim has a stepper");
+        Evaluation::new(&tables.net, &[false]);
+    }
+}

@@ -197,8 +197,6 @@ pub struct Program {
     /// The keyword relations.
     pub keywords: Keywords,
     by_name: FxHashMap<Symbol, RelId>,
-    /// How many facts each relation held in the last model that had some.
-    pub(crate) sizes: crate::engine::interp::SizeHints,
 }
 
 impl Program {
@@ -368,7 +366,6 @@ pub fn plan(
             terminal: rel(kw[6]),
             goal: rel(kw[7]),
         },
-        sizes: crate::engine::interp::SizeHints::new(relations.len()),
         relations,
         by_name,
     }

@@ -9,7 +9,9 @@
 //! clause can be instantiated once, ahead of time, over them; static
 //! literals are decided then and dropped. A state step then only tests bits.
 
-use crate::engine::interp::{join, lookup_tuple, run_strata, Frame, Sink, Store, Target};
+use crate::engine::interp::{
+    join, lookup_tuple, run_strata, Frame, Sink, SizeHints, Store, Target,
+};
 use crate::error::GameError;
 use crate::limits::{LimitKind, Limits};
 use crate::plan::{Pat, Phase, Program, RelId, Step};
@@ -18,6 +20,7 @@ use crate::syntax::symbol::Symbols;
 use crate::syntax::term::{TermId, TermTable};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::cell::Cell;
+use std::sync::Arc;
 
 /// The most body literals all ground rules together may have.
 const MAX_GROUND_LITERALS: usize = 20_000_000;
@@ -87,7 +90,7 @@ impl Grounded {
             .filter(|&c| p.components[c].phase != Phase::Static)
             .collect();
         let budget = Cell::new(limits.max_ground_work);
-        let mut facts = Store::new(p);
+        let mut facts = Store::new(p, &Arc::new(SizeHints::new(p.relations.len())));
         for &f in init {
             facts.insert(p, kw.true_, &[f], terms);
         }

@@ -1,0 +1,135 @@
+//! The hot loop of the incremental evaluation (flip, gain, lose, queue),
+//! and every unchecked index of it. Each is sound by the invariants that
+//! `Network::new` checks before it returns a network (every rule's head is
+//! an atom, every reader a rule, every level's queue has room for each of
+//! its atoms) and that `Evaluation::new` and every public call of an
+//! evaluation keep (it is used only with the network it was made for, and
+//! has one record per rule and per atom of it).
+
+use super::evaluation::{Evaluation, LEAF, WATCHED};
+use super::network::Network;
+
+impl Evaluation {
+    /// A rule for `head` starts firing.
+    #[inline(always)]
+    pub(super) fn gain(&mut self, net: &Network, head: u32) {
+        // SAFETY: `head` is a rule's head, an atom of the network (checked
+        // by `Network::check_invariants`), and `atoms` has a record per atom
+        // (`Evaluation::new`).
+        let a = unsafe { self.atoms.get_unchecked_mut(head as usize) };
+        a.support += 1;
+        if a.support == 1 {
+            self.queue_or_set(net, head, true);
+        }
+    }
+
+    /// A rule for `head` stops firing.
+    #[inline(always)]
+    pub(super) fn lose(&mut self, net: &Network, head: u32) {
+        // SAFETY: as in `gain`.
+        let a = unsafe { self.atoms.get_unchecked_mut(head as usize) };
+        a.support -= 1;
+        if a.support == 0 {
+            self.queue_or_set(net, head, false);
+        }
+    }
+
+    /// An atom's support crossed zero, so that its value should be
+    /// `value`: a leaf takes it now, others are queued at their level
+    /// (unless they wait already).
+    #[inline(always)]
+    pub(super) fn queue_or_set(&mut self, net: &Network, atom: u32, value: bool) {
+        // SAFETY: `atom` is a rule's head, an atom of the network (as in
+        // `gain`); its level is at most `top`, so `queued_len` (`top + 1`
+        // entries) and `level_start` (`top + 2`) have it; the level's queue
+        // has room for each of its atoms, and an atom waits at most once
+        // (`queued`), so the slot is within the level's room in `queued`,
+        // which has a slot per atom (all checked by
+        // `Network::check_invariants`).
+        unsafe {
+            let a = self.atoms.get_unchecked_mut(atom as usize);
+            if a.kind & LEAF != 0 {
+                a.truth = value;
+                self.note_flip(atom);
+            } else if !a.queued {
+                a.queued = true;
+                let level = net.atoms.get_unchecked(atom as usize).level as usize;
+                let len = self.queued_len.get_unchecked_mut(level);
+                let slot = (net.level_start.get_unchecked(level) + *len) as usize;
+                *self.queued.get_unchecked_mut(slot) = atom;
+                *len += 1;
+            }
+        }
+    }
+
+    /// Lists a watched atom that flipped in `changed` (once).
+    #[inline(always)]
+    pub(super) fn note_flip(&mut self, atom: u32) {
+        let a = &mut self.atoms[atom as usize];
+        if a.kind & WATCHED != 0 && !a.listed {
+            a.listed = true;
+            self.changed[self.changed_len] = atom;
+            self.changed_len += 1;
+        }
+    }
+
+    /// Settles levels `0..=upto`: each queued atom takes the value its
+    /// support gives, and a flip updates the rules reading it. A flip only
+    /// queues atoms above its own level, so a level's queue is complete
+    /// when it is reached.
+    pub(super) fn settle(&mut self, net: &Network, upto: u32) {
+        for l in 0..=upto as usize {
+            let (base, len) = (net.level_start[l] as usize, self.queued_len[l] as usize);
+            self.queued_len[l] = 0;
+            for i in base..base + len {
+                let atom = self.queued[i];
+                let a = &mut self.atoms[atom as usize];
+                a.queued = false;
+                let value = a.support > 0;
+                if value != a.truth {
+                    self.flip(net, atom, value);
+                }
+            }
+        }
+    }
+
+    /// Flips an atom and updates the rules that read it.
+    //
+    // For each rule r reading the atom: a literal that became satisfied
+    // lowers r's count, and r starts firing at zero (its head gains a
+    // support); one that became unsatisfied raises it, and r stops firing
+    // when it leaves zero (its head loses one). A head whose support
+    // crosses zero is queued.
+    #[inline(always)]
+    pub(super) fn flip(&mut self, net: &Network, atom: u32, value: bool) {
+        self.atoms[atom as usize].truth = value;
+        self.note_flip(atom);
+        let info = &net.atoms[atom as usize];
+        let (pos, neg) = (
+            info.start as usize..info.negated as usize,
+            info.negated as usize..info.end as usize,
+        );
+        // The literals that became satisfied, then those that did not.
+        let (sat, unsat) = if value { (pos, neg) } else { (neg, pos) };
+        for &r in &net.readers[sat] {
+            // SAFETY: every reader is a rule of the network (checked by
+            // `Network::check_invariants`), and `rules` has a record per
+            // rule (`Evaluation::new` copies the network's).
+            let rule = unsafe { self.rules.get_unchecked_mut(r as usize) };
+            rule.unsatisfied -= 1;
+            if rule.unsatisfied == 0 {
+                let head = rule.head;
+                self.gain(net, head);
+            }
+        }
+        for &r in &net.readers[unsat] {
+            // SAFETY: as above.
+            let rule = unsafe { self.rules.get_unchecked_mut(r as usize) };
+            rule.unsatisfied += 1;
+            if rule.unsatisfied == 1 {
+                let head = rule.head;
+                self.lose(net, head);
+            }
+        }
+    }
+}

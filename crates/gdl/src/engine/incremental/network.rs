@@ -1,0 +1,491 @@
+//! The fixed part of the incremental evaluation: the ground rules as
+//! counters, the rules reading each atom, gates, hub deferral and levels,
+//! built once per game and checked as it is built (see
+//! [`Network::new`]), so that the hot loop may index without bounds
+//! checks.
+
+use crate::engine::ground::Grounded;
+
+/// An atom read by at least this many rules is a hub (see `defer_hubs`).
+const HUB_READERS: usize = 4;
+
+/// Atoms read outside the network (legal moves) are deferred under a
+/// second hub, or a negated one, only when at least this many of them are
+/// and they then fall in at most `MOVE_GROUPS` sets of hubs: each set is a
+/// group the stepper looks at to list legal moves (see `defer_hubs`).
+const SECOND_HUB_MOVES: usize = 64;
+const MOVE_GROUPS: usize = 6;
+
+/// The fixed part of the network, shared by every evaluation of a game.
+#[derive(Debug)]
+pub struct Network {
+    /// Per rule: its positive atoms, all false in the empty model, and its
+    /// head (the start of every evaluation's `rules`).
+    pub(super) rules: Vec<RuleState>,
+    /// Per atom: where its readers are in `readers`, and its level.
+    pub(super) atoms: Vec<AtomInfo>,
+    /// The rules reading each atom: those reading it positively, then
+    /// those reading it negated (see `AtomInfo`).
+    pub(super) readers: Vec<u32>,
+    /// The rules each gate atom gates, and their other literals: those
+    /// of `gates[i]` are `gate_lits[gates[i].start..gates[i].end]`.
+    pub(super) gates: Vec<Gated>,
+    pub(super) gate_lits: Vec<u32>,
+    /// Per atom: the hub literals it is deferred under (`atom << 1 |
+    /// negated`), none for most.
+    pub(super) deferred: Vec<Vec<u32>>,
+    /// Where each level's queue starts in `Evaluation::queued`: level `l`
+    /// has room for its atoms at `level_start[l]..level_start[l + 1]`.
+    pub(super) level_start: Vec<u32>,
+    /// The highest level of a state relation's atom.
+    pub(super) state_top: u32,
+    /// The highest level.
+    pub(super) top: u32,
+    /// This network's number among those made by the process: an
+    /// evaluation works only with the network it was made for, which the
+    /// unchecked indexing of its hot loop relies on.
+    pub(super) id: u64,
+}
+
+/// A rule in an evaluation: its literals not satisfied now, and its head
+/// (together, so one cache line serves an update).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct RuleState {
+    pub(super) unsatisfied: u32,
+    pub(super) head: u32,
+}
+
+/// What the network knows of an atom.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct AtomInfo {
+    /// Its readers: `readers[start..end]`, those that read it negated
+    /// from `negated` on.
+    pub(super) start: u32,
+    pub(super) negated: u32,
+    pub(super) end: u32,
+    /// Its level (0 for atoms no rule derives).
+    pub(super) level: u32,
+    /// The rules it gates: `gates[gate_start..gate_end]`.
+    pub(super) gate_start: u32,
+    pub(super) gate_end: u32,
+}
+
+/// A rule gated by an atom, and its other literals as `atom << 1 |
+/// negated`: `gate_lits[start..end]`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Gated {
+    pub(super) rule: u32,
+    pub(super) start: u32,
+    pub(super) end: u32,
+}
+
+/// A ground rule as the network is built: its head and its literals, each
+/// `atom << 1 | negated`.
+struct Rule {
+    head: u32,
+    lits: Vec<u32>,
+}
+
+/// The rules reading each atom, as `rule << 1 | negated` (the rule by its
+/// number in `rules`).
+fn readers_of(rules: &[Rule], atoms: usize) -> Vec<Vec<u32>> {
+    let mut readers = vec![Vec::new(); atoms];
+    for (r, rule) in rules.iter().enumerate() {
+        for &l in &rule.lits {
+            readers[(l >> 1) as usize].push((r as u32) << 1 | (l & 1));
+        }
+    }
+    readers
+}
+
+/// Merges each atom `b` into an atom `a` whose only rule is `a :- b`: the
+/// rules for `b` become rules for `a`, and rules reading `b` read `a`, so
+/// the copy no longer flips after its original (`legal` moves copied from
+/// a relation that other rules read too, say). `b` must be derived, not
+/// `read` outside the network, and of the same phase (`is_move`) as `a`.
+fn merge_copies(
+    rules: &mut Vec<Rule>,
+    atoms: usize,
+    read: &[bool],
+    is_move: impl Fn(usize) -> bool,
+) {
+    let mut rules_for = vec![0u32; atoms];
+    for rule in rules.iter() {
+        rules_for[rule.head as usize] += 1;
+    }
+    // into[b]: the atom b is merged into (b itself when not merged).
+    let mut into: Vec<u32> = (0..atoms as u32).collect();
+    let mut copy_rule = vec![false; rules.len()];
+    for (r, rule) in rules.iter().enumerate() {
+        let (a, &[l]) = (rule.head as usize, rule.lits.as_slice()) else {
+            continue;
+        };
+        let b = (l >> 1) as usize;
+        if l & 1 == 0
+            && rules_for[a] == 1
+            && rules_for[b] > 0
+            && !read[b]
+            && into[b] == b as u32
+            && is_move(a) == is_move(b)
+        {
+            into[b] = a as u32;
+            copy_rule[r] = true;
+        }
+    }
+    let fin = |mut x: u32| {
+        while into[x as usize] != x {
+            x = into[x as usize];
+        }
+        x
+    };
+    let mut r = 0;
+    rules.retain(|_| {
+        r += 1;
+        !copy_rule[r - 1]
+    });
+    for rule in rules.iter_mut() {
+        rule.head = fin(rule.head);
+        for l in &mut rule.lits {
+            *l = fin(*l >> 1) << 1 | (*l & 1);
+        }
+        rule.lits.sort_unstable();
+        rule.lits.dedup();
+    }
+    // a and not a: the rule never fires.
+    rules.retain(|rule| !rule.lits.windows(2).any(|w| w[0] >> 1 == w[1] >> 1));
+}
+
+/// Takes hub literals out of the rules that need not read them, and
+/// returns per atom the hub literals it was deferred under.
+///
+/// A hub `g` (a literal read by many rules, such as whose turn it is, or
+/// that no jump is open) flips at every step or so, and every atom derived
+/// from it would flip with it. An atom `h` is *deferred* under `g` when its
+/// value can be computed as if `g` held and read only where `g` holds:
+/// every rule for `h` has `g` or a deferred atom as a positive literal (so
+/// `h` implies `g`), and its other literals are deferred or do not depend
+/// on `g`'s atom; every rule reading `h` has `g` as a literal or derives a
+/// deferred atom. Then `g` is dropped from the rules for deferred atoms,
+/// which stop flipping with `g`; what the network stores for `h` is its
+/// value were `g` true, and `h` holds when that value and `g` do. Hubs are
+/// taken in turn on the rules the earlier ones rewrote, so an atom may be
+/// deferred under several: it holds when its stored value and every one of
+/// them do (each hub literal read as the network stores its atom). Atoms in
+/// `real` (those read outside the network where that rewriting would not be
+/// seen) are never deferred; those in `read` take a second or negated hub
+/// only when `SECOND_HUB_MOVES` of them do and they stay in `MOVE_GROUPS`
+/// sets of hubs. Found as the greatest set
+/// meeting the conditions, by removing atoms that fail them.
+fn defer_hubs(rules: &mut [Rule], atoms: usize, read: &[bool], real: &[bool]) -> Vec<Vec<u32>> {
+    let mut deferred = vec![Vec::new(); atoms];
+    let mut readers = readers_of(rules, atoms);
+    let mut rules_for = vec![Vec::new(); atoms];
+    for (r, rule) in rules.iter().enumerate() {
+        rules_for[rule.head as usize].push(r as u32);
+    }
+    // Each literal read by at least HUB_READERS rules, as (rules, literal).
+    let mut hubs: Vec<(usize, u32)> = (0..atoms as u32)
+        .flat_map(|a| {
+            let neg = readers[a as usize].iter().filter(|&&e| e & 1 == 1).count();
+            let pos = readers[a as usize].len() - neg;
+            [(pos, a << 1), (neg, a << 1 | 1)]
+        })
+        .filter(|&(n, _)| n >= HUB_READERS)
+        .collect();
+    hubs.sort_by_key(|&(n, lit)| (std::cmp::Reverse(n), lit));
+    for (_, lit) in hubs {
+        let g = lit >> 1;
+        // The atoms that depend on g.
+        let mut depends = vec![false; atoms];
+        depends[g as usize] = true;
+        let mut stack = vec![g];
+        while let Some(a) = stack.pop() {
+            for &e in &readers[a as usize] {
+                let h = rules[(e >> 1) as usize].head as usize;
+                if !depends[h] {
+                    depends[h] = true;
+                    stack.push(h as u32);
+                }
+            }
+        }
+        let mut set: Vec<bool> = (0..atoms)
+            .map(|a| depends[a] && a != g as usize && !real[a] && !rules_for[a].is_empty())
+            .collect();
+        loop {
+            let mut changed = false;
+            for h in 0..atoms {
+                if !set[h] {
+                    continue;
+                }
+                let rule_ok = |r: &u32| {
+                    let lits = &rules[*r as usize].lits;
+                    let implies_g = lits
+                        .iter()
+                        .any(|&l| l == lit || (l & 1 == 0 && set[(l >> 1) as usize]));
+                    implies_g
+                        && lits.iter().all(|&l| {
+                            let a = (l >> 1) as usize;
+                            l == lit || set[a] || !depends[a]
+                        })
+                };
+                let reader_ok = |e: &u32| {
+                    let rule = &rules[(*e >> 1) as usize];
+                    set[rule.head as usize] || rule.lits.contains(&lit)
+                };
+                if !(rules_for[h].iter().all(rule_ok) && readers[h].iter().all(reader_ok)) {
+                    set[h] = false;
+                    changed = true;
+                }
+            }
+            if !changed {
+                // The moves that would take a second or negated hub here.
+                let few: Vec<usize> = (0..atoms)
+                    .filter(|&a| set[a] && read[a] && !(deferred[a].is_empty() && lit & 1 == 0))
+                    .collect();
+                if few.is_empty() {
+                    break;
+                }
+                if few.len() >= SECOND_HUB_MOVES {
+                    let groups: rustc_hash::FxHashSet<(&[u32], bool)> = (0..atoms)
+                        .filter(|&a| read[a])
+                        .map(|a| (deferred[a].as_slice(), set[a]))
+                        .collect();
+                    if groups.len() <= MOVE_GROUPS {
+                        break;
+                    }
+                }
+                few.iter().for_each(|&a| set[a] = false);
+            }
+        }
+        for h in 0..atoms {
+            if set[h] {
+                deferred[h].push(lit);
+                for &r in &rules_for[h] {
+                    rules[r as usize].lits.retain(|&l| l != lit);
+                }
+            }
+        }
+        readers[g as usize]
+            .retain(|&e| e & 1 != lit & 1 || !set[rules[(e >> 1) as usize].head as usize]);
+    }
+    deferred
+}
+
+impl Network {
+    /// Builds the network of a ground program whose atoms in `move_atoms`
+    /// (ranges) belong to relations that read `does`. Atoms marked in
+    /// `read` are read outside the network, so keep their numbers (see
+    /// `merge_copies`); those in `real` are never deferred (see
+    /// `defer_hubs`). `None` when a recursive stratum recurses through a
+    /// cycle of ground atoms.
+    pub fn new(
+        g: &Grounded,
+        move_atoms: &[std::ops::Range<u32>],
+        read: &[bool],
+        real: &[bool],
+    ) -> Option<Network> {
+        // Atoms are numbered 0..atoms, and `atoms` is the always-true one.
+        let atoms = g.atoms() + 1;
+        let mut rules: Vec<Rule> = g
+            .ground_rules()
+            // a and not a: the rule never fires.
+            .filter(|(_, pos, neg)| !pos.iter().any(|a| neg.contains(a)))
+            .map(|(head, pos, neg)| Rule {
+                head,
+                lits: pos
+                    .iter()
+                    .map(|&a| a << 1)
+                    .chain(neg.iter().map(|&a| a << 1 | 1))
+                    .collect(),
+            })
+            .collect();
+        let is_move = |a: usize| move_atoms.iter().any(|r| r.contains(&(a as u32)));
+        merge_copies(&mut rules, atoms, read, is_move);
+        let deferred = defer_hubs(&mut rules, atoms, read, real);
+        let readers_of = readers_of(&rules, atoms);
+        // Gates: move atoms no rule derives (`does`), read positively by a
+        // rule whose other literals are all of state relations.
+        let mut derived = vec![false; atoms];
+        for rule in &rules {
+            derived[rule.head as usize] = true;
+        }
+        let gate_of: Vec<Option<u32>> = rules
+            .iter()
+            .map(|rule| {
+                let gate = rule.lits.iter().position(|&l| {
+                    l & 1 == 0 && is_move((l >> 1) as usize) && !derived[(l >> 1) as usize]
+                })?;
+                let others_state = (rule.lits.iter().enumerate())
+                    .all(|(i, &l)| i == gate || !is_move((l >> 1) as usize));
+                (others_state && rule.lits.len() > 1).then_some(gate as u32)
+            })
+            .collect();
+        let mut info = vec![AtomInfo::default(); atoms];
+        let mut readers = Vec::with_capacity(readers_of.iter().map(Vec::len).sum());
+        let mut gated_by = vec![Vec::new(); atoms];
+        for (r, (rule, gate)) in rules.iter().zip(&gate_of).enumerate() {
+            if let Some(gate) = gate {
+                gated_by[(rule.lits[*gate as usize] >> 1) as usize].push(r);
+            }
+        }
+        let (mut gates, mut gate_lits) = (Vec::new(), Vec::new());
+        for (a, of) in readers_of.iter().enumerate() {
+            let counted = |e: &&u32| gate_of[(**e >> 1) as usize].is_none();
+            info[a].start = readers.len() as u32;
+            readers.extend(
+                of.iter()
+                    .filter(counted)
+                    .filter(|&&e| e & 1 == 0)
+                    .map(|e| e >> 1),
+            );
+            info[a].negated = readers.len() as u32;
+            readers.extend(
+                of.iter()
+                    .filter(counted)
+                    .filter(|&&e| e & 1 == 1)
+                    .map(|e| e >> 1),
+            );
+            info[a].end = readers.len() as u32;
+            info[a].gate_start = gates.len() as u32;
+            for &r in &gated_by[a] {
+                let start = gate_lits.len() as u32;
+                let gate = gate_of[r].expect("a gated rule") as usize;
+                let others = rules[r].lits.iter().enumerate().filter(|&(i, _)| i != gate);
+                gate_lits.extend(others.map(|(_, &l)| l));
+                gates.push(Gated {
+                    rule: r as u32,
+                    start,
+                    end: gate_lits.len() as u32,
+                });
+            }
+            info[a].gate_end = gates.len() as u32;
+        }
+        // Levels by a topological sort of the atoms (Kahn): an atom is
+        // placed once every body literal of every rule for it is placed.
+        let mut waiting = vec![0u32; atoms];
+        for rule in &rules {
+            waiting[rule.head as usize] += rule.lits.len() as u32;
+        }
+        let mut ready: Vec<u32> = (0..atoms as u32)
+            .filter(|&a| waiting[a as usize] == 0)
+            .collect();
+        let mut placed = 0;
+        while let Some(a) = ready.pop() {
+            placed += 1;
+            for &e in &readers_of[a as usize] {
+                let h = rules[(e >> 1) as usize].head as usize;
+                info[h].level = info[h].level.max(info[a as usize].level + 1);
+                waiting[h] -= 1;
+                if waiting[h] == 0 {
+                    ready.push(h as u32);
+                }
+            }
+        }
+        if placed < atoms {
+            return None;
+        }
+        let state_top = (0..atoms)
+            .filter(|&a| !is_move(a))
+            .map(|a| info[a].level)
+            .max()
+            .unwrap_or(0);
+        for (a, i) in info.iter_mut().enumerate() {
+            if is_move(a) && i.level > 0 {
+                i.level += state_top + 1;
+            }
+        }
+        let top = info.iter().map(|i| i.level).max().unwrap_or(0);
+        let mut level_start = vec![0u32; top as usize + 2];
+        for i in &info {
+            level_start[i.level as usize + 1] += 1;
+        }
+        for l in 1..level_start.len() {
+            level_start[l] += level_start[l - 1];
+        }
+        let network = Network {
+            rules: rules
+                .iter()
+                .zip(&gate_of)
+                .map(|(r, gate)| RuleState {
+                    // A gated rule counts its shut gate alone.
+                    unsatisfied: match gate {
+                        Some(_) => 1,
+                        None => r.lits.iter().filter(|&&l| l & 1 == 0).count() as u32,
+                    },
+                    head: r.head,
+                })
+                .collect(),
+            atoms: info,
+            readers,
+            gates,
+            gate_lits,
+            deferred,
+            level_start,
+            state_top,
+            top,
+            id: {
+                static NETWORKS: std::sync::atomic::AtomicU64 =
+                    std::sync::atomic::AtomicU64::new(0);
+                NETWORKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            },
+        };
+        network.check_invariants();
+        Some(network)
+    }
+
+    /// Panics unless the invariants that the hot loop's unchecked indexing
+    /// relies on hold (see `hot.rs`): every rule's head is an atom; every
+    /// reader is a rule; the readers, gates and gate literals of each atom
+    /// are ranges within their tables and name atoms and rules; each level
+    /// has a queue whose room is its number of atoms, and the queues
+    /// together are one slot per atom. Run once, as the network is built.
+    fn check_invariants(&self) {
+        let (atoms, rules) = (self.atoms.len(), self.rules.len());
+        assert!(atoms > 0, "the always-true atom");
+        assert!(self.rules.iter().all(|r| (r.head as usize) < atoms));
+        assert!(self.readers.iter().all(|&r| (r as usize) < rules));
+        assert!(self.gates.iter().all(|g| (g.rule as usize) < rules
+            && g.start <= g.end
+            && g.end as usize <= self.gate_lits.len()));
+        assert!(self.gate_lits.iter().all(|&l| ((l >> 1) as usize) < atoms));
+        let levels = self.top as usize + 1;
+        assert_eq!(self.level_start.len(), levels + 1);
+        assert_eq!(self.level_start[levels] as usize, atoms);
+        assert!(self.level_start.windows(2).all(|w| w[0] <= w[1]));
+        assert!(self.state_top <= self.top);
+        let mut room = vec![0u32; levels];
+        for a in &self.atoms {
+            assert!(a.start <= a.negated && a.negated <= a.end);
+            assert!(a.end as usize <= self.readers.len());
+            assert!(a.gate_start <= a.gate_end && a.gate_end as usize <= self.gates.len());
+            assert!((a.level as usize) < levels);
+            room[a.level as usize] += 1;
+        }
+        assert!((0..levels).all(|l| self.level_start[l + 1] - self.level_start[l] == room[l]));
+        assert_eq!(self.deferred.len(), atoms);
+    }
+
+    /// The hub literals (`atom << 1 | negated`) an atom is deferred under,
+    /// none for most: the atom holds when it (as stored) and every one of
+    /// them hold (see `defer_hubs`).
+    pub fn deferred_under(&self, atom: u32) -> &[u32] {
+        &self.deferred[atom as usize]
+    }
+
+    /// Whether some rule reads the atom or is gated by it: setting an
+    /// input atom that is not read changes nothing else.
+    pub fn is_read(&self, atom: u32) -> bool {
+        let info = &self.atoms[atom as usize];
+        info.start < info.end || info.gate_start < info.gate_end
+    }
+
+    /// Whether some rule is gated (see the module's doc).
+    pub fn has_gates(&self) -> bool {
+        !self.gates.is_empty()
+    }
+
+    /// How many atoms there are, the always-true one included.
+    pub fn atoms(&self) -> usize {
+        self.atoms.len()
+    }
+}
