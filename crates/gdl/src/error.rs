@@ -4,7 +4,7 @@
 //! the edge (the CLI or a test), by `codespan-reporting`.
 
 use crate::limits::LimitKind;
-use crate::syntax::source::{SourceFile, Span};
+use crate::source::{SourceFile, Span};
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, termcolor};

@@ -10,8 +10,8 @@ use crate::error::render;
 use crate::game::random::RandomPlayer;
 use crate::game::{Game, State};
 use crate::limits::{Limits, DEFAULT_MAX_ATOMS, DEFAULT_MAX_NESTING};
+use crate::source::SourceFile;
 use crate::syntax::kif::{parse, parse_ground_term};
-use crate::syntax::source::SourceFile;
 use crate::syntax::symbol::Symbols;
 use crate::GameError;
 

@@ -43,6 +43,7 @@ mod error;
 mod game;
 mod limits;
 mod plan;
+mod source;
 mod syntax;
 
 #[doc(hidden)]
@@ -54,5 +55,5 @@ pub use game::random::{natural_cmp, random_playout, Playout, RandomPlayer};
 pub use game::stepper::Stepper;
 pub use game::{Game, Move, Role, State};
 pub use limits::{LimitKind, Limits, DEFAULT_MAX_NESTING, MAX_NESTING_CEILING};
+pub use source::{LineCol, SourceFile, Span};
 pub use syntax::kif::{is_symbol_char, SYMBOL_PUNCTUATION};
-pub use syntax::source::{LineCol, SourceFile, Span};

@@ -10,10 +10,10 @@
 use crate::analysis::graph::{DepGraph, Edge};
 use crate::error::Diagnostic;
 use crate::limits::DEFAULT_MAX_NESTING;
+use crate::source::{SourceFile, Span};
 use crate::syntax::ast::{Description, Literal, Rule, Sentence, Term};
 use crate::syntax::kif::parse;
 use crate::syntax::normal::{normalize, Clause, NLit};
-use crate::syntax::source::{SourceFile, Span};
 use crate::syntax::symbol::Symbol;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Cow;

@@ -1,8 +1,8 @@
 //! The dependency graph of relations and its strongly connected components,
 //! which give both the stratification check and the evaluation order.
 
+use crate::source::Span;
 use crate::syntax::normal::{Clause, NLit};
-use crate::syntax::source::Span;
 use crate::syntax::symbol::Symbol;
 use indexmap::IndexMap;
 

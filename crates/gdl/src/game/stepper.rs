@@ -9,10 +9,14 @@
 //! moves are kept as one bitset per role, in the order the general API
 //! lists them; nothing is allocated per step.
 
+use super::ground::GroundTables;
+use super::types::{Move, State};
 use crate::engine::incremental::{Evaluation, Network};
 use crate::error::GameError;
-use crate::game::{Move, State};
+use crate::plan::{Phase, Program, RelId};
+use crate::syntax::symbol::Symbols;
 use crate::syntax::term::TermId;
+use crate::syntax::term::TermTable;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
@@ -555,6 +559,80 @@ impl Stepper {
         self.play_nth(&nth);
         Ok(())
     }
+}
+
+/// The tables of the stepper over the ground rules, or `None` when the
+/// ground rules recurse through a cycle of atoms.
+pub(super) fn step_tables(
+    g: &GroundTables,
+    p: &Program,
+    roles: &[TermId],
+    role_names: &[String],
+    terms: &TermTable,
+    symbols: &Symbols,
+) -> Option<Tables> {
+    let kw = p.keywords;
+    let dynamic = |rel: RelId| p.info(rel).phase != Phase::Static;
+    let move_atoms: Vec<std::ops::Range<u32>> = (0..p.relations.len() as u32)
+        .map(RelId)
+        .filter(|&r| p.info(r).phase == Phase::Move)
+        .map(|r| g.program.atom_range(r))
+        .collect();
+    // What the stepper reads besides legal moves must be stored as is.
+    let mut real = vec![false; g.program.atoms() + 1];
+    let goal_atoms = g.goal.iter().flatten().map(|&(a, _)| a);
+    for a in g
+        .next
+        .iter()
+        .map(|&(a, _)| a)
+        .chain(goal_atoms)
+        .chain(g.terminal)
+    {
+        real[a as usize] = true;
+    }
+    let mut read = real.clone();
+    for &(a, _) in g.legal.iter().flatten() {
+        read[a as usize] = true;
+    }
+    let net = Network::new(&g.program, &move_atoms, &read, &real)?;
+    if !dynamic(kw.true_) {
+        return None;
+    }
+    let true_atoms = (
+        g.program.atom_range(kw.true_).start,
+        g.program.atoms_of(kw.true_).map(|(_, r)| r[0]).collect(),
+    );
+    let does = |role: TermId, m: TermId| {
+        dynamic(kw.does)
+            .then(|| g.program.atom(kw.does, &[role, m]))
+            .flatten()
+            .unwrap_or(u32::MAX)
+    };
+    let moves = roles
+        .iter()
+        .zip(role_names)
+        .zip(&g.legal)
+        .map(|((&role, name), legal)| RoleMoves {
+            hubs: Vec::new(),
+            group: Vec::new(),
+            name: name.clone(),
+            moves: legal.iter().map(|&(_, m)| Move(m)).collect(),
+            legal: legal.iter().map(|&(a, _)| a).collect(),
+            does: legal.iter().map(|&(_, m)| does(role, m)).collect(),
+            texts: legal.iter().map(|&(_, m)| terms.text(m, symbols)).collect(),
+        })
+        .collect();
+    let goals = g
+        .goal
+        .iter()
+        .map(|values| {
+            values
+                .iter()
+                .map(|&(a, v)| (a, terms.text(v, symbols).parse().ok().filter(|&n| n <= 100)))
+                .collect()
+        })
+        .collect();
+    Tables::new(net, true_atoms, &g.next, moves, goals, g.terminal)
 }
 
 #[cfg(test)]

@@ -896,7 +896,7 @@ fn show_pat(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::syntax::source::SourceFile;
+    use crate::source::SourceFile;
 
     /// The `head_bound` of the full plan of each clause of `text`, in order.
     fn head_bounds(text: &str) -> Vec<usize> {

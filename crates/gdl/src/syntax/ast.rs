@@ -3,7 +3,7 @@
 //! `parse` builds it; `check` and `plan` read it. Every node carries the span
 //! of the text it came from, so that errors can point at it.
 
-use crate::syntax::source::Span;
+use crate::source::Span;
 use crate::syntax::symbol::{Symbol, Symbols};
 use std::fmt;
 

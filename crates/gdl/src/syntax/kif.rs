@@ -8,8 +8,8 @@
 
 use crate::error::Diagnostic;
 use crate::limits::{DEFAULT_MAX_NESTING, MAX_NESTING_CEILING};
+use crate::source::{SourceFile, Span};
 use crate::syntax::ast::{Description, Literal, Rule, Sentence, Term};
-use crate::syntax::source::{SourceFile, Span};
 use crate::syntax::symbol::{Symbol, Symbols};
 use pest::Parser;
 

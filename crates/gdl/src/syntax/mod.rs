@@ -1,9 +1,8 @@
-//! From text to rules: source files and spans, interned symbols and ground
-//! terms, the KIF reader, the syntax tree and its normal form.
+//! From text to rules: interned symbols and ground terms, the KIF reader,
+//! the syntax tree and its normal form.
 
 pub(crate) mod ast;
 pub(crate) mod kif;
 pub(crate) mod normal;
-pub(crate) mod source;
 pub(crate) mod symbol;
 pub(crate) mod term;

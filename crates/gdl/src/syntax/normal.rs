@@ -3,8 +3,8 @@
 //! sentence, a negated sentence, a `distinct` or its negation (equality).
 
 use crate::error::Diagnostic;
+use crate::source::Span;
 use crate::syntax::ast::{Description, Literal, Sentence, Term};
-use crate::syntax::source::Span;
 
 /// The most clauses one rule may expand into through `or`.
 pub const MAX_CLAUSES_PER_RULE: usize = 4096;

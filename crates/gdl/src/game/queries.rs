@@ -1,0 +1,318 @@
+//! The queries of the game API: legal moves, terminal, goals, next states,
+//! each on the model of its state, derived as far as the query needs.
+
+use super::memo::{Facts, Model};
+use super::rules::Rules;
+use super::types::{Move, Role, State};
+use super::Game;
+use crate::engine::interp::{run_strata_in, Store, Target};
+use crate::error::GameError;
+use crate::plan::{Phase, RelId};
+use crate::syntax::term::{TermId, TermTable};
+
+impl Game {
+    /// Derives the strata `needed` for `state` (those not derived yet),
+    /// leaving the state's model in the memo.
+    fn model(&mut self, state: &State, needed: fn(&Rules) -> &[usize]) -> Result<(), GameError> {
+        let rules = &*self.rules;
+        let terms = &self.terms;
+        let model = self
+            .memo
+            .select(state, |spare| new_model(rules, state, terms, spare));
+        // Most queries find their strata derived (legal after terminal).
+        if needed(rules).iter().all(|&c| model.done[c]) {
+            return Ok(());
+        }
+        let todo = &mut self.todo;
+        todo.clear();
+        todo.extend(needed(rules).iter().copied().filter(|&c| !model.done[c]));
+        match (&mut model.facts, &rules.ground) {
+            (Facts::Values(values), Some(g)) => g.program.run(todo, values),
+            (Facts::Store(facts), _) => run_strata_in(
+                &mut self.run,
+                &rules.program,
+                todo,
+                facts,
+                Target::State {
+                    static_: &rules.static_facts,
+                },
+                &mut self.terms,
+                &self.symbols,
+                &self.limits,
+            )?,
+            (Facts::Values(_), None) => unreachable!("values only with ground rules"),
+        }
+        todo.iter().for_each(|&c| model.done[c] = true);
+        Ok(())
+    }
+    /// The memoised model of a state (after `model` made it).
+    fn memoised(&self, state: &State) -> &Model {
+        self.memo.in_use(state)
+    }
+    /// The facts of `rel` in an interpreted model, wherever its phase keeps
+    /// them.
+    fn facts<'a>(
+        rules: &'a Rules,
+        facts: &'a Store,
+        rel: RelId,
+    ) -> &'a crate::engine::interp::Relation {
+        match rules.program.info(rel).phase {
+            Phase::Static => rules.static_facts.relation(rel),
+            _ => facts.relation(rel),
+        }
+    }
+    /// Whether `(legal role m)` holds in `state`.
+    fn is_legal(&mut self, state: &State, role: usize, m: Move) -> Result<bool, GameError> {
+        if let Some(s) = self.positioned(state) {
+            return Ok(s.legal_moves(role).contains(&m));
+        }
+        self.model(state, |r| &r.legal)?;
+        let rules = &*self.rules;
+        let tuple = [rules.roles[role], m.0];
+        Ok(match (&self.memoised(state).facts, &rules.ground) {
+            (Facts::Values(values), Some(g)) => g
+                .legal_atom
+                .get(&(role, m.0))
+                .is_some_and(|&a| values.truth[a as usize]),
+            (Facts::Store(facts), _) => {
+                Game::facts(rules, facts, rules.program.keywords.legal).contains(&tuple)
+            }
+            (Facts::Values(_), None) => unreachable!(),
+        })
+    }
+    /// The legal moves of `role` in `state`, in the order derived.
+    pub fn legal_moves(&mut self, state: &State, role: Role) -> Result<Vec<Move>, GameError> {
+        if let Some(s) = self.positioned(state) {
+            return Ok(s.legal_moves(role.0 as usize));
+        }
+        self.model(state, |r| &r.legal)?;
+        let rules = &*self.rules;
+        let role_term = rules.roles[role.0 as usize];
+        Ok(match (&self.memoised(state).facts, &rules.ground) {
+            (Facts::Values(values), Some(g)) => g.legal[role.0 as usize]
+                .iter()
+                .filter(|(a, _)| values.truth[*a as usize])
+                .map(|&(_, m)| Move(m))
+                .collect(),
+            (Facts::Store(facts), _) => Game::facts(rules, facts, rules.program.keywords.legal)
+                .rows()
+                .filter(|r| r[0] == role_term)
+                .map(|r| Move(r[1]))
+                .collect(),
+            (Facts::Values(_), None) => unreachable!(),
+        })
+    }
+    /// Every combination of one legal move per role, in role order.
+    pub fn joint_moves(&mut self, state: &State) -> Result<Vec<Vec<Move>>, GameError> {
+        let mut joints: Vec<Vec<Move>> = vec![Vec::new()];
+        for role in self.roles() {
+            let moves = self.legal_moves(state, role)?;
+            joints = joints
+                .iter()
+                .flat_map(|j| {
+                    moves.iter().map(move |&m| {
+                        let mut j = j.clone();
+                        j.push(m);
+                        j
+                    })
+                })
+                .collect();
+        }
+        Ok(joints)
+    }
+    /// Whether `state` is terminal.
+    pub fn is_terminal(&mut self, state: &State) -> Result<bool, GameError> {
+        if let Some(s) = self.positioned(state) {
+            return Ok(s.is_terminal());
+        }
+        self.model(state, |r| &r.terminal)?;
+        let rules = &*self.rules;
+        Ok(match (&self.memoised(state).facts, &rules.ground) {
+            (Facts::Values(values), Some(g)) => {
+                g.terminal.is_some_and(|a| values.truth[a as usize])
+            }
+            (Facts::Store(facts), _) => {
+                !Game::facts(rules, facts, rules.program.keywords.terminal).is_empty()
+            }
+            (Facts::Values(_), None) => unreachable!(),
+        })
+    }
+    /// Each role's goal value in `state`, in role order. Every role must
+    /// have exactly one value, a whole number from 0 to 100.
+    pub fn goals(&mut self, state: &State) -> Result<Vec<u8>, GameError> {
+        // Missing, several or bad values: the model below says which.
+        if let Some(goals) = self.positioned(state).and_then(|s| s.goals()) {
+            return Ok(goals);
+        }
+        self.model(state, |r| &r.goal)?;
+        let rules = &*self.rules;
+        let model = self.memoised(state);
+        let mut goals = Vec::with_capacity(rules.roles.len());
+        for (i, &role) in rules.roles.iter().enumerate() {
+            let values: Vec<TermId> = match (&model.facts, &rules.ground) {
+                (Facts::Values(values), Some(g)) => g.goal[i]
+                    .iter()
+                    .filter(|(a, _)| values.truth[*a as usize])
+                    .map(|&(_, v)| v)
+                    .collect(),
+                (Facts::Store(facts), _) => Game::facts(rules, facts, rules.program.keywords.goal)
+                    .rows()
+                    .filter(|r| r[0] == role)
+                    .map(|r| r[1])
+                    .collect(),
+                (Facts::Values(_), None) => unreachable!(),
+            };
+            let name = rules.role_names[i].clone();
+            match values.as_slice() {
+                [] => return Err(GameError::NoGoal { role: name }),
+                [v] => {
+                    let text = self.terms.text(*v, &self.symbols);
+                    match text.parse::<u8>() {
+                        Ok(n) if n <= 100 => goals.push(n),
+                        _ => {
+                            return Err(GameError::BadGoal {
+                                role: name,
+                                value: text,
+                            })
+                        }
+                    }
+                }
+                several => {
+                    let mut values: Vec<String> = several
+                        .iter()
+                        .map(|&v| self.terms.text(v, &self.symbols))
+                        .collect();
+                    values.sort();
+                    return Err(GameError::SeveralGoals { role: name, values });
+                }
+            }
+        }
+        Ok(goals)
+    }
+    /// The state after every role plays its move of `joint` (in role order).
+    /// Refuses moves that are not legal and terminal states.
+    pub fn next_state(&mut self, state: &State, joint: &[Move]) -> Result<State, GameError> {
+        let roles = self.rules.roles.len();
+        if joint.len() != roles {
+            return Err(GameError::WrongMoveCount {
+                expected: roles,
+                given: joint.len(),
+            });
+        }
+        if self.is_terminal(state)? {
+            return Err(GameError::Terminal);
+        }
+        for (i, &m) in joint.iter().enumerate() {
+            if !self.is_legal(state, i, m)? {
+                let legal = self
+                    .legal_moves(state, Role(i as u32))?
+                    .into_iter()
+                    .map(|m| self.move_text(m))
+                    .collect();
+                return Err(GameError::IllegalMove {
+                    role: self.rules.role_names[i].clone(),
+                    played: self.move_text(m),
+                    legal,
+                });
+            }
+        }
+        if let Some(s) = self.positioned(state) {
+            s.play(joint)?;
+            return Ok(s.state());
+        }
+        self.model(state, |r| &r.next_state)?;
+        let rules = &*self.rules;
+        let p = &rules.program;
+        let kw = p.keywords;
+        let model = self.memo.in_use(state);
+        let next: Vec<TermId> = match (&model.facts, &rules.ground) {
+            (Facts::Values(values), Some(g)) => {
+                // Ground rules: the state's values plus the joint move's atoms.
+                let scratch = &mut self.scratch;
+                scratch.clone_from(values);
+                for (i, m) in joint.iter().enumerate() {
+                    if let Some(a) = g.program.atom(kw.does, &[rules.roles[i], m.0]) {
+                        g.program.set(scratch, a);
+                    }
+                }
+                g.program.run(&rules.next_moves, scratch);
+                g.next
+                    .iter()
+                    .filter(|(a, _)| scratch.truth[*a as usize])
+                    .map(|&(_, f)| f)
+                    .collect()
+            }
+            (Facts::Store(facts), _) => {
+                let moves = &mut self.moves;
+                moves.reset(p);
+                for (i, m) in joint.iter().enumerate() {
+                    moves.insert(p, kw.does, &[rules.roles[i], m.0], &self.terms);
+                }
+                run_strata_in(
+                    &mut self.run,
+                    p,
+                    &rules.next_moves,
+                    moves,
+                    Target::Move {
+                        static_: &rules.static_facts,
+                        state: facts,
+                    },
+                    &mut self.terms,
+                    &self.symbols,
+                    &self.limits,
+                )?;
+                let next = match p.info(kw.next).phase {
+                    Phase::Move => moves.relation(kw.next),
+                    _ => Game::facts(rules, facts, kw.next),
+                };
+                next.rows().map(|r| r[0]).collect()
+            }
+            (Facts::Values(_), None) => unreachable!(),
+        };
+        Ok(State::from_terms(next))
+    }
+}
+
+/// An empty model of a state: its `true` facts only. Made in the memory of
+/// `spare`, a model no longer needed, when given one of the interpreter.
+pub(super) fn new_model(
+    rules: &Rules,
+    state: &State,
+    terms: &TermTable,
+    spare: Option<Box<Model>>,
+) -> Box<Model> {
+    let p = &rules.program;
+    if let Some(mut model) = spare {
+        if let Facts::Store(facts) = &mut model.facts {
+            facts.reset(p);
+            for &f in state.0.iter() {
+                facts.insert(p, p.keywords.true_, &[f], terms);
+            }
+            model.done.clear();
+            model.done.resize(p.components.len(), false);
+            return model;
+        }
+    }
+    let facts = match &rules.ground {
+        Some(g) => {
+            let mut values = g.program.empty_values();
+            for &f in state.0.iter() {
+                if let Some(a) = g.program.atom(p.keywords.true_, &[f]) {
+                    g.program.set(&mut values, a);
+                }
+            }
+            Facts::Values(values)
+        }
+        None => {
+            let mut facts = Store::new(p, &rules.sizes);
+            for &f in state.0.iter() {
+                facts.insert(p, p.keywords.true_, &[f], terms);
+            }
+            Facts::Store(facts)
+        }
+    };
+    Box::new(Model {
+        facts,
+        done: vec![false; p.components.len()],
+    })
+}

@@ -1,0 +1,39 @@
+//! The game's small value types: roles, moves and states.
+
+use crate::syntax::term::TermId;
+use std::sync::Arc;
+
+/// A player of the game, by its position in the `role` facts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Role(pub u32);
+
+/// A move term, such as `(move a 2 b 3)`, interned in its game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move(pub(crate) TermId);
+
+/// A game state: the set of ground facts that hold, as interned terms
+/// (sorted, no duplicates). Hashable and cheap to clone. Only meaningful with
+/// the `Game` (or a clone of it) that produced it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct State(pub(crate) Arc<[TermId]>);
+
+impl State {
+    /// The state of these facts, in any order, duplicates allowed.
+    pub(crate) fn from_terms(mut facts: Vec<TermId>) -> State {
+        if !facts.windows(2).all(|w| w[0] < w[1]) {
+            facts.sort_unstable();
+            facts.dedup();
+        }
+        State(facts.into())
+    }
+
+    /// How many facts the state holds.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True for the empty state.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
