@@ -36,95 +36,13 @@
 //! With `numbers`, a key grid of the square numbers is drawn to the right of
 //! the board (the numbering of draughts players).
 
-use gdl::natural_cmp;
+use gdl::{natural_cmp, Kif};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 /// Sorts texts in [`natural_cmp`] order.
 pub fn natural_sort(texts: &mut [String]) {
     texts.sort_by(|a, b| natural_cmp(a, b));
-}
-
-/// A KIF term as read back from text: an atom or a parenthesised list.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Term {
-    /// A word such as `a`, `12` or `wp`.
-    Atom(String),
-    /// `( ... )`.
-    List(Vec<Term>),
-}
-
-impl Term {
-    /// The term written back in KIF with single spaces.
-    pub fn text(&self) -> String {
-        match self {
-            Term::Atom(a) => a.clone(),
-            Term::List(items) => {
-                let inner: Vec<String> = items.iter().map(Term::text).collect();
-                format!("({})", inner.join(" "))
-            }
-        }
-    }
-
-    fn atom(&self) -> Option<&str> {
-        match self {
-            Term::Atom(a) => Some(a),
-            Term::List(_) => None,
-        }
-    }
-}
-
-/// Reads a sequence of KIF terms, such as `(move a 2 a 3) noop`. Comments
-/// (`;` to the end of a line) are skipped. Fails on unbalanced parentheses
-/// and on lists nested deeper than a move may be
-/// ([`gdl::DEFAULT_MAX_NESTING`]).
-pub fn parse_terms(text: &str) -> Result<Vec<Term>, String> {
-    let max = gdl::DEFAULT_MAX_NESTING;
-    let mut stack: Vec<Vec<Term>> = vec![Vec::new()];
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            ';' => {
-                while chars.peek().is_some_and(|&(_, c)| c != '\n') {
-                    chars.next();
-                }
-            }
-            '(' if stack.len() > max => {
-                return Err(format!(
-                    "lists nest deeper than {max} levels at column {}",
-                    i + 1
-                ))
-            }
-            '(' => stack.push(Vec::new()),
-            ')' => {
-                if stack.len() == 1 {
-                    return Err(format!("unexpected `)` at column {}", i + 1));
-                }
-                let items = stack.pop().unwrap_or_default();
-                if let Some(top) = stack.last_mut() {
-                    top.push(Term::List(items));
-                }
-            }
-            c if c.is_whitespace() => {}
-            _ => {
-                let mut end = i + c.len_utf8();
-                while let Some(&(j, d)) = chars.peek() {
-                    if d.is_whitespace() || d == '(' || d == ')' || d == ';' {
-                        break;
-                    }
-                    end = j + d.len_utf8();
-                    chars.next();
-                }
-                if let Some(top) = stack.last_mut() {
-                    top.push(Term::Atom(text[i..end].to_lowercase()));
-                }
-            }
-        }
-    }
-    if stack.len() > 1 {
-        return Err("a `(` is not closed".to_string());
-    }
-    Ok(stack.pop().unwrap_or_default())
 }
 
 /// How a numbering of the squares is given.
@@ -256,8 +174,9 @@ impl BoardSpec {
             "holes" => self.holes.extend(pairs(args)?),
             "piece" => match args {
                 [content @ .., shown] if !content.is_empty() => {
-                    let content = parse_terms(&content.join(" "))?;
-                    let content: Vec<String> = content.iter().map(Term::text).collect();
+                    let content = Kif::read_all(&content.join(" "))
+                        .map_err(|e| format!("`piece`: {}", e[0].message))?;
+                    let content: Vec<String> = content.iter().map(Kif::to_string).collect();
                     self.pieces.insert(content.join(" "), shown.to_string());
                 }
                 _ => return Err("`piece` needs a content and how to show it".into()),
@@ -356,9 +275,9 @@ impl Board {
         if self.spec.disabled {
             return;
         }
-        let parsed: Vec<Term> = facts
+        let parsed: Vec<Kif> = facts
             .iter()
-            .filter_map(|f| parse_terms(f).ok()?.into_iter().next())
+            .filter_map(|f| Kif::read_all(f).ok()?.into_iter().next())
             .collect();
         if self.relation.is_none() {
             self.relation = self.choose_relation(&parsed);
@@ -375,11 +294,11 @@ impl Board {
         }
     }
 
-    fn choose_relation(&self, facts: &[Term]) -> Option<(String, usize)> {
-        let mut groups: BTreeMap<(String, usize), Vec<&[Term]>> = BTreeMap::new();
+    fn choose_relation(&self, facts: &[Kif]) -> Option<(String, usize)> {
+        let mut groups: BTreeMap<(String, usize), Vec<&[Kif]>> = BTreeMap::new();
         for t in facts {
-            if let Term::List(items) = t {
-                if let Some((Term::Atom(name), args)) = items.split_first() {
+            if let Kif::List(items) = t {
+                if let Some((Kif::Atom(name), args)) = items.split_first() {
                     groups
                         .entry((name.clone(), args.len()))
                         .or_default()
@@ -409,9 +328,9 @@ impl Board {
             .map(|(key, _)| key)
     }
 
-    fn cell_of(&self, fact: &Term) -> Option<CellFact> {
+    fn cell_of(&self, fact: &Kif) -> Option<CellFact> {
         let (name, arity) = self.relation.as_ref()?;
-        let Term::List(items) = fact else { return None };
+        let Kif::List(items) = fact else { return None };
         let (head, args) = items.split_first()?;
         if head.atom() != Some(name) || args.len() != *arity {
             return None;
@@ -434,14 +353,14 @@ impl Board {
         let content = if args.len() == used.len() + 1 || self.spec.relation.is_some() {
             args.get(self.spec.piece)
                 .filter(|_| !used.contains(&self.spec.piece))
-                .map(Term::text)
+                .map(Kif::to_string)
         } else {
             None
         };
         let content = content.unwrap_or_else(|| {
             let rest: Vec<String> = (0..args.len())
                 .filter(|i| !used.contains(i))
-                .map(|i| args[i].text())
+                .map(|i| args[i].to_string())
                 .collect();
             rest.join(" ")
         });
@@ -486,7 +405,7 @@ impl Board {
         let mut cells: BTreeMap<(String, String), String> = BTreeMap::new();
         let mut others = Vec::new();
         for f in &facts {
-            let cell = parse_terms(f)
+            let cell = Kif::read_all(f)
                 .ok()
                 .and_then(|t| t.into_iter().next())
                 .and_then(|t| self.cell_of(&t));
@@ -755,15 +674,6 @@ mod tests {
             board.observe(s);
         }
         board.draw(states.last().unwrap())
-    }
-
-    #[test]
-    fn terms_are_read_and_written_back() {
-        let t = parse_terms("(move a 2 (b 3)) noop ; comment\n X").unwrap();
-        let texts: Vec<String> = t.iter().map(Term::text).collect();
-        assert_eq!(texts, facts(&["(move a 2 (b 3))", "noop", "x"]));
-        assert!(parse_terms("(move a").is_err());
-        assert!(parse_terms("a)").is_err());
     }
 
     #[test]

@@ -12,9 +12,9 @@
 //! trace (its `played:` lines) or a plain moves file (one joint move per
 //! line, the moves in role order).
 
-use crate::board::{parse_terms, Board, BoardSpec, Term};
+use crate::board::{Board, BoardSpec};
 use gdl::GameError;
-use gdl::{natural_cmp, RandomPlayer};
+use gdl::{natural_cmp, Kif, RandomPlayer};
 use gdl::{Game, Move, State};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
@@ -353,32 +353,15 @@ pub fn read_game(text: &str) -> Result<GameRecord, String> {
             (true, None) => continue,
             (false, _) => line,
         };
-        let terms = kif_only(line)
-            .and_then(|()| parse_terms(line))
-            .map_err(|e| format!("line {}: {e}", n + 1))?;
+        let terms = Kif::read_all(line).map_err(|errors| {
+            let column = line[..errors[0].span.start as usize].chars().count() + 1;
+            format!("line {}, column {column}: {}", n + 1, errors[0].message)
+        })?;
         if !terms.is_empty() {
-            moves.push(terms.iter().map(Term::text).collect());
+            moves.push(terms.iter().map(Kif::to_string).collect());
         }
     }
     Ok(GameRecord { moves, trace: None })
-}
-
-/// Refuses a character that KIF allows neither in a symbol nor between
-/// terms (a `"`, say), naming it and its column; a `;` comment may hold
-/// anything.
-fn kif_only(line: &str) -> Result<(), String> {
-    let code = line.split(';').next().unwrap_or_default();
-    match code.chars().enumerate().find(|&(_, c)| {
-        !(c.is_whitespace() || c == '(' || c == ')' || c == '?' || gdl::is_symbol_char(c))
-    }) {
-        None => Ok(()),
-        Some((column, c)) => Err(format!(
-            "unexpected {c:?} at column {}: a move is made of KIF symbols (letters, digits \
-             and {}) and parentheses",
-            column + 1,
-            gdl::SYMBOL_PUNCTUATION
-        )),
-    }
 }
 
 /// Writes joint moves as a moves file that [`read_game`] reads back.
@@ -452,16 +435,25 @@ mod tests {
         assert_eq!(back.moves, vec![vec!["go".to_string()]]);
         assert_eq!(back.trace.as_ref(), Some(&t));
         assert_eq!(t.first_difference(&t), None);
-        assert!(read_game("(move a").unwrap_err().starts_with("line 1:"));
+        assert_eq!(read_game("(move a").unwrap_err(), "line 1, column 1: unclosed `(`");
         assert!(read_game("{ nope").is_err());
     }
 
     #[test]
     fn moves_files_refuse_characters_kif_does_not_allow() {
         let err = |text: &str| read_game(text).unwrap_err();
-        assert!(err("noop\nnoop \"mark 2 2\"").starts_with("line 2: unexpected '\"' at column 6:"));
-        assert!(err("(mark 1, 1) noop").starts_with("line 1: unexpected ',' at column 8:"));
-        assert!(err("(mark é) noop").starts_with("line 1: unexpected 'é' at column 7:"));
+        assert_eq!(
+            err("noop\nnoop \"mark 2 2\""),
+            "line 2, column 6: unexpected character `\"`"
+        );
+        assert_eq!(
+            err("(mark 1, 1) noop"),
+            "line 1, column 8: unexpected character `,`"
+        );
+        assert_eq!(
+            err("(mark é) noop"),
+            "line 1, column 7: unexpected character `é`"
+        );
         // A comment may hold anything; symbol punctuation and `?` are KIF.
         let ok = read_game("(a_b-c+d.e'f<g>h=i!j#k$l%m&n*o/p:q@r^s~t) ?x ; \"quoted\", [x]\n");
         assert_eq!(ok.unwrap().moves[0].len(), 2);

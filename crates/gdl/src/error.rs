@@ -89,9 +89,9 @@ impl Diagnostic {
 ///
 /// Whatever the file holds, the output stays readable: control characters
 /// of the source are shown as spaces (a hostile file cannot drive the
-/// terminal), a source line longer than [`MAX_SHOWN_LINE`] bytes is not
+/// terminal), a source line longer than `MAX_SHOWN_LINE` (400) bytes is not
 /// shown (a note says so), and words of the messages longer than
-/// [`MAX_SHOWN_WORD`] characters are shortened (see [`shorten`]).
+/// `MAX_SHOWN_WORD` (80) characters are shortened (see [`shorten`]).
 pub fn render(file: &SourceFile, diagnostics: &[Diagnostic], color: bool) -> String {
     let shown: String = file
         .text
@@ -163,7 +163,7 @@ fn long_line(file: &SourceFile, span: Span) -> Option<String> {
     })
 }
 
-/// `text` cut to its first [`MAX_SHOWN_WORD`] characters (saying how many
+/// `text` cut to its first `MAX_SHOWN_WORD` (80) characters (saying how many
 /// were left out) when longer: for text a user typed, such as a move.
 pub fn clip(text: &str) -> String {
     match text.char_indices().nth(MAX_SHOWN_WORD) {
@@ -177,7 +177,7 @@ pub fn clip(text: &str) -> String {
 }
 
 /// `text` with every word (a run of characters without white space) longer
-/// than [`MAX_SHOWN_WORD`] characters cut to its start and end with the
+/// than `MAX_SHOWN_WORD` (80) characters cut to its start and end with the
 /// number of characters left out, so that a name of a megabyte cannot
 /// flood a message.
 pub fn shorten(text: &str) -> String {

@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! gdl: a fast bottom-up engine for the Game Description Language (GDL) of
 //! General Game Playing.
 //!
@@ -53,7 +54,7 @@ pub use analysis::check::check_source;
 pub use error::{clip, render, shorten, Diagnostic, GameError, LoadError, Severity};
 pub use game::random::{natural_cmp, random_playout, Playout, RandomPlayer};
 pub use game::stepper::Stepper;
-pub use game::{Game, Move, Role, State};
+pub use game::{Engine, Game, Move, Role, State};
 pub use limits::{LimitKind, Limits, DEFAULT_MAX_NESTING, MAX_NESTING_CEILING};
 pub use source::{LineCol, SourceFile, Span};
-pub use syntax::kif::{is_symbol_char, SYMBOL_PUNCTUATION};
+pub use syntax::kif::Kif;

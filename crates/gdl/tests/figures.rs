@@ -16,7 +16,7 @@ fn load_interpreted(name: &str) -> Game {
         ..gdl::Limits::default()
     };
     let game = Game::load_with(&path, limits).unwrap_or_else(|e| panic!("{}", e.render(false)));
-    assert_eq!(game.engine(), "interpreter");
+    assert_eq!(game.engine(), gdl::Engine::Interpreter);
     game
 }
 

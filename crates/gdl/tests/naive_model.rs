@@ -438,7 +438,7 @@ fn engine_model(
 ) -> Result<(BTreeSet<String>, BTreeSet<String>, bool), String> {
     let mut game =
         Game::from_source_with("random.gdl", text, limits).map_err(|e| e.render(false))?;
-    let grounded = game.engine().starts_with("ground");
+    let grounded = matches!(game.engine(), gdl::Engine::Ground { .. });
     let state = game.initial_state();
     let role = game.roles()[0];
     let moves = game.legal_moves(&state, role).map_err(|e| e.to_string())?;

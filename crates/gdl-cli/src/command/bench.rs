@@ -128,7 +128,7 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode, Failure> {
     let s = all.summary(elapsed);
     let report = Report {
         name: &loaded.name,
-        engine: loaded.game.engine(),
+        engine: loaded.game.engine().to_string(),
         load_seconds,
         threads: n,
         summary: s,

@@ -14,7 +14,7 @@ mod rules;
 pub(crate) mod stepper;
 mod types;
 
-pub use types::{Move, Role, State};
+pub use types::{Engine, Move, Role, State};
 
 use crate::engine::ground::Values;
 use crate::engine::interp::{RunScratch, Store};
@@ -75,17 +75,17 @@ impl Clone for Game {
 
 impl Game {
     /// How states are evaluated: by ground rules (with their size) or by
-    /// the interpreter (when grounding exceeded its budget).
-    pub fn engine(&self) -> String {
+    /// the interpreter (when grounding exceeded its limits).
+    pub fn engine(&self) -> Engine {
         match &self.rules.ground {
-            Some(g) => format!(
-                "ground rules ({} atoms, {} rules)",
-                g.program.atoms(),
-                g.program.rules()
-            ),
-            None => "interpreter".to_string(),
+            Some(g) => Engine::Ground {
+                atoms: g.program.atoms(),
+                rules: g.program.rules(),
+            },
+            None => Engine::Interpreter,
         }
     }
+
     /// A stepper in the initial state: the fast path for playing many
     /// moves in a row, when the game has ground rules without a cycle of
     /// atoms (`None` otherwise).

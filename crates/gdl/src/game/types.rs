@@ -1,6 +1,7 @@
 //! The game's small value types: roles, moves and states.
 
 use crate::syntax::term::TermId;
+use std::fmt;
 use std::sync::Arc;
 
 /// A player of the game, by its position in the `role` facts.
@@ -35,5 +36,35 @@ impl State {
     /// True for the empty state.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
+    }
+}
+
+/// How a game's states are evaluated, chosen when it loads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Engine {
+    /// By its ground rules, when grounding fit its limits
+    /// ([`crate::Limits::max_ground_atoms`], [`crate::Limits::max_ground_work`]):
+    /// incrementally, on a [`crate::Stepper`], when they have no cycle of
+    /// atoms.
+    Ground {
+        /// The ground atoms (facts that could hold).
+        atoms: usize,
+        /// The ground rules.
+        rules: usize,
+    },
+    /// By the interpreter, bottom-up over fact stores, when the game does
+    /// not ground within the limits.
+    Interpreter,
+}
+
+impl fmt::Display for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Engine::Ground { atoms, rules } => {
+                write!(f, "ground rules ({atoms} atoms, {rules} rules)")
+            }
+            Engine::Interpreter => f.write_str("interpreter"),
+        }
     }
 }

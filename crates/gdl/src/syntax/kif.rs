@@ -12,6 +12,7 @@ use crate::source::{SourceFile, Span};
 use crate::syntax::ast::{Description, Literal, Rule, Sentence, Term};
 use crate::syntax::symbol::{Symbol, Symbols};
 use pest::Parser;
+use std::fmt;
 
 mod grammar {
     #[derive(pest_derive::Parser)]
@@ -39,14 +40,70 @@ impl Sexp {
     }
 }
 
-/// The characters other than letters and digits that a KIF symbol may hold
-/// (`name_char` in `grammar/gdl.pest`).
-pub const SYMBOL_PUNCTUATION: &str = "_-+.'<>=!#$%&*/:@^~";
+/// A KIF term read from text: a word, or a list of terms in parentheses.
+/// What a typed move, a line of a moves file or a state's fact reads as,
+/// read by the same reader as rules files.
+///
+/// ```
+/// use gdl::Kif;
+/// let terms = Kif::read_all("(move a 2 (b 3)) NOOP ; a comment").unwrap();
+/// assert_eq!(terms.len(), 2);
+/// assert_eq!(terms[0].to_string(), "(move a 2 (b 3))");
+/// assert_eq!(terms[1].atom(), Some("noop"));
+/// assert!(Kif::read_all("(move a").is_err());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Kif {
+    /// A word such as `a`, `12`, `wp` or `?x`, in lower case (GDL compares
+    /// names without case).
+    Atom(String),
+    /// `( ... )`.
+    List(Vec<Kif>),
+}
 
-/// Whether `c` may be part of a KIF symbol (`name_char` in
-/// `grammar/gdl.pest`).
-pub fn is_symbol_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || SYMBOL_PUNCTUATION.contains(c)
+impl Kif {
+    /// Reads every term of `text`, skipping `;` comments. Lists may nest
+    /// [`DEFAULT_MAX_NESTING`] deep. The errors are those of a rules file's
+    /// reading, located in `text`.
+    pub fn read_all(text: &str) -> Result<Vec<Kif>, Vec<Diagnostic>> {
+        let mut symbols = Symbols::new();
+        let forms = read_sexps(text, G::file, DEFAULT_MAX_NESTING, &mut symbols)?;
+        Ok(forms.iter().map(|f| Kif::of(f, &symbols)).collect())
+    }
+
+    /// The word, if the term is one.
+    pub fn atom(&self) -> Option<&str> {
+        match self {
+            Kif::Atom(a) => Some(a),
+            Kif::List(_) => None,
+        }
+    }
+
+    fn of(sexp: &Sexp, symbols: &Symbols) -> Kif {
+        match sexp {
+            Sexp::Atom(s, _) | Sexp::Var(s, _) => Kif::Atom(symbols.name(*s).to_string()),
+            Sexp::List(items, _) => Kif::List(items.iter().map(|i| Kif::of(i, symbols)).collect()),
+        }
+    }
+}
+
+impl fmt::Display for Kif {
+    /// The term in KIF, with single spaces.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Kif::Atom(a) => f.write_str(a),
+            Kif::List(items) => {
+                f.write_str("(")?;
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(" ")?;
+                    }
+                    write!(f, "{item}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
 }
 
 /// Parses a whole rules file. `max_nesting` bounds how deep lists may nest
@@ -420,6 +477,15 @@ impl Reader {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn terms_are_read_and_written_back() {
+        let t = Kif::read_all("(move a 2 (b 3)) noop ; comment\n X").unwrap();
+        let texts: Vec<String> = t.iter().map(Kif::to_string).collect();
+        assert_eq!(texts, ["(move a 2 (b 3))", "noop", "x"]);
+        assert!(Kif::read_all("(move a").is_err());
+        assert!(Kif::read_all("a)").is_err());
+    }
 
     fn parse_str(text: &str) -> Result<Description, Vec<Diagnostic>> {
         parse(&SourceFile::new("t.gdl", text), DEFAULT_MAX_NESTING)
