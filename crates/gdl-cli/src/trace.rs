@@ -435,7 +435,10 @@ mod tests {
         assert_eq!(back.moves, vec![vec!["go".to_string()]]);
         assert_eq!(back.trace.as_ref(), Some(&t));
         assert_eq!(t.first_difference(&t), None);
-        assert_eq!(read_game("(move a").unwrap_err(), "line 1, column 1: unclosed `(`");
+        assert_eq!(
+            read_game("(move a").unwrap_err(),
+            "line 1, column 1: unclosed `(`"
+        );
         assert!(read_game("{ nope").is_err());
     }
 

@@ -181,3 +181,29 @@ fn project_games_have_no_errors() {
     }
     assert!(checked > 0, "no game found under rules/ or tests/games/");
 }
+
+/// One goal-value parser: a value the checker refuses written in a `goal`
+/// fact (`+5`) is refused as well when a rule derives it, by both engines.
+#[test]
+fn a_derived_goal_value_is_judged_as_a_written_one() {
+    let written = GAME.replace("(goal you 100)", "(goal you +5)");
+    let (_, diagnostics) = check_source("t.gdl", &written);
+    assert!(diagnostics.iter().any(|d| d.is_error()), "{diagnostics:?}");
+    let derived =
+        format!("{GAME}(val +5)\n").replace("(goal you 100)", "(<= (goal you ?v) (val ?v))");
+    for max_ground_work in [gdl::Limits::default().max_ground_work, 0] {
+        let limits = gdl::Limits {
+            max_ground_work,
+            ..gdl::Limits::default()
+        };
+        let mut game = gdl::Game::from_source_with("t.gdl", &derived, limits).unwrap();
+        let start = game.initial_state();
+        assert!(game.is_terminal(&start).unwrap());
+        let error = game.goals(&start).unwrap_err();
+        assert!(
+            matches!(&error, gdl::GameError::BadGoal { value, .. } if value == "+5"),
+            "{} ({error})",
+            game.engine()
+        );
+    }
+}

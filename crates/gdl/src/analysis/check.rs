@@ -12,6 +12,7 @@ use crate::error::Diagnostic;
 use crate::limits::DEFAULT_MAX_NESTING;
 use crate::source::{SourceFile, Span};
 use crate::syntax::ast::{Description, Literal, Rule, Sentence, Term};
+use crate::syntax::keywords::{goal_value, keyword_named, Keyword, OPERATORS};
 use crate::syntax::kif::parse;
 use crate::syntax::normal::{normalize, Clause, NLit};
 use crate::syntax::symbol::Symbol;
@@ -19,30 +20,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Cow;
 use std::collections::VecDeque;
 
-/// The relations GDL gives a meaning to, with the form each is written in.
-const KEYWORDS: [(&str, usize, &str); 10] = [
-    ("role", 1, "(role name)"),
-    ("init", 1, "(init fact)"),
-    ("true", 1, "(true fact)"),
-    ("does", 2, "(does role move)"),
-    ("legal", 2, "(legal role move)"),
-    ("next", 1, "(next fact)"),
-    ("terminal", 0, "terminal"),
-    ("goal", 2, "(goal role value)"),
-    ("base", 1, "(base fact)"),
-    ("input", 2, "(input role move)"),
-];
-
 /// The most negation-cycle errors reported for one cycle (one strongly
 /// connected component of the dependency graph).
 const MAX_CYCLE_REPORTS: usize = 10;
-
-/// Names of the body operators, which no sentence may use as its relation.
-const RESERVED: [(&str, &str); 3] = [
-    ("not", "(not literal)"),
-    ("or", "(or literal ...)"),
-    ("distinct", "(distinct term term)"),
-];
 
 /// Keywords every game must define, with what each gives.
 const REQUIRED: [(&str, &str); 5] = [
@@ -223,7 +203,7 @@ impl<'a> Checker<'a> {
                     ),
                     _ => {}
                 }
-                if let Some(&(_, form)) = RESERVED.iter().find(|(r, _)| *r == name) {
+                if let Some(&(_, form)) = OPERATORS.iter().find(|(r, _)| *r == name) {
                     let label = match place {
                         Place::Head => "cannot be defined by a rule or a fact".to_string(),
                         Place::Body => format!("expected `{form}`"),
@@ -238,7 +218,7 @@ impl<'a> Checker<'a> {
                         .with_note(format!("`{name}` is only written `{form}` in a rule body")),
                     );
                 }
-                if let Some(&(_, arity, form)) = KEYWORDS.iter().find(|(k, ..)| *k == name) {
+                if let Some(&Keyword { arity, form, .. }) = keyword_named(name) {
                     if s.args.len() != arity {
                         self.out.push(
                             Diagnostic::error(
@@ -443,7 +423,7 @@ impl<'a> Checker<'a> {
                 ("goal", [_, value]) => {
                     let good = match value {
                         Term::Var(..) => true,
-                        Term::Atom(a, _) => is_goal_value(self.name(*a)),
+                        Term::Atom(a, _) => goal_value(self.name(*a)).is_some(),
                         Term::Func(..) => false,
                     };
                     if !good {
@@ -993,9 +973,7 @@ impl<'a> Checker<'a> {
 /// True for the names GDL gives a meaning to (keywords, body operators and
 /// GDL-II's `sees`): they have fixed arities and need no definition or use.
 fn has_fixed_meaning(name: &str) -> bool {
-    KEYWORDS.iter().any(|(k, ..)| *k == name)
-        || RESERVED.iter().any(|(r, _)| *r == name)
-        || name == "sees"
+    keyword_named(name).is_some() || OPERATORS.iter().any(|(r, _)| *r == name) || name == "sees"
 }
 
 /// "no arguments", "1 argument", "3 arguments".
@@ -1005,13 +983,6 @@ fn arguments(n: usize) -> String {
         1 => "1 argument".to_string(),
         n => format!("{n} arguments"),
     }
-}
-
-/// A goal value as GDL allows it: a whole number from 0 to 100, in digits.
-fn is_goal_value(text: &str) -> bool {
-    !text.is_empty()
-        && text.bytes().all(|b| b.is_ascii_digit())
-        && text.parse::<u32>().is_ok_and(|n| n <= 100)
 }
 
 /// The variables a literal binds whatever way it holds (for `or`: those of
@@ -1113,16 +1084,6 @@ mod tests {
         let codes: Vec<&str> = direct.iter().map(|d| d.code).collect();
         assert_eq!(codes, ["unsafe-variable"]);
         assert!(check_source("t.gdl", GAME).1.is_empty());
-    }
-
-    #[test]
-    fn goal_values_are_whole_numbers_up_to_100() {
-        for good in ["0", "50", "100", "007"] {
-            assert!(is_goal_value(good), "{good}");
-        }
-        for bad in ["", "101", "-1", "+5", "50.5", "win", "99999999999999999999"] {
-            assert!(!is_goal_value(bad), "{bad}");
-        }
     }
 
     /// The variables bound by the only body literal of the only rule of `text`.

@@ -8,6 +8,7 @@ use super::Game;
 use crate::engine::interp::{run_strata_in, Store, Target};
 use crate::error::GameError;
 use crate::plan::{Phase, RelId};
+use crate::syntax::keywords::goal_value;
 use crate::syntax::term::{TermId, TermTable};
 
 impl Game {
@@ -167,9 +168,9 @@ impl Game {
                 [] => return Err(GameError::NoGoal { role: name }),
                 [v] => {
                     let text = self.terms.text(*v, &self.symbols);
-                    match text.parse::<u8>() {
-                        Ok(n) if n <= 100 => goals.push(n),
-                        _ => {
+                    match goal_value(&text) {
+                        Some(n) => goals.push(n),
+                        None => {
                             return Err(GameError::BadGoal {
                                 role: name,
                                 value: text,

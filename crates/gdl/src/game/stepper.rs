@@ -14,6 +14,7 @@ use super::types::{Move, State};
 use crate::engine::incremental::{Evaluation, Network};
 use crate::error::GameError;
 use crate::plan::{Phase, Program, RelId};
+use crate::syntax::keywords::goal_value;
 use crate::syntax::symbol::Symbols;
 use crate::syntax::term::TermId;
 use crate::syntax::term::TermTable;
@@ -628,7 +629,7 @@ pub(super) fn step_tables(
         .map(|values| {
             values
                 .iter()
-                .map(|&(a, v)| (a, terms.text(v, symbols).parse().ok().filter(|&n| n <= 100)))
+                .map(|&(a, v)| (a, goal_value(&terms.text(v, symbols))))
                 .collect()
         })
         .collect();

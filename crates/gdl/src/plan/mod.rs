@@ -5,6 +5,7 @@
 
 use crate::analysis::graph::DepGraph;
 use crate::syntax::ast::{Sentence, Term};
+use crate::syntax::keywords::KEYWORDS;
 use crate::syntax::normal::{Clause, NLit};
 use crate::syntax::symbol::Symbol;
 use crate::syntax::term::{TermId, TermTable};
@@ -252,17 +253,6 @@ impl Step {
     }
 }
 
-const KEYWORDS: [(&str, usize); 8] = [
-    ("role", 1),
-    ("init", 1),
-    ("true", 1),
-    ("does", 2),
-    ("legal", 2),
-    ("next", 1),
-    ("terminal", 0),
-    ("goal", 2),
-];
-
 /// Plans a checked description. Interns every ground term the clauses
 /// mention into `terms`.
 pub fn plan(
@@ -280,11 +270,13 @@ pub fn plan(
             }
         }
     }
-    let kw: Vec<usize> = KEYWORDS
+    // The keywords of the game loop (all but `base` and `input`), by their
+    // position in the table.
+    let kw: Vec<usize> = KEYWORDS[..8]
         .iter()
-        .map(|(name, n)| {
-            let s = symbols.intern(name);
-            arity.entry(s).or_insert(*n);
+        .map(|k| {
+            let s = symbols.intern(k.name);
+            arity.entry(s).or_insert(k.arity);
             graph.index(s)
         })
         .collect();

@@ -2,6 +2,7 @@
 //! the syntax tree and its normal form.
 
 pub(crate) mod ast;
+pub(crate) mod keywords;
 pub(crate) mod kif;
 pub(crate) mod normal;
 pub(crate) mod symbol;
