@@ -40,7 +40,7 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// An error at `span`.
-    pub fn error(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
+    pub(crate) fn error(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Error,
             code,
@@ -53,7 +53,11 @@ impl Diagnostic {
     }
 
     /// A warning at `span`.
-    pub fn warning(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
+    pub(crate) fn warning(
+        code: &'static str,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Diagnostic {
         Diagnostic {
             severity: Severity::Warning,
             ..Diagnostic::error(code, span, message)
@@ -61,19 +65,19 @@ impl Diagnostic {
     }
 
     /// Sets the text under the primary span.
-    pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
+    pub(crate) fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
         self.label = label.into();
         self
     }
 
     /// Adds a secondary span with its text.
-    pub fn with_secondary(mut self, span: Span, label: impl Into<String>) -> Diagnostic {
+    pub(crate) fn with_secondary(mut self, span: Span, label: impl Into<String>) -> Diagnostic {
         self.secondary.push((span, label.into()));
         self
     }
 
     /// Adds a note line.
-    pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
+    pub(crate) fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
         self.notes.push(note.into());
         self
     }

@@ -26,26 +26,27 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! The pipeline, one module a stage:
-//!
-//! | stage | from | to |
-//! |---|---|---|
-//! | `syntax` | text | rules: source files, symbols, the KIF reader, the normal form |
-//! | `analysis` | rules | checked rules: the dependency graph, strata, GDL's restrictions |
-//! | `plan` | checked rules | a program: strata and the plan of every join |
-//! | `engine` | a program | models: the interpreter, the grounder, the incremental network |
-//! | `game` | models | roles, states, moves, next states, terminal, goals |
-//!
-//! `limits` bounds every stage; `error` holds what the stages report.
+//! Inside, the pipeline is one module a stage, each reading only those
+//! before it: `syntax` (text to rules), `analysis` (the checks), `plan`
+//! (strata and join plans), `engine` (the interpreter, the grounder, the
+//! incremental network) and `game` (this API), with `limits`, `source` and
+//! `error` beside them. `gdl plan FILE` prints what `plan` made of a file.
 
-mod analysis;
-mod engine;
-mod error;
-mod game;
+// The bounds every stage respects, and the text being read with places in it.
 mod limits;
-mod plan;
 mod source;
+// What the stages report: diagnostics of a rules file, errors of a game.
+mod error;
+// Text to rules: symbols, ground terms, the KIF reader, the normal form.
 mod syntax;
+// Rules to checked rules: the dependency graph, GDL's restrictions.
+mod analysis;
+// Checked rules to a program: strata and the plan of every join.
+mod plan;
+// A program to models: the interpreter, the grounder, the incremental network.
+mod engine;
+// Models to a game: roles, states, legal moves, next states, terminal, goals.
+mod game;
 
 #[doc(hidden)]
 pub mod fuzz;

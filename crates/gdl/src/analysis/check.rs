@@ -65,6 +65,13 @@ const FORBIDDEN_DEPENDENCIES: [(&str, &[&str], &str); 6] = [
 /// rendering, and every diagnostic: the syntax errors if it does not parse,
 /// else the normal-form errors if `or`s expand too far, else what `check`
 /// finds.
+///
+/// ```
+/// let (file, diagnostics) = gdl::check_source("t.gdl", "(role a) (intit (cell 1))");
+/// let codes: Vec<&str> = diagnostics.iter().map(|d| d.code).collect();
+/// assert!(codes.contains(&"missing-keyword"), "{codes:?}");
+/// print!("{}", gdl::render(&file, &diagnostics, false));
+/// ```
 pub fn check_source(name: &str, text: &str) -> (SourceFile, Vec<Diagnostic>) {
     let file = SourceFile::new(name, text);
     let diagnostics = match parse(&file, DEFAULT_MAX_NESTING) {

@@ -20,10 +20,34 @@ use std::path::Path;
 use std::sync::Arc;
 
 impl Game {
-    /// Reads, parses and checks a rules file.
+    /// Reads, parses and checks a rules file, and prepares it to play
+    /// (grounding it when it fits the default [`Limits`]).
+    ///
+    /// ```
+    /// # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rules/tictactoe.gdl");
+    /// let mut game = gdl::Game::load(path)?;
+    /// let roles: Vec<&str> = game.roles().into_iter().map(|r| game.role_name(r)).collect();
+    /// assert_eq!(roles, ["xplayer", "oplayer"]);
+    /// let start = game.initial_state();
+    /// let xplayer = game.roles()[0];
+    /// assert_eq!(game.legal_moves(&start, xplayer)?.len(), 9);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// A file with errors gives them all, located, ready to print:
+    ///
+    /// ```
+    /// let error = gdl::Game::from_source("bad.gdl", "(role x)\n(<= (legal x ?m) (true ?n))\n")
+    ///     .err()
+    ///     .unwrap();
+    /// let text = error.render(false);
+    /// assert!(text.contains("bad.gdl:2:"), "{text}");
+    /// assert!(error.diagnostics().iter().any(|d| d.code == "unsafe-variable"));
+    /// ```
     pub fn load(path: impl AsRef<Path>) -> Result<Game, LoadError> {
         Game::load_with(path, Limits::default())
     }
+
     /// Like `load`, with limits on the evaluation.
     pub fn load_with(path: impl AsRef<Path>, limits: Limits) -> Result<Game, LoadError> {
         let path = path.as_ref();
@@ -51,14 +75,17 @@ impl Game {
             }
         }
     }
+
     /// Parses and checks rules given as text; `name` is used in messages.
     pub fn from_source(name: &str, text: &str) -> Result<Game, LoadError> {
         Game::build(SourceFile::new(name, text), Limits::default())
     }
+
     /// Like `from_source`, with limits on the evaluation.
     pub fn from_source_with(name: &str, text: &str, limits: Limits) -> Result<Game, LoadError> {
         Game::build(SourceFile::new(name, text), limits)
     }
+
     fn build(file: SourceFile, limits: Limits) -> Result<Game, LoadError> {
         let invalid = |file: SourceFile, diagnostics: Vec<Diagnostic>| LoadError::Invalid {
             file: Box::new(file),

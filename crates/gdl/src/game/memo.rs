@@ -6,7 +6,7 @@ use crate::engine::interp::Store;
 use rustc_hash::FxHashMap;
 
 /// The default number of state models kept per generation of the memo.
-pub const DEFAULT_MEMO_CAPACITY: usize = 1024;
+pub(crate) const DEFAULT_MEMO_CAPACITY: usize = 1024;
 
 /// The default number per generation when the interpreter evaluates the
 /// game: its models are fact stores with indexes (some 17 KiB a state in
@@ -15,7 +15,7 @@ pub const DEFAULT_MEMO_CAPACITY: usize = 1024;
 /// Brazilian draughts (`gdl bench`, medians of alternating runs): 1,024 a
 /// generation, 640 to 741 playouts/s and 72 MiB resident; 64, 813 to 915
 /// playouts/s and 39 MiB.
-pub const DEFAULT_INTERPRETED_MEMO_CAPACITY: usize = 64;
+pub(crate) const DEFAULT_INTERPRETED_MEMO_CAPACITY: usize = 64;
 
 /// The facts derived so far for one state: relations of facts for the
 /// interpreter, or one truth value per atom for the ground rules.

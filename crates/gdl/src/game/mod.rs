@@ -89,21 +89,36 @@ impl Game {
     /// A stepper in the initial state: the fast path for playing many
     /// moves in a row, when the game has ground rules without a cycle of
     /// atoms (`None` otherwise).
+    ///
+    /// ```
+    /// # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rules/tictactoe.gdl");
+    /// let game = gdl::Game::load(path)?;
+    /// assert!(matches!(game.engine(), gdl::Engine::Ground { .. }));
+    /// let mut stepper = game.stepper().expect("tic-tac-toe grounds");
+    /// while !stepper.is_terminal() {
+    ///     stepper.play_nth(&[0, 0]); // each role's first legal move
+    /// }
+    /// assert_eq!(stepper.goals(), Some(vec![100, 0])); // x wins down a column
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn stepper(&self) -> Option<Stepper> {
         let tables = self.rules.stepper.as_ref()?;
         let mut s = Stepper::new(Arc::clone(tables));
         s.set_state(&self.rules.initial);
         Some(s)
     }
+
     /// Lends the game's own stepper (made on first use), if it has one;
     /// `put_stepper` gives it back so its buffers are reused.
     pub(crate) fn take_stepper(&mut self) -> Option<Box<Stepper>> {
         self.stepper.take().or_else(|| self.stepper().map(Box::new))
     }
+
     /// Gives back the stepper lent by `take_stepper`.
     pub(crate) fn put_stepper(&mut self, stepper: Box<Stepper>) {
         self.stepper = Some(stepper);
     }
+
     /// The game's own stepper set to `state`, when the game has one and
     /// `state` is where it stands (a game going on from the state just
     /// returned) or the initial state (a game starting): the queries below
@@ -121,35 +136,42 @@ impl Game {
         s.set_state(state);
         Some(s)
     }
+
     /// The warnings of the rules file (it has no errors, or it would not
     /// have loaded).
     pub fn warnings(&self) -> &[Diagnostic] {
         &self.rules.warnings
     }
+
     /// The rules file as read.
     pub fn source(&self) -> &SourceFile {
         &self.rules.source
     }
+
     /// The stratification and every clause's join plan, as text.
     pub fn plan_text(&self) -> String {
         plan::dump(&self.rules.program, &self.terms, &self.symbols)
     }
+
     /// Sets how many state models the memo keeps (per generation; at most
     /// twice this many are held). 0 keeps only the state in use. The
-    /// default is `DEFAULT_MEMO_CAPACITY` with ground rules and
-    /// `DEFAULT_INTERPRETED_MEMO_CAPACITY` with the interpreter.
+    /// default is 1,024 with ground rules and 64 with the interpreter,
+    /// whose models are larger (see `DEFAULT_INTERPRETED_MEMO_CAPACITY`).
     pub fn set_memo_capacity(&mut self, capacity: usize) {
         self.memo.capacity = capacity;
         self.memo.clear();
     }
+
     /// The roles, in the order of the `role` facts.
     pub fn roles(&self) -> Vec<Role> {
         (0..self.rules.roles.len() as u32).map(Role).collect()
     }
+
     /// The name of a role, such as `white`.
     pub fn role_name(&self, role: Role) -> &str {
         &self.rules.role_names[role.0 as usize]
     }
+
     /// The role with this name (any case), if any.
     pub fn role_by_name(&self, name: &str) -> Option<Role> {
         let name = name.to_ascii_lowercase();
@@ -159,14 +181,17 @@ impl Game {
             .position(|n| *n == name)
             .map(|i| Role(i as u32))
     }
+
     /// The state made of the `init` facts.
     pub fn initial_state(&self) -> State {
         self.rules.initial.clone()
     }
+
     /// A move written in KIF, such as `(move a 2 b 3)` or `noop`.
     pub fn move_text(&self, m: Move) -> String {
         self.terms.text(m.0, &self.symbols)
     }
+
     /// Reads a move typed as a KIF term. Does not check legality.
     pub fn parse_move(&mut self, text: &str) -> Result<Move, GameError> {
         let term = parse::parse_ground_term(text, &mut self.symbols).map_err(|reason| {
@@ -177,6 +202,7 @@ impl Game {
         })?;
         Ok(Move(self.intern_ground(&term)))
     }
+
     fn intern_ground(&mut self, t: &crate::syntax::ast::Term) -> TermId {
         use crate::syntax::ast::Term;
         match t {
@@ -188,6 +214,7 @@ impl Game {
             Term::Var(..) => unreachable!("parse_ground_term refuses variables"),
         }
     }
+
     /// The facts of a state in KIF, such as `(cell a 1 wp)`, sorted.
     pub fn state_facts(&self, state: &State) -> Vec<String> {
         let mut facts: Vec<String> = state

@@ -46,10 +46,12 @@ impl Game {
         todo.iter().for_each(|&c| model.done[c] = true);
         Ok(())
     }
+
     /// The memoised model of a state (after `model` made it).
     fn memoised(&self, state: &State) -> &Model {
         self.memo.in_use(state)
     }
+
     /// The facts of `rel` in an interpreted model, wherever its phase keeps
     /// them.
     fn facts<'a>(
@@ -62,6 +64,7 @@ impl Game {
             _ => facts.relation(rel),
         }
     }
+
     /// Whether `(legal role m)` holds in `state`.
     fn is_legal(&mut self, state: &State, role: usize, m: Move) -> Result<bool, GameError> {
         if let Some(s) = self.positioned(state) {
@@ -81,6 +84,7 @@ impl Game {
             (Facts::Values(_), None) => unreachable!(),
         })
     }
+
     /// The legal moves of `role` in `state`, in the order derived.
     pub fn legal_moves(&mut self, state: &State, role: Role) -> Result<Vec<Move>, GameError> {
         if let Some(s) = self.positioned(state) {
@@ -103,6 +107,7 @@ impl Game {
             (Facts::Values(_), None) => unreachable!(),
         })
     }
+
     /// Every combination of one legal move per role, in role order.
     pub fn joint_moves(&mut self, state: &State) -> Result<Vec<Vec<Move>>, GameError> {
         let mut joints: Vec<Vec<Move>> = vec![Vec::new()];
@@ -121,6 +126,7 @@ impl Game {
         }
         Ok(joints)
     }
+
     /// Whether `state` is terminal.
     pub fn is_terminal(&mut self, state: &State) -> Result<bool, GameError> {
         if let Some(s) = self.positioned(state) {
@@ -138,6 +144,7 @@ impl Game {
             (Facts::Values(_), None) => unreachable!(),
         })
     }
+
     /// Each role's goal value in `state`, in role order. Every role must
     /// have exactly one value, a whole number from 0 to 100.
     pub fn goals(&mut self, state: &State) -> Result<Vec<u8>, GameError> {
@@ -190,6 +197,7 @@ impl Game {
         }
         Ok(goals)
     }
+
     /// The state after every role plays its move of `joint` (in role order).
     /// Refuses moves that are not legal and terminal states.
     pub fn next_state(&mut self, state: &State, joint: &[Move]) -> Result<State, GameError> {

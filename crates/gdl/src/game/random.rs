@@ -39,6 +39,19 @@ pub struct Playout {
 /// Games with ground rules play on the game's `Stepper` (see `stepper`);
 /// others through the general API. Both choose the same moves from the
 /// same random numbers, so a seed gives one game whichever path plays it.
+///
+/// ```
+/// use rand::SeedableRng;
+/// # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rules/tictactoe.gdl");
+/// let mut game = gdl::Game::load(path)?;
+/// let start = game.initial_state();
+/// let mut rng = rand_pcg::Pcg64::seed_from_u64(7);
+/// let playout = gdl::random_playout(&mut game, &start, &mut rng, 100)?;
+/// assert!((5..=9).contains(&playout.steps));
+/// let goals = playout.goals.expect("tic-tac-toe ends within 9 moves");
+/// assert!(goals == [50, 50] || goals.contains(&100));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn random_playout(
     game: &mut Game,
     state: &State,
@@ -123,6 +136,22 @@ fn stepped_playout(
 /// Picks moves at random, reproducibly: a seeded PCG generator choosing
 /// among the legal moves in natural order, so that the same seed gives the
 /// same game whatever the evaluator's internal order of moves.
+///
+/// ```
+/// # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rules/tictactoe.gdl");
+/// let mut game = gdl::Game::load(path)?;
+/// let play = |game: &mut gdl::Game, seed| -> Result<Vec<String>, gdl::GameError> {
+///     let (mut player, mut state, mut moves) = (gdl::RandomPlayer::new(seed), game.initial_state(), vec![]);
+///     while !game.is_terminal(&state)? {
+///         let joint = player.joint(game, &state)?;
+///         moves.extend(joint.iter().map(|&m| game.move_text(m)));
+///         state = game.next_state(&state, &joint)?;
+///     }
+///     Ok(moves)
+/// };
+/// assert_eq!(play(&mut game, 3)?, play(&mut game, 3)?); // a seed is one game
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct RandomPlayer {
     rng: Pcg64,
     texts: HashMap<Move, String>,
