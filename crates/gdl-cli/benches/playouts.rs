@@ -1,6 +1,6 @@
 //! Random playouts from the initial state (uniform random moves, one
 //! thread), by gdl and by the game's direct Rust engine (its oracle in
-//! tests/oracle/, the ceiling), side by side in one run.
+//! crates/oracles/, the ceiling), side by side in one run.
 //!
 //! - `cargo bench --bench playouts`: criterion, one benchmark per game and
 //!   engine (`playout/gdl/NAME`, `playout/oracle/NAME`), the time of one
@@ -87,7 +87,7 @@ impl Bench {
 }
 
 /// One random playout of `O` from its initial position, as
-/// `gdl::playout::random_playout` plays one: each role's move uniformly at
+/// `gdl::random_playout` plays one: each role's move uniformly at
 /// random, the goals read at the end.
 fn oracle_playout<O: Oracle>(rng: &mut Pcg64) -> usize {
     let mut game = O::initial();

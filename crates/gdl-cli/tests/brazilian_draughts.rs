@@ -1,6 +1,6 @@
 //! Brazilian draughts (seed 003): the rules file `rules/brazilian_draughts.gdl`
 //! checked by random playouts, against the oracle of
-//! `tests/oracle/brazilian_draughts.rs`, and by hand-checked games.
+//! `crates/oracles/src/brazilian_draughts.rs`, and by hand-checked games.
 
 use gdl_oracles::brazilian_draughts;
 use gdl_oracles::oracle;

@@ -1,6 +1,6 @@
 //! English draughts (seed 000): the rules file `rules/english_draughts.gdl`
 //! checked by random playouts, against the oracle of
-//! `tests/oracle/english_draughts.rs`, and by hand-checked games.
+//! `crates/oracles/src/english_draughts.rs`, and by hand-checked games.
 
 use gdl_oracles::english_draughts;
 use gdl_oracles::games;

@@ -11,7 +11,7 @@ use crate::game::random::RandomPlayer;
 use crate::game::{Game, State};
 use crate::limits::{Limits, DEFAULT_MAX_ATOMS, DEFAULT_MAX_NESTING};
 use crate::source::SourceFile;
-use crate::syntax::kif::{parse, parse_ground_term};
+use crate::syntax::kif::{parse, parse_ground_term, Kif};
 use crate::syntax::symbol::Symbols;
 use crate::GameError;
 
@@ -30,7 +30,7 @@ pub const FUZZ_LIMITS: Limits = Limits {
 pub const FUZZ_STEPS: usize = 6;
 
 /// Parser target: reads the bytes as a rules file, as a typed move and as
-/// a recorded game (moves file or trace), and renders whatever diagnostics
+/// KIF terms (a moves file's line, a fact), and renders whatever diagnostics
 /// come out (which computes their locations).
 pub fn parse_bytes(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
@@ -40,6 +40,7 @@ pub fn parse_bytes(data: &[u8]) {
         render(&file, &errors, false);
     }
     let _ = parse_ground_term(&text, &mut Symbols::new());
+    let _ = Kif::read_all(&text);
 }
 
 /// Checker target: parses, normalises and checks the bytes as a rules

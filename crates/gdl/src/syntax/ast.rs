@@ -1,6 +1,6 @@
 //! The syntax tree of a rules file, as written (after case folding).
 //!
-//! `parse` builds it; `check` and `plan` read it. Every node carries the span
+//! `kif` builds it; `check` and `plan` read it. Every node carries the span
 //! of the text it came from, so that errors can point at it.
 
 use crate::source::Span;

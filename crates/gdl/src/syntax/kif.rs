@@ -2,7 +2,7 @@
 //!
 //! Three passes: a scan that checks parentheses and nesting depth (so that
 //! the recursive parser can never overflow the stack), the pest grammar in
-//! `grammar/gdl.pest` that reads s-expressions, and the reading of those
+//! `gdl.pest` that reads s-expressions, and the reading of those
 //! s-expressions as facts, rules, literals and terms. Every pass collects all
 //! the errors it can find before giving up.
 
