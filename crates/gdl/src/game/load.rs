@@ -15,7 +15,7 @@ use crate::plan::{self, Phase, Program, RelId};
 use crate::source::SourceFile;
 use crate::syntax::symbol::Symbols;
 use crate::syntax::term::{TermId, TermTable};
-use crate::syntax::{kif as parse, normal};
+use crate::syntax::{kif, normal};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -91,7 +91,7 @@ impl Game {
             file: Box::new(file),
             diagnostics,
         };
-        let description = match parse::parse(&file, limits.max_nesting) {
+        let description = match kif::parse(&file, limits.max_nesting) {
             Ok(d) => d,
             Err(errors) => return Err(invalid(file, errors)),
         };

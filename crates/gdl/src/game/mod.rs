@@ -20,9 +20,9 @@ use crate::engine::ground::Values;
 use crate::engine::interp::{RunScratch, Store};
 use crate::error::{Diagnostic, GameError};
 use crate::limits::Limits;
-use crate::plan::{self};
+use crate::plan;
 use crate::source::SourceFile;
-use crate::syntax::kif as parse;
+use crate::syntax::kif;
 use crate::syntax::symbol::Symbols;
 use crate::syntax::term::{TermId, TermTable};
 use memo::Memo;
@@ -194,7 +194,7 @@ impl Game {
 
     /// Reads a move typed as a KIF term. Does not check legality.
     pub fn parse_move(&mut self, text: &str) -> Result<Move, GameError> {
-        let term = parse::parse_ground_term(text, &mut self.symbols).map_err(|reason| {
+        let term = kif::parse_ground_term(text, &mut self.symbols).map_err(|reason| {
             GameError::BadMoveText {
                 text: text.to_string(),
                 reason,
