@@ -15,7 +15,7 @@ use skirmish_holes::SkirmishHoles;
 
 const RULES: &str = "rules/skirmish_holes.gdl";
 
-/// Goal by number of captures, as the text and the seeds README give it.
+/// Goal by number of captures, as the text and docs/games.md give it.
 const SCORE: [u8; 17] = [
     0, 6, 12, 18, 24, 30, 36, 42, 48, 54, 60, 66, 72, 79, 86, 93, 100,
 ];

@@ -1,4 +1,4 @@
-//! The restrictions of GDL (see `shared/GDL.md`), checked on a parsed and
+//! The restrictions of GDL (see `docs/language.md`), checked on a parsed and
 //! normalised description, with every error located in the text.
 //!
 //! `check` runs every check and returns all errors and warnings together,
