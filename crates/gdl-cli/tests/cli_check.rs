@@ -134,3 +134,30 @@ fn plan_prints_the_plans_of_a_valid_file() {
     assert_eq!(run.code, 0, "{}", run.screen());
     assert!(run.stdout.lines().count() > 2, "{}", run.stdout);
 }
+
+/// The published-game allowances are warnings that `check` names, and
+/// `--strict` refuses them as errors, in `check` and wherever rules load.
+#[test]
+fn strict_refuses_the_published_game_allowances() {
+    let file = "tests/check/valid/allowances.gdl";
+    let lenient = crate::common::gdl_in(&crate::common::library(), &["check", file], "");
+    assert_eq!(lenient.code, 0, "{}", lenient.screen());
+    assert!(lenient
+        .stdout
+        .ends_with("valid, 1 role (solver), 2 warnings\n"));
+    let strict = crate::common::gdl_in(&crate::common::library(), &["check", "--strict", file], "");
+    assert_eq!(strict.code, 1, "{}", strict.screen());
+    insta::assert_snapshot!(strict.screen());
+    let trace = crate::common::gdl_in(&crate::common::library(), &["trace", "--strict", file], "");
+    assert_eq!(trace.code, 1, "{}", trace.screen());
+    assert!(
+        trace.stderr.contains("error[no-init]"),
+        "{}",
+        trace.screen()
+    );
+    assert!(
+        trace.stderr.contains("error[unknown-role-goal]"),
+        "{}",
+        trace.screen()
+    );
+}

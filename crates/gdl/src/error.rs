@@ -19,6 +19,11 @@ pub enum Severity {
     Error,
 }
 
+/// The codes of the published-game allowances (see
+/// [`Diagnostic::is_allowance`]): `no-init` (the game starts from the empty
+/// state) and `unknown-role-goal` (a goal of a role that does not play).
+pub const ALLOWANCES: [&str; 2] = ["no-init", "unknown-role-goal"];
+
 /// One message about a rules file, pointing at the text it concerns.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
@@ -80,6 +85,14 @@ impl Diagnostic {
     pub(crate) fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
         self.notes.push(note.into());
         self
+    }
+
+    /// Whether it is a published-game allowance: a warning for what GDL
+    /// forbids or leaves unsaid but published games do and the reference
+    /// engine (ggp-base) plays, so gdl plays it too (the `--strict` flag of
+    /// the command refuses them). Its code is one of [`ALLOWANCES`].
+    pub fn is_allowance(&self) -> bool {
+        self.severity == Severity::Warning && ALLOWANCES.contains(&self.code)
     }
 
     /// True for errors.

@@ -52,7 +52,7 @@ mod game;
 pub mod fuzz;
 
 pub use analysis::check::check_source;
-pub use error::{clip, render, shorten, Diagnostic, GameError, LoadError, Severity};
+pub use error::{clip, render, shorten, Diagnostic, GameError, LoadError, Severity, ALLOWANCES};
 pub use game::random::{natural_cmp, random_playout, Playout, RandomPlayer};
 pub use game::stepper::Stepper;
 pub use game::{Engine, Game, Move, Role, State};

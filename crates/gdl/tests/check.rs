@@ -67,6 +67,7 @@ macro_rules! invalid_files {
 }
 
 valid_files! {
+    allowances: ["no-init", "unknown-role-goal"],
     tictactoe: [],
     race: [],
     warnings: ["no-base-input", "undefined-relation", "unused-relation"],
@@ -206,4 +207,25 @@ fn a_derived_goal_value_is_judged_as_a_written_one() {
             game.engine()
         );
     }
+}
+
+/// A game without `init` starts from the empty state and plays (the
+/// `no-init` allowance), and its allowances are marked as such.
+#[test]
+fn a_game_without_init_starts_from_the_empty_state() {
+    let mut game = gdl::Game::load(crate::path("tests/check/valid/allowances.gdl")).unwrap();
+    let allowances: Vec<&str> = (game.warnings().iter())
+        .filter(|d| d.is_allowance())
+        .map(|d| d.code)
+        .collect();
+    assert_eq!(allowances, ["no-init", "unknown-role-goal"]);
+    let mut state = game.initial_state();
+    assert!(state.is_empty());
+    let solver = game.roles()[0];
+    for _ in 0..2 {
+        let moves = game.legal_moves(&state, solver).unwrap();
+        state = game.next_state(&state, &moves[..1]).unwrap();
+    }
+    assert!(game.is_terminal(&state).unwrap());
+    assert_eq!(game.goals(&state).unwrap(), [100]);
 }

@@ -9,7 +9,7 @@ pub mod random;
 pub mod trace_cmd;
 
 use crate::board::BoardSpec;
-use gdl::{Game, GameError, Limits, LoadError};
+use gdl::{Diagnostic, Game, GameError, Limits, LoadError, Severity};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -81,9 +81,15 @@ pub fn color() -> bool {
         && std::env::var_os("NO_COLOR").is_none()
 }
 
-/// The evaluator limits, flags shared by every command that loads rules.
+/// The flags shared by every command that loads rules: the evaluator's
+/// limits, and whether the published-game allowances are refused.
 #[derive(clap::Args, Clone, Debug)]
 pub struct LimitArgs {
+    /// Refuse, as errors, what GDL forbids or leaves unsaid but published
+    /// games do and gdl allows with a warning (no `init`; a goal of a role
+    /// that does not play).
+    #[arg(long)]
+    pub strict: bool,
     /// Most facts one model may hold before the evaluator gives up.
     #[arg(long, value_name = "N")]
     pub max_facts: Option<usize>,
@@ -192,7 +198,30 @@ pub fn load_game(path: &Path, limits: &LimitArgs) -> Result<Game, LoadError> {
     if let Some(n) = limits.max_ground_atoms {
         l.max_ground_atoms = n;
     }
-    Game::load_with(path, l)
+    let game = Game::load_with(path, l)?;
+    if limits.strict && game.warnings().iter().any(|d| d.is_allowance()) {
+        return Err(LoadError::Invalid {
+            file: Box::new(game.source().clone()),
+            diagnostics: strict(game.warnings()),
+        });
+    }
+    Ok(game)
+}
+
+/// The diagnostics under `--strict`: the published-game allowances become
+/// errors.
+fn strict(diagnostics: &[Diagnostic]) -> Vec<Diagnostic> {
+    diagnostics
+        .iter()
+        .map(|d| Diagnostic {
+            severity: if d.is_allowance() {
+                Severity::Error
+            } else {
+                d.severity
+            },
+            ..d.clone()
+        })
+        .collect()
 }
 
 /// Reads a file named on the command line (exit 2 when it cannot be read).

@@ -24,6 +24,10 @@ use std::collections::VecDeque;
 /// connected component of the dependency graph).
 const MAX_CYCLE_REPORTS: usize = 10;
 
+/// The note of an allowance (see [`crate::Diagnostic::is_allowance`]).
+const ALLOWED_IN_PUBLISHED_GAMES: &str =
+    "published games do this and ggp-base plays them, so gdl allows it; `--strict` refuses it";
+
 /// Keywords every game must define, with what each gives.
 const REQUIRED: [(&str, &str); 5] = [
     (
@@ -477,20 +481,25 @@ impl<'a> Checker<'a> {
             });
         }
         for (span, text, keyword) in found {
+            let message = format!("`{text}` in `{keyword}` is not a role of the game");
+            // A goal of a role that does not play is never asked for: an
+            // allowance; a move of one is a mistake.
+            let d = if keyword == "goal" {
+                Diagnostic::warning("unknown-role-goal", span, message)
+                    .with_note(ALLOWED_IN_PUBLISHED_GAMES)
+            } else {
+                Diagnostic::error("unknown-role", span, message)
+            };
             self.out.push(
-                Diagnostic::error(
-                    "unknown-role",
-                    span,
-                    format!("`{text}` in `{keyword}` is not a role of the game"),
-                )
-                .with_label("not declared by `(role ...)`")
-                .with_note(format!("the roles are {}", declared.join(", "))),
+                d.with_label("not declared by `(role ...)`")
+                    .with_note(format!("the roles are {}", declared.join(", "))),
             );
         }
     }
 
-    /// At least one role, and rules or facts for `init`, `legal`, `terminal`
-    /// and `goal`.
+    /// At least one role, and rules or facts for `init`, `legal`,
+    /// `terminal` and `goal`; a file that lacks only `init` gets the
+    /// allowance `no-init` instead of an error.
     fn required(&mut self) {
         let heads: FxHashSet<&str> = self
             .d
@@ -502,6 +511,18 @@ impl<'a> Checker<'a> {
             .into_iter()
             .filter(|(name, _)| !heads.contains(name))
             .collect();
+        if let [("init", _)] = missing.as_slice() {
+            self.out.push(
+                Diagnostic::warning(
+                    "no-init",
+                    Span::new(0, 0),
+                    "the file has no rule or fact for `init`: the game starts from the empty state",
+                )
+                .with_label("in this file")
+                .with_note(ALLOWED_IN_PUBLISHED_GAMES),
+            );
+            return;
+        }
         let message = match missing.as_slice() {
             [] => return,
             [("role", _)] => "the file declares no role, and every game needs one".to_string(),
