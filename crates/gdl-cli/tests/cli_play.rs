@@ -25,7 +25,7 @@ fn scripted_errors_stop_with_status_1_and_say_why() {
         ("occupied", "5\n(mark 2 2)\n"),
         ("out_of_range", "10\n"),
         ("bad_text", "(mark 1\n"),
-        ("not_a_move", "(frobnicate)\n"),
+        ("not_a_move", "(frobnicate ?x)\n"),
         ("save_without_file", "save\n"),
     ];
     for (name, input) in cases {

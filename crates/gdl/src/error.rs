@@ -21,8 +21,9 @@ pub enum Severity {
 
 /// The codes of the published-game allowances (see
 /// [`Diagnostic::is_allowance`]): `no-init` (the game starts from the empty
-/// state) and `unknown-role-goal` (a goal of a role that does not play).
-pub const ALLOWANCES: [&str; 2] = ["no-init", "unknown-role-goal"];
+/// state), `unknown-role-goal` (a goal of a role that does not play) and
+/// `zero-argument-term` (`(f)`, a term distinct from `f`).
+pub const ALLOWANCES: [&str; 3] = ["no-init", "unknown-role-goal", "zero-argument-term"];
 
 /// One message about a rules file, pointing at the text it concerns.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -67,7 +67,7 @@ macro_rules! invalid_files {
 }
 
 valid_files! {
-    allowances: ["no-init", "unknown-role-goal"],
+    allowances: ["no-init", "unknown-role-goal", "zero-argument-term"],
     tictactoe: [],
     race: [],
     warnings: ["no-base-input", "undefined-relation", "unused-relation"],
@@ -210,7 +210,8 @@ fn a_derived_goal_value_is_judged_as_a_written_one() {
 }
 
 /// A game without `init` starts from the empty state and plays (the
-/// `no-init` allowance), and its allowances are marked as such.
+/// `no-init` allowance), `(over)` is a fact distinct from `over`, and the
+/// allowances are marked as such.
 #[test]
 fn a_game_without_init_starts_from_the_empty_state() {
     let mut game = gdl::Game::load(crate::path("tests/check/valid/allowances.gdl")).unwrap();
@@ -218,7 +219,10 @@ fn a_game_without_init_starts_from_the_empty_state() {
         .filter(|d| d.is_allowance())
         .map(|d| d.code)
         .collect();
-    assert_eq!(allowances, ["no-init", "unknown-role-goal"]);
+    assert_eq!(
+        allowances,
+        ["no-init", "unknown-role-goal", "zero-argument-term"]
+    );
     let mut state = game.initial_state();
     assert!(state.is_empty());
     let solver = game.roles()[0];
@@ -228,4 +232,7 @@ fn a_game_without_init_starts_from_the_empty_state() {
     }
     assert!(game.is_terminal(&state).unwrap());
     assert_eq!(game.goals(&state).unwrap(), [100]);
+    // `(over)` came with the last move, and `over` never did.
+    assert!(game.state_facts(&state).contains(&"(over)".to_string()));
+    assert!(!game.state_facts(&state).contains(&"over".to_string()));
 }

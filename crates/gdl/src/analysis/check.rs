@@ -101,6 +101,7 @@ pub fn check(d: &Description, clauses: &[Clause]) -> Vec<Diagnostic> {
     c.gdl_ii();
     c.arities();
     c.facts_and_roles();
+    c.zero_argument_terms();
     c.required();
     c.safety();
     c.dependencies();
@@ -494,6 +495,45 @@ impl<'a> Checker<'a> {
                 d.with_label("not declared by `(role ...)`")
                     .with_note(format!("the roles are {}", declared.join(", "))),
             );
+        }
+    }
+
+    /// Each `(f)`, a function term of no argument (read as the constant
+    /// `(f)`, distinct from `f`), is an allowance: one warning per name.
+    fn zero_argument_terms(&mut self) {
+        fn walk(t: &Term, found: &mut Vec<(Symbol, Span)>, name: &dyn Fn(Symbol) -> bool) {
+            match t {
+                Term::Atom(a, span) if name(*a) => found.push((*a, *span)),
+                Term::Func(_, args, _) => args.iter().for_each(|a| walk(a, found, name)),
+                _ => {}
+            }
+        }
+        let mut found = Vec::new();
+        let is_zero_argument = |a: Symbol| self.name(a).starts_with('(');
+        for rule in &self.d.rules {
+            Self::for_each_sentence(rule, &mut |s, _| {
+                s.args
+                    .iter()
+                    .for_each(|t| walk(t, &mut found, &is_zero_argument));
+            });
+        }
+        let mut seen = FxHashSet::default();
+        for (a, span) in found {
+            if seen.insert(a) {
+                let name = self.name(a).to_string();
+                let bare = &name[1..name.len() - 1];
+                self.out.push(
+                    Diagnostic::warning(
+                        "zero-argument-term",
+                        span,
+                        format!(
+                            "`{name}` is a function term of no argument, distinct from `{bare}`"
+                        ),
+                    )
+                    .with_label("a term of its own")
+                    .with_note(ALLOWED_IN_PUBLISHED_GAMES),
+                );
+            }
         }
     }
 

@@ -435,7 +435,7 @@ impl Reader {
         self.sentence(form).map(Literal::Pos)
     }
 
-    /// A term: an atom, a variable or `(f arg ...)`.
+    /// A term: an atom, a variable, `(f arg ...)` or `(f)`.
     fn term(&mut self, form: &Sexp) -> Option<Term> {
         match form {
             Sexp::Atom(a, span) => Some(Term::Atom(*a, *span)),
@@ -449,13 +449,13 @@ impl Reader {
                         *span,
                     ))
                 }
-                Some(Sexp::Atom(_, _)) => {
-                    self.error(
-                        *span,
-                        "a function term needs at least one argument",
-                        "write the bare atom instead of a one-element list",
-                    );
-                    None
+                // `(f)`: a function of no argument, a term of its own,
+                // distinct from the atom `f` (as in ggp-base). No rule can
+                // take it apart, so it is the constant named `(f)`; the
+                // checker warns about it (`zero-argument-term`).
+                Some(Sexp::Atom(f, _)) => {
+                    let name = format!("({})", self.symbols.name(*f));
+                    Some(Term::Atom(self.symbols.intern(&name), *span))
                 }
                 Some(other) => {
                     self.error(
