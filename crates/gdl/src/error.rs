@@ -22,8 +22,15 @@ pub enum Severity {
 /// The codes of the published-game allowances (see
 /// [`Diagnostic::is_allowance`]): `no-init` (the game starts from the empty
 /// state), `unknown-role-goal` (a goal of a role that does not play) and
-/// `zero-argument-term` (`(f)`, a term distinct from `f`).
-pub const ALLOWANCES: [&str; 3] = ["no-init", "unknown-role-goal", "zero-argument-term"];
+/// `zero-argument-term` (`(f)`, a term distinct from `f`) and
+/// `split-by-constants` (a relation stratified once split by the constants
+/// of its heads).
+pub const ALLOWANCES: [&str; 4] = [
+    "no-init",
+    "unknown-role-goal",
+    "zero-argument-term",
+    "split-by-constants",
+];
 
 /// One message about a rules file, pointing at the text it concerns.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -70,6 +70,7 @@ valid_files! {
     allowances: ["no-init", "unknown-role-goal", "zero-argument-term"],
     tictactoe: [],
     race: [],
+    split_by_constants: ["split-by-constants"],
     warnings: ["no-base-input", "undefined-relation", "unused-relation"],
 }
 
@@ -235,4 +236,31 @@ fn a_game_without_init_starts_from_the_empty_state() {
     // `(over)` came with the last move, and `over` never did.
     assert!(game.state_facts(&state).contains(&"(over)".to_string()));
     assert!(!game.state_facts(&state).contains(&"over".to_string()));
+}
+
+/// A relation stratified once split by the constants of its heads plays as
+/// its rules say, with both engines: every role scores 0 until one has won,
+/// and the values a role does not score are the claims it may make.
+#[test]
+fn a_relation_split_by_constants_plays_as_written() {
+    for max_ground_work in [gdl::Limits::default().max_ground_work, 0] {
+        let limits = gdl::Limits {
+            max_ground_work,
+            ..gdl::Limits::default()
+        };
+        let path = crate::path("tests/check/valid/split_by_constants.gdl");
+        let mut game = gdl::Game::load_with(path, limits).unwrap();
+        let a = game.roles()[0];
+        let start = game.initial_state();
+        let mut legal: Vec<String> = (game.legal_moves(&start, a).unwrap().into_iter())
+            .map(|m| game.move_text(m))
+            .collect();
+        legal.sort();
+        assert_eq!(legal, ["(claim 100)", "(claim 50)", "(claim 7)", "noop"]);
+        assert_eq!(game.goals(&start).unwrap(), [0, 0], "{}", game.engine());
+        let noop = game.parse_move("noop").unwrap();
+        let end = game.next_state(&start, &[noop, noop]).unwrap();
+        assert!(game.is_terminal(&end).unwrap());
+        assert_eq!(game.goals(&end).unwrap(), [100, 0], "{}", game.engine());
+    }
 }

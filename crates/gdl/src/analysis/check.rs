@@ -25,7 +25,7 @@ use std::collections::VecDeque;
 const MAX_CYCLE_REPORTS: usize = 10;
 
 /// The note of an allowance (see [`crate::Diagnostic::is_allowance`]).
-const ALLOWED_IN_PUBLISHED_GAMES: &str =
+pub(super) const ALLOWED_IN_PUBLISHED_GAMES: &str =
     "published games do this and ggp-base plays them, so gdl allows it; `--strict` refuses it";
 
 /// Keywords every game must define, with what each gives.
@@ -67,8 +67,8 @@ const FORBIDDEN_DEPENDENCIES: [(&str, &[&str], &str); 6] = [
 /// Parses, normalises and checks a rules file given as text: the whole
 /// loading pipeline up to (not including) planning. Returns the file, for
 /// rendering, and every diagnostic: the syntax errors if it does not parse,
-/// else the normal-form errors if `or`s expand too far, else what `check`
-/// finds.
+/// else the normal-form errors if `or`s expand too far, else what the
+/// analysis finds.
 ///
 /// ```
 /// let (file, diagnostics) = gdl::check_source("t.gdl", "(role a) (intit (cell 1))");
@@ -80,9 +80,9 @@ pub fn check_source(name: &str, text: &str) -> (SourceFile, Vec<Diagnostic>) {
     let file = SourceFile::new(name, text);
     let diagnostics = match parse(&file, DEFAULT_MAX_NESTING) {
         Err(errors) => errors,
-        Ok(d) => match normalize(&d) {
+        Ok(mut d) => match normalize(&d) {
             Err(errors) => errors,
-            Ok(clauses) => check(&d, &clauses),
+            Ok(clauses) => super::analyse(&mut d, clauses).1,
         },
     };
     (file, diagnostics)

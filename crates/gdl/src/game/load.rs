@@ -91,7 +91,7 @@ impl Game {
             file: Box::new(file),
             diagnostics,
         };
-        let description = match kif::parse(&file, limits.max_nesting) {
+        let mut description = match kif::parse(&file, limits.max_nesting) {
             Ok(d) => d,
             Err(errors) => return Err(invalid(file, errors)),
         };
@@ -99,7 +99,7 @@ impl Game {
             Ok(c) => c,
             Err(errors) => return Err(invalid(file, errors)),
         };
-        let diagnostics = crate::analysis::check::check(&description, &clauses);
+        let (clauses, diagnostics) = crate::analysis::analyse(&mut description, clauses);
         if diagnostics.iter().any(Diagnostic::is_error) {
             return Err(invalid(file, diagnostics));
         }
