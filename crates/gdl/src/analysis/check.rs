@@ -102,6 +102,7 @@ pub fn check(d: &Description, clauses: &[Clause]) -> Vec<Diagnostic> {
     c.arities();
     c.facts_and_roles();
     c.zero_argument_terms();
+    c.case_variants();
     c.required();
     c.safety();
     c.dependencies();
@@ -494,6 +495,33 @@ impl<'a> Checker<'a> {
             self.out.push(
                 d.with_label("not declared by `(role ...)`")
                     .with_note(format!("the roles are {}", declared.join(", "))),
+            );
+        }
+    }
+
+    /// Names written in two spellings that differ only in case: one name in
+    /// GDL (and in gdl), two in ggp-base, which may then play the file
+    /// differently.
+    fn case_variants(&mut self) {
+        for v in self.d.symbols.case_variants() {
+            if has_fixed_meaning(self.name(v.symbol)) {
+                continue; // `ROLE` is `role` to every reader
+            }
+            let ((first, first_at), (other, other_at)) = (&v.first, &v.other);
+            self.out.push(
+                Diagnostic::warning(
+                    "case-variant",
+                    *other_at,
+                    format!(
+                        "`{other}` and `{first}` differ only in case: gdl reads them as one name"
+                    ),
+                )
+                .with_label(format!("the same name as `{first}`"))
+                .with_secondary(*first_at, format!("`{first}` first written here"))
+                .with_note(
+                    "GDL compares names without case, but ggp-base, the reference engine, \
+                     reads these as two names and may play this file differently",
+                ),
             );
         }
     }

@@ -291,7 +291,7 @@ fn sexp(pair: pest::iterators::Pair<'_, G>, symbols: &mut Symbols) -> Sexp {
     let s = pair.as_span();
     let span = Span::new(s.start(), s.end());
     match pair.as_rule() {
-        G::atom => Sexp::Atom(symbols.intern(pair.as_str()), span),
+        G::atom => Sexp::Atom(symbols.intern_written(pair.as_str(), span), span),
         G::variable => Sexp::Var(symbols.intern(pair.as_str()), span),
         G::list => Sexp::List(pair.into_inner().map(|p| sexp(p, symbols)).collect(), span),
         other => unreachable!("grammar rule {other:?} is never a form"),

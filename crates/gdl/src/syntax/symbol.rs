@@ -1,5 +1,6 @@
 //! Interned symbols: atom, relation, function and variable names.
 
+use crate::source::Span;
 use indexmap::IndexSet;
 
 /// An interned name. Names compare case-insensitively, so they are stored in
@@ -11,6 +12,24 @@ pub struct Symbol(pub u32);
 #[derive(Clone, Debug, Default)]
 pub struct Symbols {
     names: IndexSet<Box<str>>,
+    /// Per symbol read from a file: where it was first written, and how
+    /// when that was not in lower case.
+    written: Vec<Option<(Span, Option<Box<str>>)>>,
+    /// Names written in two spellings that differ in case, the first two
+    /// met of each (see `case_variants`).
+    variants: Vec<CaseVariant>,
+}
+
+/// A name written in two spellings that differ only in case, such as
+/// `nextRank` and `nextrank`: one name in GDL, two in ggp-base.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CaseVariant {
+    /// The name.
+    pub symbol: Symbol,
+    /// The first spelling, and where it is written.
+    pub first: (Box<str>, Span),
+    /// The first other spelling, and where it is written.
+    pub other: (Box<str>, Span),
 }
 
 impl Symbols {
@@ -33,6 +52,43 @@ impl Symbols {
         }
         let (i, _) = self.names.insert_full(name.into());
         Symbol(i as u32)
+    }
+
+    /// The symbol for `name` as written at `at` in a file: `intern`, and
+    /// the spelling remembered, so that names written in two spellings
+    /// that differ in case are found (see `case_variants`).
+    pub fn intern_written(&mut self, name: &str, at: Span) -> Symbol {
+        let s = self.intern(name);
+        let spelling = name
+            .bytes()
+            .any(|b| b.is_ascii_uppercase())
+            .then(|| name.into());
+        let i = s.0 as usize;
+        if self.written.len() <= i {
+            self.written.resize(i + 1, None);
+        }
+        match &self.written[i] {
+            None => self.written[i] = Some((at, spelling)),
+            Some((first_at, first)) if *first != spelling => {
+                if !self.variants.iter().any(|v| v.symbol == s) {
+                    let text =
+                        |w: &Option<Box<str>>| w.clone().unwrap_or_else(|| self.name(s).into());
+                    self.variants.push(CaseVariant {
+                        symbol: s,
+                        first: (text(first), *first_at),
+                        other: (text(&spelling), at),
+                    });
+                }
+            }
+            Some(_) => {}
+        }
+        s
+    }
+
+    /// The names written in two spellings that differ in case, in the
+    /// order their second spelling was met.
+    pub fn case_variants(&self) -> &[CaseVariant] {
+        &self.variants
     }
 
     /// The symbol for `name` if it was interned already.
