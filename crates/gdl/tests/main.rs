@@ -3,6 +3,7 @@
 //! join plans, and the fuzz corpus.
 
 mod check;
+mod corpus;
 mod figures;
 mod fuzz_corpus;
 mod memory;

@@ -1,0 +1,177 @@
+//! Agreement with the reference: every published game of the corpus beside
+//! the repository (`../shared/corpus/NAME.kif`, with `NAME.0.json` and
+//! `NAME.1.json`, random games traced by ggp-base) is replayed move by
+//! move, and every step's state, each role's legal moves (as sets: the
+//! traces sort them as plain strings), terminal and the final goals must be
+//! the reference's. Each game plays on the engine its loading picks, and
+//! again on the interpreter alone for its first steps (`INTERPRETED_STEPS`),
+//! so that both engines are held to the reference within the CI budget.
+//! Without the corpus (a clone of the project alone) the test says it
+//! skipped and passes.
+
+use gdl::{Game, Limits, State};
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// The steps of each trace the interpreter replays too.
+const INTERPRETED_STEPS: usize = 10;
+
+/// The corpus, if it is beside the repository.
+fn corpus() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    dir.is_dir().then_some(dir)
+}
+
+#[test]
+fn every_published_game_agrees_with_its_reference_traces() {
+    let Some(dir) = corpus() else {
+        eprintln!("skipped: no published corpus at ../shared/corpus beside the repository");
+        return;
+    };
+    let mut traces: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    traces.sort();
+    assert!(
+        traces.len() > 100,
+        "{} traces in {}",
+        traces.len(),
+        dir.display()
+    );
+    // Two workers: the games are independent, and CI has two cores.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let failures: Vec<String> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut failures = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(trace) = traces.get(i) else { break };
+                        if let Err(e) = agree(trace) {
+                            failures.push(format!("{}: {e}", trace.display()));
+                        }
+                    }
+                    failures
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect()
+    });
+    eprintln!("{} reference traces replayed", traces.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Replays one trace on the engine loading picks, then its first steps on
+/// the interpreter alone.
+fn agree(trace: &Path) -> Result<(), String> {
+    let name = trace.file_name().unwrap().to_string_lossy();
+    let rules = trace.with_file_name(format!("{}.kif", name.split('.').next().unwrap()));
+    let trace: Value = serde_json::from_str(&std::fs::read_to_string(trace).unwrap())
+        .map_err(|e| format!("bad trace: {e}"))?;
+    let interpreted = Limits {
+        max_ground_work: 0,
+        ..Limits::default()
+    };
+    for (limits, steps) in [
+        (Limits::default(), usize::MAX),
+        (interpreted, INTERPRETED_STEPS),
+    ] {
+        let mut game = Game::load_with(&rules, limits).map_err(|e| e.render(false))?;
+        replay(&mut game, &trace, steps).map_err(|e| format!("{} engine: {e}", game.engine()))?;
+    }
+    Ok(())
+}
+
+/// Replays the first `steps` steps of a trace, comparing each.
+fn replay(game: &mut Game, trace: &Value, steps: usize) -> Result<(), String> {
+    let roles = game.roles();
+    let recorded = trace["steps"].as_array().ok_or("no steps")?;
+    let mut state = game.initial_state();
+    for step in recorded.iter().take(steps) {
+        let n = &step["step"];
+        let facts: BTreeSet<String> = game.state_facts(&state).into_iter().collect();
+        if facts != texts(&step["state"]) {
+            return Err(format!(
+                "step {n}: {}",
+                difference("state", &facts, &texts(&step["state"]))
+            ));
+        }
+        let terminal = game.is_terminal(&state).map_err(|e| e.to_string())?;
+        if Some(terminal) != step["terminal"].as_bool() {
+            return Err(format!("step {n}: terminal is {terminal}"));
+        }
+        if terminal {
+            break;
+        }
+        for (r, legal) in roles
+            .iter()
+            .zip(step["legal"].as_array().ok_or("no legal")?)
+        {
+            let moves: BTreeSet<String> =
+                (game.legal_moves(&state, *r).map_err(|e| e.to_string())?)
+                    .into_iter()
+                    .map(|m| game.move_text(m))
+                    .collect();
+            if moves != texts(legal) {
+                let what = format!("legal moves of {}", game.role_name(*r));
+                return Err(format!(
+                    "step {n}: {}",
+                    difference(&what, &moves, &texts(legal))
+                ));
+            }
+        }
+        let Some(played) = step["moves"].as_array() else {
+            break;
+        };
+        let joint = (played.iter())
+            .map(|m| game.parse_move(m.as_str().unwrap_or_default()))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| e.to_string())?;
+        state = next(game, &state, &joint)?;
+    }
+    if steps == usize::MAX && recorded.last().is_some_and(|s| s["terminal"] == true) {
+        let goals = game.goals(&state).map_err(|e| e.to_string())?;
+        let recorded: Vec<u64> = (trace["goals"].as_array().ok_or("no goals")?.iter())
+            .filter_map(Value::as_u64)
+            .collect();
+        let goals: Vec<u64> = goals.into_iter().map(u64::from).collect();
+        if goals != recorded {
+            return Err(format!("goals {goals:?}, the reference's {recorded:?}"));
+        }
+    }
+    Ok(())
+}
+
+fn next(game: &mut Game, state: &State, joint: &[gdl::Move]) -> Result<State, String> {
+    game.next_state(state, joint).map_err(|e| e.to_string())
+}
+
+/// The strings of a JSON array, as a set.
+fn texts(v: &Value) -> BTreeSet<String> {
+    (v.as_array().into_iter().flatten())
+        .filter_map(|s| s.as_str().map(str::to_string))
+        .collect()
+}
+
+/// What one set has that the other lacks.
+fn difference(what: &str, ours: &BTreeSet<String>, theirs: &BTreeSet<String>) -> String {
+    let only = |a: &BTreeSet<String>, b: &BTreeSet<String>| {
+        a.difference(b)
+            .take(5)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    format!(
+        "{what} differ: gdl only [{}], reference only [{}]",
+        only(ours, theirs),
+        only(theirs, ours)
+    )
+}
