@@ -1,12 +1,13 @@
-//! The library's tests, one binary: the checker's diagnostics, the engines
-//! against a naive evaluator and against each other, the stepper, memory,
-//! join plans, and the fuzz corpus.
+//! The library's tests, one binary: the checker's diagnostics, agreement
+//! with the reference engine's traces, the engines against a naive
+//! evaluator and against each other, the stepper, join plans, and the fuzz
+//! corpus. (Memory over long runs is `tests/memory.rs`, a process of its
+//! own.)
 
 mod check;
 mod corpus;
 mod figures;
 mod fuzz_corpus;
-mod memory;
 mod naive_model;
 mod plan_order;
 mod stepper;

@@ -3,6 +3,11 @@
 //! of state models (`Game::set_memo_capacity`) keeps at most two
 //! generations of them. Linux only: the resident set is read from
 //! `/proc/self/statm`.
+//!
+//! The one test binary of the library apart from `main`: the resident set
+//! is the whole process's, so these tests need a process of their own (in
+//! `main`, the corpus replay or another test allocating beside them would
+//! count as their growth).
 #![cfg(target_os = "linux")]
 
 use gdl::{Game, State};
@@ -122,8 +127,8 @@ fn distinct(mut hashes: Vec<u64>) -> usize {
 }
 
 fn breakthrough() -> Game {
-    let path = crate::path("rules/breakthrough.gdl");
-    let game = Game::load(&path).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rules/breakthrough.gdl");
+    let game = Game::load(path).unwrap_or_else(|e| panic!("{}", e.render(false)));
     assert!(
         matches!(game.engine(), gdl::Engine::Ground { .. }),
         "{}",
