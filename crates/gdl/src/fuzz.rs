@@ -80,18 +80,20 @@ pub fn play_bytes(data: &[u8]) {
     let (mut pa, mut pb) = (RandomPlayer::new(1), RandomPlayer::new(1));
     let (mut sa, mut sb) = (a.initial_state(), b.initial_state());
     for step in 0..=FUZZ_STEPS {
-        let ra = observe(&mut a, &sa, step < FUZZ_STEPS, &mut pa);
-        let rb = observe(&mut b, &sb, step < FUZZ_STEPS, &mut pb);
+        let choose = step < FUZZ_STEPS;
+        let (ra, rb) = (
+            observe(&mut a, &sa, choose, &mut pa),
+            observe(&mut b, &sb, choose, &mut pb),
+        );
         let limited = |r: &Result<_, GameError>| matches!(r, Err(GameError::Limit { .. }));
         if limited(&ra) || limited(&rb) {
             return;
         }
-        let (oa, ob) = (ra.as_ref().map(|o| &o.0), rb.as_ref().map(|o| &o.0));
+        let (seen_a, seen_b) = (ra.as_ref().map(|r| &r.0), rb.as_ref().map(|r| &r.0));
+        let engine = a.engine();
         assert_eq!(
-            oa,
-            ob,
-            "ground rules ({:?}) and interpreter disagree",
-            a.engine()
+            seen_a, seen_b,
+            "ground rules ({engine}) and interpreter disagree"
         );
         match (ra, rb) {
             (Ok((_, Some(ja))), Ok((_, Some(jb)))) => {
@@ -103,27 +105,38 @@ pub fn play_bytes(data: &[u8]) {
     }
 }
 
-/// What a state shows: its facts, each role's legal moves, terminal and
-/// goals, as texts; and, when `choose` and the game goes on, a random joint
-/// move.
-#[allow(clippy::type_complexity)]
+/// What a state shows, as texts: both engines must show the same.
+#[derive(Debug, PartialEq)]
+struct Seen {
+    facts: Vec<String>,
+    /// Each role's legal moves, sorted (none in a terminal state).
+    legal: Vec<Vec<String>>,
+    terminal: bool,
+    /// The goals, in a terminal state.
+    goals: Vec<u8>,
+}
+
+/// What `state` shows, and, when `choose` and the game goes on, a random
+/// joint move (the player sorts the moves by text, so states shown alike
+/// give the same choice on both engines; moves themselves are ids of each
+/// game's own terms, not compared).
 fn observe(
     game: &mut Game,
     state: &State,
     choose: bool,
     player: &mut RandomPlayer,
-) -> Result<
-    (
-        (Vec<String>, Vec<Vec<String>>, bool, Vec<u8>),
-        Option<Vec<crate::Move>>,
-    ),
-    GameError,
-> {
+) -> Result<(Seen, Option<Vec<crate::Move>>), GameError> {
     let mut facts = game.state_facts(state);
     facts.sort();
     if game.is_terminal(state)? {
         let goals = game.goals(state)?;
-        return Ok(((facts, Vec::new(), true, goals), None));
+        let seen = Seen {
+            facts,
+            legal: Vec::new(),
+            terminal: true,
+            goals,
+        };
+        return Ok((seen, None));
     }
     let mut legal = Vec::new();
     for role in game.roles() {
@@ -135,10 +148,15 @@ fn observe(
         moves.sort();
         legal.push(moves);
     }
-    let joint = if choose {
-        Some(player.joint(game, state)?)
-    } else {
-        None
+    let joint = match choose {
+        true => Some(player.joint(game, state)?),
+        false => None,
     };
-    Ok(((facts, legal, false, Vec::new()), joint))
+    let seen = Seen {
+        facts,
+        legal,
+        terminal: false,
+        goals: Vec::new(),
+    };
+    Ok((seen, joint))
 }

@@ -22,8 +22,6 @@ pub enum NLit {
     Same(Term, Term, Span),
 }
 
-impl NLit {}
-
 /// A rule in normal form: the head holds when every body literal does.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Clause {
