@@ -9,6 +9,10 @@ use clap::{Parser, Subcommand};
 use gdl_cli::command;
 use std::process::ExitCode;
 
+/// Counts the bytes the process holds, so that `--max-memory` is enforced.
+#[global_allocator]
+static ALLOCATOR: gdl::CountingAllocator = gdl::CountingAllocator;
+
 /// Step through, replay, record and explore a GDL rules file.
 #[derive(Parser)]
 #[command(name = "gdl", version, about, disable_help_subcommand = true)]
