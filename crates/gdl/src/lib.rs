@@ -55,7 +55,7 @@ pub mod fuzz;
 
 pub use analysis::check::check_source;
 pub use error::{clip, render, shorten, Diagnostic, GameError, LoadError, Severity, ALLOWANCES};
-pub use game::random::{natural_cmp, random_playout, Playout, RandomPlayer};
+pub use game::random::{natural_cmp, random_playout, Outcome, Playout, RandomPlayer};
 pub use game::stepper::Stepper;
 pub use game::{Engine, Game, Move, Role, State};
 pub use limits::{LimitKind, Limits, DEFAULT_MAX_NESTING, MAX_NESTING_CEILING};

@@ -5,7 +5,6 @@
 
 use super::{load, threads, Failure, LimitArgs, MAX_THREADS};
 use crate::measure::{peak_rss_kib, run_until, Rate, Rounds, Summary};
-use gdl::random_playout;
 use gdl::{Game, GameError};
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
@@ -62,10 +61,9 @@ fn play(
     max_steps: usize,
 ) -> Result<Thread, GameError> {
     let mut rng = Pcg64::seed_from_u64(seed);
-    let initial = game.initial_state();
     let mut cut = 0;
     run_until(&mut rounds, || {
-        let playout = random_playout(game, &initial, &mut rng, max_steps)?;
+        let playout = game.random_outcome(&mut rng, max_steps)?;
         if playout.goals.is_none() {
             cut += 1;
         }

@@ -5,7 +5,6 @@
 //! not depend on the number of threads.
 
 use super::{game_seed, load, threads, Failure, LimitArgs};
-use gdl::RandomPlayer;
 use gdl::{Game, GameError};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
@@ -43,18 +42,8 @@ type Outcome = (usize, Option<Vec<u8>>);
 
 /// Plays one random game, the same one `gdl trace --seed SEED` plays.
 fn play_one(game: &mut Game, seed: u64, max_steps: usize) -> Result<Outcome, (usize, GameError)> {
-    let mut player = RandomPlayer::new(seed);
-    let mut state = game.initial_state();
-    let mut step = 0;
-    while !game.is_terminal(&state).map_err(|e| (step, e))? {
-        if step >= max_steps {
-            return Ok((step, None));
-        }
-        let joint = player.joint(game, &state).map_err(|e| (step, e))?;
-        state = game.next_state(&state, &joint).map_err(|e| (step, e))?;
-        step += 1;
-    }
-    Ok((step, Some(game.goals(&state).map_err(|e| (step, e))?)))
+    let outcome = game.random_game(seed, max_steps)?;
+    Ok((outcome.steps, outcome.goals))
 }
 
 /// Runs `gdl random`.

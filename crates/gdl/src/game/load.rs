@@ -203,6 +203,8 @@ impl Game {
             run: RunScratch::default(),
             todo: Vec::new(),
             stepper: None,
+            detached: None,
+            detaching: false,
         })
     }
 }

@@ -5,6 +5,7 @@
 //! `goal` and what they need) is derived on demand, only as far as the query
 //! needs, and memoised by state.
 
+mod detached;
 mod ground;
 mod load;
 mod memo;
@@ -51,6 +52,11 @@ pub struct Game {
     todo: Vec<usize>,
     /// The stepper random playouts reuse (made on first use).
     stepper: Option<Box<Stepper>>,
+    /// Where the terms of detached games begin, and where they ended when
+    /// the last detached game ended (see `Game::detached`).
+    detached: Option<(usize, usize)>,
+    /// True while a detached game is played.
+    detaching: bool,
 }
 
 impl Clone for Game {
@@ -66,6 +72,8 @@ impl Clone for Game {
             run: RunScratch::default(),
             todo: Vec::new(),
             stepper: None,
+            detached: None,
+            detaching: false,
         }
     }
 }
@@ -197,6 +205,7 @@ impl Game {
                 reason,
             }
         })?;
+        self.attached();
         Ok(Move(self.intern_ground(&term)))
     }
 

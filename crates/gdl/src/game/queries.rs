@@ -15,6 +15,7 @@ impl Game {
     /// Derives the strata `needed` for `state` (those not derived yet),
     /// leaving the state's model in the memo.
     fn model(&mut self, state: &State, needed: fn(&Rules) -> &[usize]) -> Result<(), GameError> {
+        self.attached();
         let rules = &*self.rules;
         let terms = &self.terms;
         let model = self

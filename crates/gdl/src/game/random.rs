@@ -264,3 +264,65 @@ mod tests {
         assert_eq!(natural_cmp("x", "x"), Ordering::Equal);
     }
 }
+
+/// How a game played out by [`Game::random_game`] or
+/// [`Game::random_outcome`] went: its length and goals, and nothing that
+/// refers to its states.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// How many joint moves were played.
+    pub steps: usize,
+    /// Each role's goal value, in role order; `None` when the game did not
+    /// end within its step limit.
+    pub goals: Option<Vec<u8>>,
+}
+
+impl Game {
+    /// Plays from the initial state the random game that
+    /// `RandomPlayer::new(seed)` plays (the game `gdl trace --seed SEED`
+    /// shows), for at most `max_steps` joint moves. A long series of these
+    /// keeps the memory it holds bounded (see the `detached` module). An
+    /// error comes with the step it happened at.
+    pub fn random_game(
+        &mut self,
+        seed: u64,
+        max_steps: usize,
+    ) -> Result<Outcome, (usize, GameError)> {
+        self.detached(|game| {
+            let mut player = RandomPlayer::new(seed);
+            let mut state = game.initial_state();
+            let mut steps = 0;
+            while !game.is_terminal(&state).map_err(|e| (steps, e))? {
+                if steps >= max_steps {
+                    return Ok(Outcome { steps, goals: None });
+                }
+                let joint = player.joint(game, &state).map_err(|e| (steps, e))?;
+                state = game.next_state(&state, &joint).map_err(|e| (steps, e))?;
+                steps += 1;
+            }
+            let goals = game.goals(&state).map_err(|e| (steps, e))?;
+            Ok(Outcome {
+                steps,
+                goals: Some(goals),
+            })
+        })
+    }
+
+    /// A [`random_playout`] from the initial state, returning only its
+    /// length and goals, so that a long series of them keeps the memory it
+    /// holds bounded (see the `detached` module): the loop of benchmarks.
+    pub fn random_outcome(
+        &mut self,
+        rng: &mut impl Rng,
+        max_steps: usize,
+    ) -> Result<Outcome, GameError> {
+        self.detached(|game| {
+            let initial = game.initial_state();
+            let playout = random_playout(game, &initial, rng, max_steps)?;
+            Ok(Outcome {
+                steps: playout.steps,
+                goals: playout.goals,
+            })
+        })
+    }
+}

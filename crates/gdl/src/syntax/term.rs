@@ -75,6 +75,37 @@ impl TermTable {
         TermId(id)
     }
 
+    /// How many terms are interned.
+    #[allow(clippy::len_without_is_empty)] // the table is never asked whether it is empty
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// About how many bytes the terms interned after the first `len` take.
+    pub fn bytes_since(&self, len: usize) -> usize {
+        let Some(first) = self.entries.get(len) else {
+            return 0;
+        };
+        // An entry, its slot in the lookup table (a `u32` and a control
+        // byte), and its arguments.
+        let per_term = std::mem::size_of::<Entry>() + 5;
+        (self.entries.len() - len) * per_term
+            + (self.args.len() - first.args_start as usize) * std::mem::size_of::<TermId>()
+    }
+
+    /// Forgets every term interned after the first `len`; their ids will be
+    /// given to new terms. Only for terms that nothing refers to any more.
+    pub fn truncate(&mut self, len: usize) {
+        let Some(first) = self.entries.get(len) else {
+            return;
+        };
+        // Terms are appended with their arguments, so the arguments of the
+        // terms kept come first.
+        self.args.truncate(first.args_start as usize);
+        self.entries.truncate(len);
+        self.lookup.retain(|&mut i| (i as usize) < len);
+    }
+
     /// The atom `name`, interning it if new.
     pub fn atom(&mut self, name: Symbol) -> TermId {
         self.intern(name, &[])
@@ -150,5 +181,32 @@ mod tests {
         assert_eq!(t.lookup(cell, &[ta, ta]), None);
         assert_eq!(t.text(c1, &symbols), "(cell a 1)");
         assert_eq!(t.depth(c1), 2);
+    }
+
+    #[test]
+    fn truncating_forgets_the_later_terms_only() {
+        let mut symbols = Symbols::new();
+        let (f, a, b) = (
+            symbols.intern("f"),
+            symbols.intern("a"),
+            symbols.intern("b"),
+        );
+        let mut t = TermTable::new();
+        let (ta, tb) = (t.atom(a), t.atom(b));
+        let fa = t.intern(f, &[ta]);
+        let mark = t.len();
+        let fab = t.intern(f, &[ta, tb]);
+        t.intern(f, &[fab, fab]);
+        assert!(t.bytes_since(mark) > 0);
+        t.truncate(mark);
+        assert_eq!((t.len(), t.bytes_since(mark)), (mark, 0));
+        assert_eq!(t.lookup(f, &[ta, tb]), None);
+        assert_eq!(t.lookup(f, &[ta]), Some(fa));
+        assert_eq!(t.text(fa, &symbols), "(f a)");
+        // The forgotten ids are given again, to whatever comes next.
+        let fb = t.intern(f, &[tb]);
+        assert_eq!(fb, fab);
+        assert_eq!(t.text(fb, &symbols), "(f b)");
+        assert_eq!(t.args(fb), &[tb]);
     }
 }
