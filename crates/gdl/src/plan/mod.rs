@@ -329,11 +329,23 @@ pub fn plan(
         }
     }
 
+    // Relations given by facts alone (no rule body): tables such as `succ`,
+    // one row per key more often than derived relations such as `lt`; and
+    // the state, `true`, whose facts are few.
+    let mut listed = vec![false; relations.len()];
+    for c in clauses {
+        listed[by_name[&c.head.name].0 as usize] = true;
+    }
+    for c in clauses.iter().filter(|c| !c.body.is_empty()) {
+        listed[by_name[&c.head.name].0 as usize] = false;
+    }
+    listed[true_i] = true;
     let mut planner = Planner {
         terms,
         relations: &mut relations,
         by_name: &by_name,
         comp_of: &comp_of,
+        listed: &listed,
         does: RelId(does_i as u32),
     };
     let mut plans = Vec::with_capacity(clauses.len());
@@ -382,6 +394,8 @@ struct Planner<'a> {
     relations: &'a mut Vec<RelInfo>,
     by_name: &'a FxHashMap<Symbol, RelId>,
     comp_of: &'a [usize],
+    /// Per relation: given by facts alone, no rule (or `true`).
+    listed: &'a [bool],
     /// `does/2`, which holds one fact per role.
     does: RelId,
 }
@@ -503,8 +517,8 @@ impl Planner<'_> {
         // A literal's rank changes only when one of its variables is bound,
         // so each is ranked again then, and the best is kept at the top of
         // a heap: linear in the body's size but for the heap's logarithm.
-        let (comp_of, does) = (self.comp_of, self.does);
-        let rank = |i: usize, bound: &[bool]| rank(i, &lits[i], bound, comp_of, does, own);
+        let (comp_of, listed, does) = (self.comp_of, self.listed, self.does);
+        let rank = |i: usize, bound: &[bool]| rank(i, &lits[i], bound, comp_of, listed, does, own);
         for (i, l) in lits.iter().enumerate() {
             if matches!(l, Lit::Pos(..)) && !order.placed[i] {
                 order.rank(i, rank(i, &order.bound));
@@ -580,12 +594,15 @@ impl Planner<'_> {
 /// with every argument bound first (it matches one fact or none), then
 /// `does` (one fact per role), then one that shares a bound variable, then one of the
 /// clause's own stratum `own`, then the most bound argument positions
-/// and the fewest new variables, then the first written.
+/// and the fewest new variables, then one given by facts alone or the
+/// state (`listed`: a table like `succ` has a row or two per key where a
+/// derived relation like `lt` has hundreds), then the first written.
 fn rank(
     i: usize,
     l: &Lit,
     bound: &[bool],
     comp_of: &[usize],
+    listed: &[bool],
     does: RelId,
     own: Option<usize>,
 ) -> Option<Rank> {
@@ -604,12 +621,13 @@ fn rank(
         joined,
         recursive,
         b * 4 - f,
+        listed[rel.0 as usize],
         -(i as i64),
     ))
 }
 
 /// The rank of a positive literal in [`rank`]; greater is better.
-type Rank = (bool, bool, bool, bool, i64, i64);
+type Rank = (bool, bool, bool, bool, i64, bool, i64);
 
 /// The state of ordering one body: what is bound and placed, the literals
 /// each variable occurs in, the filters waiting for variables, and the
