@@ -31,10 +31,14 @@ fn positive_seconds(text: &str) -> Result<f64, String> {
 
 /// Ends the process with exit status 1 once `seconds` have passed. Games
 /// saved with `--save` are written whole after every move, so what a
-/// timeout interrupts is never half-written.
+/// timeout interrupts is never half-written. A time too long for a
+/// `Duration` (`1e20`, billions of years) is no time limit at all.
 fn watchdog(seconds: f64) {
+    let Ok(limit) = std::time::Duration::try_from_secs_f64(seconds) else {
+        return;
+    };
     std::thread::spawn(move || {
-        std::thread::sleep(std::time::Duration::from_secs_f64(seconds));
+        std::thread::sleep(limit);
         eprintln!("error: the time limit ({seconds} seconds) was reached; raise it with --timeout");
         std::process::exit(1);
     });

@@ -337,3 +337,25 @@ fn joins_that_would_run_for_hours_stop_at_the_work_limit() {
     let run = expect(&dir, &["check", "slow.gdl", "--max-work", "1000000"], 1);
     insta::assert_snapshot!(run.screen());
 }
+
+#[test]
+fn a_timeout_too_long_to_count_is_no_timeout_and_bad_ones_are_refused() {
+    // 1e20 seconds does not fit a Duration: the run goes on without a limit
+    // (it used to panic the timeout thread).
+    let run = gdl(
+        &["check", "tests/cli/tictactoe.gdl", "--timeout", "1e20"],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.screen());
+    assert_eq!(run.stderr, "");
+    for bad in ["nan", "-1", "inf"] {
+        let bad = &format!("--timeout={bad}");
+        let run = gdl(&["check", "tests/cli/tictactoe.gdl", bad], "");
+        assert_eq!(run.code, 2, "{bad}: {}", run.screen());
+        assert!(
+            run.stderr.contains("--timeout") && run.stderr.contains("positive number"),
+            "{bad}: {}",
+            run.stderr
+        );
+    }
+}
