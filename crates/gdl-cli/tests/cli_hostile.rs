@@ -359,3 +359,75 @@ fn a_timeout_too_long_to_count_is_no_timeout_and_bad_ones_are_refused() {
         );
     }
 }
+
+/// The directory of the reproductions of hostile inputs (`tests/cli/hostile`).
+fn hostile() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cli/hostile"))
+}
+
+#[test]
+fn perft_reports_a_role_without_legal_move_as_the_other_commands_do() {
+    let run = expect(&hostile(), &["perft", "nolegal.kif", "--depth", "2"], 1);
+    insta::assert_snapshot!(run.screen());
+    let trace = expect(&hostile(), &["trace", "nolegal.kif"], 1);
+    assert!(
+        trace
+            .stderr
+            .contains("b has no legal move in a state that is not terminal"),
+        "{}",
+        trace.stderr
+    );
+}
+
+#[test]
+fn perft_counts_that_overflow_are_an_error() {
+    // One role with two moves and a state that never changes: 2^d sequences.
+    let run = expect(
+        &hostile(),
+        &["perft", "perft_overflow.kif", "--depth", "130"],
+        1,
+    );
+    assert!(
+        run.stdout
+            .contains("\n  127            1 170141183460469231731687303715884105728          0\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("\n  128 "), "{}", run.stdout);
+    assert_eq!(
+        run.stderr,
+        "error: depth 128: the number of sequences exceeds \
+         340282366920938463463374607431768211455 (2^128 - 1), the most perft can count\n"
+    );
+}
+
+#[test]
+fn perft_stops_where_the_game_tree_ends() {
+    let depth = u64::MAX.to_string();
+    let run = gdl(&["perft", "tests/cli/tictactoe.gdl", "--depth", &depth], "");
+    assert_eq!(run.code, 0, "{}", run.screen());
+    insta::assert_snapshot!(run.screen());
+}
+
+#[test]
+fn perft_with_many_roles_counts_every_joint_move() {
+    // 16 roles of two moves each: 65,536 joint moves from one state, made
+    // one at a time (26 roles, 67 million, no longer need 7.8 GB).
+    let mut text = String::new();
+    for r in 0..16 {
+        text.push_str(&format!("(role r{r})\n"));
+    }
+    text.push_str(
+        "(init s)\n(<= (legal ?r a) (role ?r))\n(<= (legal ?r b) (role ?r))\n\
+         (<= (next t) (true s))\n(<= terminal (true t))\n(<= (goal ?r 50) (role ?r))\n",
+    );
+    let dir = files("many_roles", &[("roles16.kif", text.as_bytes())]);
+    let run = expect(&dir, &["perft", "roles16.kif", "--depth", "3"], 0);
+    assert_eq!(
+        run.stdout,
+        "depth    positions        sequences   terminal\n\
+         \x20   0            1                1          0\n\
+         \x20   1            1            65536          1\n\
+         every position at depth 1 is terminal: the game tree ends there\n"
+    );
+}
