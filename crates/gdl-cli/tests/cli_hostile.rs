@@ -431,3 +431,29 @@ fn perft_with_many_roles_counts_every_joint_move() {
          every position at depth 1 is terminal: the game tree ends there\n"
     );
 }
+
+#[test]
+fn a_typed_number_that_is_a_legal_move_is_that_move() {
+    // The legal moves are `2` and `3`: typing 2 plays the move 2 (it used to
+    // play the second move of the list, 3); `#2` is the second, always.
+    let run = expect(
+        &hostile(),
+        &["play", "nummoves.kif", "--moves", "m2.txt"],
+        0,
+    );
+    insta::assert_snapshot!(run.screen());
+    let run = gdl_in(&hostile(), &["play", "nummoves.kif"], "#2\n");
+    assert_eq!(run.code, 0, "{}", run.screen());
+    assert!(run.stdout.contains("played: 3\n"), "{}", run.stdout);
+    // A number that is neither a move nor a position, with or without `#`.
+    for typed in ["7\n", "#2x\n", "#3\n"] {
+        let run = gdl_in(&hostile(), &["play", "nummoves.kif"], typed);
+        assert_eq!(run.code, 1, "{typed}: {}", run.screen());
+    }
+    let run = gdl(&["play", "tests/cli/tictactoe.gdl"], "#9\n");
+    assert!(
+        run.stdout.contains("played: (mark 3 3) noop\n"),
+        "{}",
+        run.stdout
+    );
+}

@@ -3,7 +3,8 @@
 //! Each turn shows the state (the board drawn as a grid when it has one)
 //! and, for each role a person plays that has a choice, its legal moves
 //! numbered in natural order. A move is taken by its number or by typing its
-//! term; roles with a single legal move (a `noop`) play it by themselves, and
+//! term (a number that is itself a legal move is that move; `#N` is always
+//! the Nth); roles with a single legal move (a `noop`) play it by themselves, and
 //! `--random ROLE` lets the machine play a role. Commands: `undo`, `facts`,
 //! `legal`, `board`, `moves`, `save FILE`, `help`, `quit`.
 //!
@@ -49,7 +50,8 @@ pub struct PlayArgs {
 
 const HELP: &str = "\
 commands:
-  N             play the move numbered N
+  N             play the move numbered N, or the move N when one reads so
+  #N            play the move numbered N, always
   (move ...)    play a move by its term (the parentheses may be left out)
   undo          take back the last move you chose
   facts         show the raw facts of the state
@@ -269,16 +271,15 @@ impl Session {
                 Ok(Action::Again)
             }
             "save" => fail(input, "save needs a file name: save FILE".into()),
-            _ if line.chars().all(|c| c.is_ascii_digit()) => match line.parse::<usize>() {
-                Ok(n) if (1..=legal.len()).contains(&n) => Ok(Action::Move(legal[n - 1].0)),
-                _ => fail(
-                    input,
-                    format!(
-                        "no move numbered {line}: {name} has moves 1 to {}",
-                        legal.len()
-                    ),
-                ),
+            // A number is a legal move when one reads so, else a position
+            // in the list; `#N` is always a position.
+            _ if is_number(line) => match legal.iter().find(|(_, text)| text == line) {
+                Some(&(m, _)) => Ok(Action::Move(m)),
+                None => at_position(line, &name, legal).map_or_else(|e| fail(input, e), Ok),
             },
+            _ if line.strip_prefix('#').is_some_and(is_number) => {
+                at_position(&line[1..], &name, legal).map_or_else(|e| fail(input, e), Ok)
+            }
             _ => {
                 let text = if line.starts_with('(') || !line.contains(char::is_whitespace) {
                     line.to_string()
@@ -298,6 +299,23 @@ impl Session {
                 }
             }
         }
+    }
+}
+
+/// Whether `text` is a whole number written in digits.
+fn is_number(text: &str) -> bool {
+    !text.is_empty() && text.chars().all(|c| c.is_ascii_digit())
+}
+
+/// The move at position `number` (from 1) of the list of `role`'s legal
+/// moves shown.
+fn at_position(number: &str, role: &str, legal: &[(Move, String)]) -> Result<Action, String> {
+    match number.parse::<usize>() {
+        Ok(n) if (1..=legal.len()).contains(&n) => Ok(Action::Move(legal[n - 1].0)),
+        _ => Err(format!(
+            "no move numbered {number}: {role} has moves 1 to {}",
+            legal.len()
+        )),
     }
 }
 
