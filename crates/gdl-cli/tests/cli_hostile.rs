@@ -457,3 +457,63 @@ fn a_typed_number_that_is_a_legal_move_is_that_move() {
         run.stdout
     );
 }
+
+/// Runs `gdl ARGS` in the crate's directory with standard output, or
+/// standard error, going to `/dev/full`, where every write fails (no space
+/// left on device): the exit status, and what the other stream shows.
+#[cfg(target_os = "linux")]
+fn to_full(args: &[&str], stdout_full: bool) -> (i32, String) {
+    use std::process::{Command, Stdio};
+    let full = || Stdio::from(std::fs::File::create("/dev/full").expect("/dev/full"));
+    let mut command = Command::new(env!("CARGO_BIN_EXE_gdl"));
+    command
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .env_remove("RUST_BACKTRACE")
+        .stdin(Stdio::null());
+    if stdout_full {
+        command.stdout(full()).stderr(Stdio::piped());
+    } else {
+        command.stdout(Stdio::piped()).stderr(full());
+    }
+    let out = command.output().expect("gdl runs");
+    let other = if stdout_full { out.stderr } else { out.stdout };
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&other).into_owned(),
+    )
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_standard_output_or_error_is_an_io_error_not_a_panic() {
+    const FULL: &str =
+        "error: cannot write to standard output: No space left on device (os error 28)\n";
+    let ttt = "tests/cli/tictactoe.gdl";
+    // A report, a trace, a command that fails after printing, an
+    // interactive game, statistics.
+    for args in [
+        &["check", ttt][..],
+        &["trace", ttt],
+        &["perft", "tests/cli/hostile/nolegal.kif", "--depth", "2"],
+        &["play", ttt],
+        &["random", ttt, "--games", "3"],
+    ] {
+        assert_eq!(to_full(args, true), (2, FULL.to_string()), "{args:?}");
+    }
+    // Nothing on standard error to write: the run goes on as usual.
+    let (code, stdout) = to_full(&["check", ttt], false);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("valid, 2 roles"), "{stdout}");
+    // A failure that cannot be told keeps its exit status.
+    let (code, _) = to_full(
+        &["perft", "tests/cli/hostile/nolegal.kif", "--depth", "2"],
+        false,
+    );
+    assert_eq!(code, 1);
+    // Standard error, where the statistics' time goes, cannot be written.
+    let (code, stdout) = to_full(&["random", ttt, "--games", "3"], false);
+    assert_eq!(code, 2);
+    assert!(stdout.contains("games: 3"), "{stdout}");
+}

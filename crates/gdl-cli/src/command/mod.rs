@@ -10,7 +10,7 @@ pub mod trace_cmd;
 
 use crate::board::BoardSpec;
 use gdl::{Diagnostic, Game, GameError, Limits, LoadError, Severity};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -29,22 +29,17 @@ pub enum Failure {
 }
 
 impl Failure {
-    /// Prints the failure on standard error and gives the exit status.
+    /// Prints the failure on standard error and gives the exit status (the
+    /// same when standard error cannot be written).
     pub fn report(self) -> ExitCode {
-        match self {
-            Failure::Usage(m) | Failure::Io(m) => {
-                eprintln!("error: {m}");
-                ExitCode::from(2)
-            }
-            Failure::Invalid(rendered) => {
-                eprint!("{rendered}");
-                ExitCode::from(1)
-            }
-            Failure::Game(m) => {
-                eprintln!("error: {m}");
-                ExitCode::from(1)
-            }
-        }
+        let mut stderr = std::io::stderr();
+        let (text, code) = match self {
+            Failure::Usage(m) | Failure::Io(m) => (format!("error: {m}\n"), 2),
+            Failure::Invalid(rendered) => (rendered, 1),
+            Failure::Game(m) => (format!("error: {m}\n"), 1),
+        };
+        let _ = stderr.write_all(text.as_bytes());
+        ExitCode::from(code)
     }
 
     /// A game error at a step of the game.
