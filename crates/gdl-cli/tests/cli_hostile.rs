@@ -517,3 +517,68 @@ fn a_full_standard_output_or_error_is_an_io_error_not_a_panic() {
     assert_eq!(code, 2);
     assert!(stdout.contains("games: 3"), "{stdout}");
 }
+
+#[cfg(unix)]
+#[test]
+fn files_that_are_not_regular_are_read_no_further_than_the_size_limit() {
+    // /dev/zero never ends: it used to be read whole (4 GB) before failing.
+    let run = gdl(&["check", "/dev/zero", "--max-file-size", "1000"], "");
+    assert_eq!(run.code, 1, "{}", run.screen());
+    insta::assert_snapshot!("dev_zero", run.screen());
+    // A pipe on standard input, refused once past the limit...
+    let zeros = "0".repeat(1 << 20);
+    let run = gdl(&["check", "/dev/stdin", "--max-file-size", "1000"], &zeros);
+    assert_eq!(run.code, 1, "{}", run.screen());
+    assert_eq!(
+        run.stderr,
+        "error: /dev/stdin holds more than the 1000-byte limit on rules files; \
+         raise it with --max-file-size\n"
+    );
+    // ... and read when it fits.
+    let run = gdl(&["check", "/dev/stdin"], GAME);
+    assert_eq!(run.code, 0, "{}", run.screen());
+}
+
+#[test]
+fn moves_files_and_input_lines_are_bounded_by_the_size_limit() {
+    // A moves file of 64 KiB under a 4 KiB limit stands for the 1 GiB one
+    // that used to take 7.6 GB and abort.
+    let moves = "go\n".repeat(1 << 15);
+    let dir = files(
+        "big_moves",
+        &[
+            ("game.gdl", GAME.as_bytes()),
+            ("moves.txt", moves.as_bytes()),
+            ("binary.txt", b"go\n\xff\xfe\n"),
+        ],
+    );
+    let limit = ["--max-file-size", "4096"];
+    let args = |a: &[&'static str]| -> Vec<&'static str> { [a, &limit[..]].concat() };
+    let run = expect(&dir, &args(&["replay", "game.gdl", "moves.txt"]), 1);
+    insta::assert_snapshot!("big_moves_replay", run.screen());
+    for a in [
+        &["play", "game.gdl", "--load", "moves.txt"][..],
+        &["play", "game.gdl", "--moves", "moves.txt"],
+    ] {
+        let run = expect(&dir, &args(a), 1);
+        assert_eq!(run.stderr, "error: moves.txt is 98304 bytes, more than the 4096-byte limit on recorded games and moves files; raise it with --max-file-size\n");
+    }
+    // A line of play's input without end.
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cli/tictactoe.gdl"),
+        dir.join("ttt.gdl"),
+    )
+    .unwrap();
+    let run = gdl_in(&dir, &args(&["play", "ttt.gdl"]), &"9".repeat(1 << 20));
+    assert_eq!(run.code, 1, "{}", run.screen());
+    assert_eq!(
+        run.stderr,
+        "error: a line of the input is longer than 4096 bytes; raise it with --max-file-size\n"
+    );
+    // A file that is not text says where.
+    let run = expect(&dir, &["replay", "game.gdl", "binary.txt"], 2);
+    assert_eq!(
+        run.stderr,
+        "error: binary.txt:2:1: not UTF-8 text (is it a binary file?)\n"
+    );
+}

@@ -34,8 +34,8 @@ fn count(n: usize, what: &str) -> String {
 /// standard output. Exit 0 valid, 1 invalid, 2 unreadable.
 pub fn check(args: CheckArgs) -> Result<ExitCode, Failure> {
     let name = args.file.display().to_string();
-    super::check_size(&args.file, &args.limits)?;
-    match load_game(&args.file, &args.limits) {
+    let bytes = super::read_rules(&args.file, &args.limits)?;
+    match load_game(&args.file, bytes, &args.limits) {
         Ok(game) => {
             let warnings = game.warnings();
             print!("{}", gdl::render(game.source(), warnings, color()));

@@ -10,7 +10,7 @@ pub mod trace_cmd;
 
 use crate::board::BoardSpec;
 use gdl::{Diagnostic, Game, GameError, Limits, LoadError, Severity};
-use std::io::{IsTerminal, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -104,7 +104,8 @@ pub struct LimitArgs {
     /// interpreted [default: 100000].
     #[arg(long, value_name = "N")]
     pub max_ground_atoms: Option<usize>,
-    /// Largest rules file read, in bytes.
+    /// Largest file read, in bytes: the rules file, a recorded game, a file
+    /// of moves (and a line of `play`'s input).
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_BYTES)]
     pub max_file_size: u64,
 }
@@ -127,9 +128,9 @@ pub struct Loaded {
 /// Loads a rules file: I/O errors exit 2, invalid rules exit 1 with their
 /// diagnostics. Problems in `;!` annotations are printed as warnings.
 pub fn load(path: &Path, limits: &LimitArgs) -> Result<Loaded, Failure> {
-    check_size(path, limits)?;
+    let bytes = read_rules(path, limits)?;
     let name = path.display().to_string();
-    let game = load_game(path, limits).map_err(|e| match e {
+    let game = load_game(path, bytes, limits).map_err(|e| match e {
         LoadError::Io { .. } => Failure::Io(
             e.render(false)
                 .trim_start_matches("error: ")
@@ -158,25 +159,45 @@ pub fn load(path: &Path, limits: &LimitArgs) -> Result<Loaded, Failure> {
     Ok(Loaded { game, spec, name })
 }
 
-/// Refuses a rules file larger than `--max-file-size` (exit 1) before
-/// reading it. A file that cannot be looked at is left to the reading,
-/// which reports it.
-pub fn check_size(path: &Path, limits: &LimitArgs) -> Result<(), Failure> {
-    match std::fs::metadata(path) {
-        Ok(m) if m.is_file() && m.len() > limits.max_file_size => Err(Failure::Game(format!(
-            "{} is {} bytes, more than the {}-byte limit on rules files; \
-             raise it with --max-file-size",
-            path.display(),
-            m.len(),
-            limits.max_file_size
-        ))),
-        _ => Ok(()),
-    }
+/// Reads a rules file, refusing one larger than `--max-file-size` (exit
+/// 1): a regular file by its size before reading, anything else (a pipe,
+/// `/dev/zero`) once it has given one byte more than the limit.
+pub fn read_rules(path: &Path, limits: &LimitArgs) -> Result<Vec<u8>, Failure> {
+    read_bounded(path, limits.max_file_size, "rules files")
 }
 
-/// Loads with the limits given on the command line (the size is checked
-/// by [`check_size`]).
-pub fn load_game(path: &Path, limits: &LimitArgs) -> Result<Game, LoadError> {
+/// Reads a file named on the command line, at most `limit` bytes of it
+/// (more is an error naming `--max-file-size`, exit 1); `what` the files of
+/// its kind, for the message. A file that cannot be read exits 2.
+fn read_bounded(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Failure> {
+    let cannot = |e: std::io::Error| Failure::Io(format!("cannot read {}: {e}", path.display()));
+    let too_big = |size: String| {
+        Failure::Game(format!(
+            "{} {size} than the {limit}-byte limit on {what}; \
+             raise it with --max-file-size",
+            path.display(),
+        ))
+    };
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let metadata = file.metadata().map_err(cannot)?;
+    if metadata.is_file() && metadata.len() > limit {
+        return Err(too_big(format!("is {} bytes, more", metadata.len())));
+    }
+    // A regular file may grow while it is read, and the size of anything
+    // else is only known by reading it: one byte past the limit is enough.
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_big("holds more".to_string()));
+    }
+    Ok(bytes)
+}
+
+/// Loads the rules file `path` from its `bytes` (as read by [`read_rules`])
+/// with the limits given on the command line.
+pub fn load_game(path: &Path, bytes: Vec<u8>, limits: &LimitArgs) -> Result<Game, LoadError> {
     let mut l = Limits::default();
     if let Some(n) = limits.max_facts {
         l.max_facts = n;
@@ -193,7 +214,7 @@ pub fn load_game(path: &Path, limits: &LimitArgs) -> Result<Game, LoadError> {
     if let Some(n) = limits.max_ground_atoms {
         l.max_ground_atoms = n;
     }
-    let game = Game::load_with(path, l)?;
+    let game = Game::from_bytes_with(&path.display().to_string(), bytes, l)?;
     if limits.strict && game.warnings().iter().any(|d| d.is_allowance()) {
         return Err(LoadError::Invalid {
             file: Box::new(game.source().clone()),
@@ -219,10 +240,21 @@ fn strict(diagnostics: &[Diagnostic]) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// Reads a file named on the command line (exit 2 when it cannot be read).
-pub fn read_file(path: &Path) -> Result<String, Failure> {
-    std::fs::read_to_string(path)
-        .map_err(|e| Failure::Io(format!("cannot read {}: {e}", path.display())))
+/// Reads a recorded game or a file of commands named on the command line:
+/// at most `--max-file-size` bytes (exit 1 past it, exit 2 when it cannot
+/// be read or is not UTF-8 text).
+pub fn read_file(path: &Path, limits: &LimitArgs) -> Result<String, Failure> {
+    let bytes = read_bounded(path, limits.max_file_size, "recorded games and moves files")?;
+    String::from_utf8(bytes).map_err(|e| {
+        let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+        let start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let column = String::from_utf8_lossy(&good[start..]).chars().count() + 1;
+        Failure::Io(format!(
+            "{}:{line}:{column}: not UTF-8 text (is it a binary file?)",
+            path.display()
+        ))
+    })
 }
 
 /// Writes a file atomically (a temporary file renamed over it), so that an

@@ -20,7 +20,7 @@ use crate::board::Board;
 use crate::trace::{legal_move, moves_file, read_game, sorted_moves};
 use gdl::RandomPlayer;
 use gdl::{Game, GameError, Move, Role, State};
-use std::io::{BufRead, IsTerminal};
+use std::io::{BufRead, IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -67,8 +67,9 @@ commands:
 enum Input {
     /// A terminal, with line editing and history.
     Editor(Box<rustyline::DefaultEditor>),
-    /// Lines of a file or of a pipe, echoed after the prompt.
-    Script(Box<dyn BufRead>),
+    /// Lines of a file or of a pipe, echoed after the prompt, none longer
+    /// than the given number of bytes (`--max-file-size`).
+    Script(Box<dyn BufRead>, u64),
 }
 
 impl Input {
@@ -84,10 +85,14 @@ impl Input {
                 }
                 Err(_) => Ok(None),
             },
-            Input::Script(lines) => {
+            Input::Script(lines, limit) => {
                 let mut line = String::new();
-                match lines.read_line(&mut line) {
+                match Read::take(&mut **lines, limit.saturating_add(1)).read_line(&mut line) {
                     Ok(0) => Ok(None),
+                    Ok(n) if n as u64 > *limit => Err(Failure::Game(format!(
+                        "a line of the input is longer than {limit} bytes; \
+                         raise it with --max-file-size"
+                    ))),
                     Ok(_) => {
                         let line = line.trim_end_matches(['\n', '\r']).to_string();
                         println!("{prompt}{line}");
@@ -100,7 +105,7 @@ impl Input {
     }
 
     fn scripted(&self) -> bool {
-        matches!(self, Input::Script(_))
+        matches!(self, Input::Script(..))
     }
 }
 
@@ -352,16 +357,17 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
         })?;
         machine[role.0 as usize] = true;
     }
+    let limit = args.limits.max_file_size;
     let mut input = match &args.moves {
         Some(path) => {
-            let text = read_file(path)?;
-            Input::Script(Box::new(std::io::Cursor::new(text)))
+            let text = read_file(path, &args.limits)?;
+            Input::Script(Box::new(std::io::Cursor::new(text)), limit)
         }
         None if std::io::stdin().is_terminal() => match rustyline::DefaultEditor::new() {
             Ok(editor) => Input::Editor(Box::new(editor)),
-            Err(_) => Input::Script(Box::new(std::io::stdin().lock())),
+            Err(_) => Input::Script(Box::new(std::io::stdin().lock()), limit),
         },
-        None => Input::Script(Box::new(std::io::stdin().lock())),
+        None => Input::Script(Box::new(std::io::stdin().lock()), limit),
     };
     let state = game.initial_state();
     let mut session = Session {
@@ -375,7 +381,7 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
         save: args.save,
     };
     if let Some(path) = &args.load {
-        let record = read_game(&read_file(path)?)
+        let record = read_game(&read_file(path, &args.limits)?)
             .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
         for joint in record.moves {
             if joint.len() != roles.len() {

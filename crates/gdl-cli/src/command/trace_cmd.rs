@@ -94,7 +94,7 @@ pub fn trace(args: TraceArgs) -> Result<ExitCode, Failure> {
 /// Runs `gdl replay`.
 pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
     let mut loaded = load(&args.file, &args.limits)?;
-    let record = read_game(&read_file(&args.game)?)
+    let record = read_game(&read_file(&args.game, &args.limits)?)
         .map_err(|e| Failure::Usage(format!("{}: {e}", args.game.display())))?;
     if let Some(recorded) = &record.trace {
         let roles = Trace::new(&loaded.game).roles;
