@@ -582,3 +582,104 @@ fn moves_files_and_input_lines_are_bounded_by_the_size_limit() {
         "error: binary.txt:2:1: not UTF-8 text (is it a binary file?)\n"
     );
 }
+
+/// The tic-tac-toe of the CLI tests, copied into `dir` as `ttt.gdl`.
+fn tictactoe_in(dir: &std::path::Path) {
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cli/tictactoe.gdl"),
+        dir.join("ttt.gdl"),
+    )
+    .expect("copy tic-tac-toe");
+}
+
+#[cfg(unix)]
+#[test]
+fn saving_never_writes_through_a_planted_symbolic_link() {
+    let dir = files("planted_link", &[("victim.txt", b"precious data\n")]);
+    tictactoe_in(&dir);
+    // The name the temporary file used to have, planted by someone else.
+    std::os::unix::fs::symlink("victim.txt", dir.join("save.txt.tmp")).unwrap();
+    expect(&dir, &["trace", "ttt.gdl", "--save", "save.txt"], 0);
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    assert_eq!(read("victim.txt"), "precious data\n");
+    assert!(read("save.txt").starts_with("; a game of ttt.gdl"));
+    expect(&dir, &["replay", "ttt.gdl", "save.txt"], 0);
+    // Nothing but the files of the test is left in the directory.
+    let mut left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["save.txt", "save.txt.tmp", "ttt.gdl", "victim.txt"]);
+}
+
+#[test]
+fn two_processes_saving_to_one_file_both_succeed() {
+    // Long moves make saves long enough to overlap (20,000 steps of 300
+    // bytes: 6 MB a save).
+    let (a, b) = ("a".repeat(300), "b".repeat(300));
+    let rules = format!(
+        "(role p)\n(init s)\n(legal p {a})\n(legal p {b})\n(<= (next s) (true s))\n\
+         (<= terminal (true t))\n(goal p 0)\n"
+    );
+    let dir = files("two_savers", &[("long.gdl", rules.as_bytes())]);
+    for round in 0..5 {
+        let savers: Vec<_> = ["1", "2"]
+            .iter()
+            .map(|seed| {
+                std::process::Command::new(env!("CARGO_BIN_EXE_gdl"))
+                    .args(["trace", "long.gdl", "--max-steps", "20000", "--seed", seed])
+                    .args(["--save", "same.txt"])
+                    .current_dir(&dir)
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .expect("gdl runs")
+            })
+            .collect();
+        for saver in savers {
+            let out = saver.wait_with_output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success(), "round {round}: {stderr}");
+        }
+        // The file is one whole save, of one or the other.
+        let saved = std::fs::read_to_string(dir.join("same.txt")).unwrap();
+        assert_eq!(saved.lines().count(), 20_001, "round {round}");
+        expect(&dir, &["replay", "long.gdl", "same.txt"], 0);
+    }
+}
+
+#[test]
+fn a_save_that_fails_in_play_is_told_and_the_game_goes_on() {
+    let moves = std::fs::read_to_string(hostile().join("save_bad_path_moves.txt")).unwrap();
+    let dir = scratch("save_fails");
+    tictactoe_in(&dir);
+    let run = gdl_in(&dir, &["play", "ttt.gdl", "--save", "autosave.txt"], &moves);
+    // The game went on after the failed save (the move after it was
+    // played and saved); the exit status says a save failed.
+    insta::assert_snapshot!(run.screen());
+    let saved = std::fs::read_to_string(dir.join("autosave.txt")).unwrap();
+    assert_eq!(saved.lines().count(), 3, "{saved}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_newline_in_the_rules_file_name_keeps_the_moves_file_readable() {
+    let dir = scratch("newline_name");
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cli/tictactoe.gdl"),
+        dir.join("odd\nname.gdl"),
+    )
+    .unwrap();
+    expect(
+        &dir,
+        &["trace", "odd\nname.gdl", "--seed", "1", "--save", "s.txt"],
+        0,
+    );
+    let saved = std::fs::read_to_string(dir.join("s.txt")).unwrap();
+    assert!(
+        saved.starts_with("; a game of odd\\nname.gdl: one joint move per line"),
+        "{saved}"
+    );
+    expect(&dir, &["replay", "odd\nname.gdl", "s.txt"], 0);
+}

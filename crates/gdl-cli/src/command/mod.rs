@@ -42,6 +42,13 @@ impl Failure {
         ExitCode::from(code)
     }
 
+    /// What went wrong, without the `error: ` a report starts with.
+    pub fn message(&self) -> &str {
+        match self {
+            Failure::Usage(m) | Failure::Io(m) | Failure::Invalid(m) | Failure::Game(m) => m,
+        }
+    }
+
     /// A game error at a step of the game.
     pub fn at_step(step: usize, e: &GameError) -> Failure {
         Failure::Game(format!("step {step}: {}", describe(e)))
@@ -257,16 +264,72 @@ pub fn read_file(path: &Path, limits: &LimitArgs) -> Result<String, Failure> {
     })
 }
 
-/// Writes a file atomically (a temporary file renamed over it), so that an
-/// interrupt never leaves half a file.
+/// Writes a file atomically, so that an interrupt never leaves half a file
+/// and two writers never mix their texts: the text goes to a temporary file
+/// beside it, created afresh under an unpredictable name (never through a
+/// file or a symbolic link already there), then renamed over it. Of two
+/// processes writing one file at once, both succeed and the last rename
+/// wins.
 pub fn write_file(path: &Path, text: &str) -> Result<(), Failure> {
-    let mut tmp = PathBuf::from(path);
-    let mut name = tmp.file_name().unwrap_or_default().to_os_string();
-    name.push(".tmp");
-    tmp.set_file_name(name);
-    std::fs::write(&tmp, text)
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))
+    let cannot = |e: std::io::Error| Failure::Io(format!("cannot write {}: {e}", path.display()));
+    let (tmp, mut file) = create_temporary(path).map_err(cannot)?;
+    let written = file
+        .write_all(text.as_bytes())
+        .and_then(|()| file.sync_all())
+        .and_then(|()| std::fs::rename(&tmp, path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(cannot(e));
+    }
+    Ok(())
+}
+
+/// Creates a new file beside `path` for [`write_file`]: `.NAME.RANDOM.tmp`
+/// in the same directory (so that renaming it is atomic), opened with
+/// `create_new` (O_EXCL), which refuses any name already there, a planted
+/// symbolic link included. Tries a few random names before giving up.
+fn create_temporary(path: &Path) -> std::io::Result<(PathBuf, std::fs::File)> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a file name"))?;
+    let mut attempts = 0;
+    loop {
+        let mut tmp_name = std::ffi::OsString::from(".");
+        tmp_name.push(name);
+        tmp_name.push(format!(".{:016x}.tmp", rand::random::<u64>()));
+        let tmp = path.with_file_name(tmp_name);
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
+            Ok(file) => return Ok((tmp, file)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempts < 16 => {
+                attempts += 1;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Saves joint moves as a moves file naming the rules file `rules`; a
+/// control character in that name (a newline) is written escaped, so that
+/// the file's first line stays one comment.
+pub fn save_moves(
+    path: &Path,
+    rules: &str,
+    roles: &[String],
+    moves: &[Vec<String>],
+) -> Result<(), Failure> {
+    let mut one_line = String::new();
+    for c in rules.chars() {
+        if c.is_control() {
+            one_line.extend(c.escape_default());
+        } else {
+            one_line.push(c);
+        }
+    }
+    write_file(path, &crate::trace::moves_file(&one_line, roles, moves))
 }
 
 /// The most threads a command may be asked to use: more only cost memory,

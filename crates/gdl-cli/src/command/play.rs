@@ -13,11 +13,12 @@
 //! prompt, and the first bad line stops the game with exit status 1.
 //! `--save FILE` keeps FILE up to date with the game so far after every
 //! move, so an error or an interrupt (Ctrl-C) leaves a game that `--load`
-//! and `gdl replay` bring back to the same position.
+//! and `gdl replay` bring back to the same position. A save that fails is
+//! told and the game goes on (the exit status is then 2).
 
-use super::{describe, load, read_file, write_file, Failure, LimitArgs};
+use super::{describe, load, read_file, save_moves, Failure, LimitArgs};
 use crate::board::Board;
-use crate::trace::{legal_move, moves_file, read_game, sorted_moves};
+use crate::trace::{legal_move, read_game, sorted_moves};
 use gdl::RandomPlayer;
 use gdl::{Game, GameError, Move, Role, State};
 use std::io::{BufRead, IsTerminal, Read};
@@ -127,6 +128,10 @@ struct Session {
     machine: Vec<bool>,
     player: RandomPlayer,
     save: Option<PathBuf>,
+    /// Whether the `--save` file is behind the game: its last save failed.
+    unsaved: bool,
+    /// Whether any save failed (the exit status is then 2).
+    save_failed: bool,
 }
 
 /// What a person's line asked for.
@@ -160,14 +165,32 @@ impl Session {
             .iter()
             .map(|&r| self.game.role_name(r).to_string())
             .collect();
-        write_file(path, &moves_file(&self.name, &roles, &self.moves_text()))
+        save_moves(path, &self.name, &roles, &self.moves_text())
     }
 
-    fn autosave(&self) -> Result<(), Failure> {
-        match &self.save {
-            Some(path) => self.save_to(path),
-            None => Ok(()),
+    /// Brings the `--save` file up to date with the game.
+    fn autosave(&mut self) -> Result<(), Failure> {
+        if let Some(path) = &self.save {
+            self.save_to(path)?;
         }
+        self.unsaved = false;
+        Ok(())
+    }
+
+    /// Brings the `--save` file up to date after a move: a failure is told
+    /// and the game goes on (a later move may save again).
+    fn autosave_after_move(&mut self) {
+        if let Err(e) = self.autosave() {
+            self.unsaved = true;
+            self.failed_to_save(&e);
+        }
+    }
+
+    /// Tells of a save that failed; the game goes on, the exit status will
+    /// be 2.
+    fn failed_to_save(&mut self, e: &Failure) {
+        self.save_failed = true;
+        eprintln!("error: {}; the game goes on", e.message());
     }
 
     fn show(&mut self) {
@@ -198,7 +221,8 @@ impl Session {
             joint,
             chosen,
         });
-        self.autosave()
+        self.autosave_after_move();
+        Ok(())
     }
 
     /// Takes back moves up to and including the last one a person chose.
@@ -271,8 +295,10 @@ impl Session {
                 Ok(Action::Again)
             }
             "save" if !rest.is_empty() => {
-                self.save_to(Path::new(rest))?;
-                println!("saved {} moves to {rest}", self.step());
+                match self.save_to(Path::new(rest)) {
+                    Ok(()) => println!("saved {} moves to {rest}", self.step()),
+                    Err(e) => self.failed_to_save(&e),
+                }
                 Ok(Action::Again)
             }
             "save" => fail(input, "save needs a file name: save FILE".into()),
@@ -379,8 +405,12 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
         machine,
         player: RandomPlayer::new(args.seed),
         save: args.save,
+        unsaved: false,
+        save_failed: false,
     };
     if let Some(path) = &args.load {
+        // Saved once, after the loading, not after each move loaded.
+        let save = session.save.take();
         let record = read_game(&read_file(path, &args.limits)?)
             .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
         for joint in record.moves {
@@ -400,12 +430,20 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
             session.play(moves, true)?;
         }
         println!("loaded {} moves from {}", session.step(), path.display());
+        session.save = save;
     }
+    // A file that cannot be saved before the first move stops the game:
+    // nothing is lost yet.
     session.autosave()?;
     if !input.scripted() {
         println!("type a move's number or its term; help lists the commands");
     }
-    run(&mut session, &mut input)
+    let code = run(&mut session, &mut input)?;
+    Ok(if session.save_failed {
+        ExitCode::from(2)
+    } else {
+        code
+    })
 }
 
 fn run(session: &mut Session, input: &mut Input) -> Result<ExitCode, Failure> {
@@ -479,6 +517,10 @@ fn run(session: &mut Session, input: &mut Input) -> Result<ExitCode, Failure> {
                     }
                     Action::Quit => {
                         match &session.save {
+                            Some(path) if session.unsaved => println!(
+                                "stopped at step {step}; the last save to {} failed",
+                                path.display()
+                            ),
                             Some(path) => println!(
                                 "stopped at step {step}; the game so far is in {}",
                                 path.display()

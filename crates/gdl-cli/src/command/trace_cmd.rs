@@ -1,8 +1,8 @@
 //! `gdl trace FILE` (a random game) and `gdl replay FILE GAME` (a recorded
 //! one): both print the game's trace, as text or JSON.
 
-use super::{load, read_file, write_file, Failure, LimitArgs};
-use crate::trace::{moves_file, read_game, Replay, Trace};
+use super::{load, read_file, save_moves, Failure, LimitArgs};
+use crate::trace::{read_game, Replay, Trace};
 use gdl::RandomPlayer;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -69,7 +69,7 @@ fn finish(
         Format::Json => print!("{}", trace.to_json()),
     }
     if let Some(path) = save {
-        write_file(path, &moves_file(name, &trace.roles, &trace.moves()))?;
+        save_moves(path, name, &trace.roles, &trace.moves())?;
     }
     match &replay.error {
         Some((step, e)) => Err(Failure::at_step(*step, e)),
