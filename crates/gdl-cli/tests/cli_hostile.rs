@@ -683,3 +683,43 @@ fn a_newline_in_the_rules_file_name_keeps_the_moves_file_readable() {
     );
     expect(&dir, &["replay", "odd\nname.gdl", "s.txt"], 0);
 }
+
+#[test]
+fn boards_at_the_ends_of_i64_are_drawn() {
+    // Files -2^63 and 2^63 - 1: filling the gap between them overflowed
+    // (\"capacity overflow\" in trace, play and replay).
+    let run = expect(
+        &hostile(),
+        &["trace", "board_overflow.kif", "--max-steps", "1"],
+        0,
+    );
+    insta::assert_snapshot!(run.screen());
+    // A text replay draws the same boards.
+    let dir = files("board_overflow", &[("one.txt", b"go\n")]);
+    std::fs::copy(
+        hostile().join("board_overflow.kif"),
+        dir.join("board_overflow.kif"),
+    )
+    .unwrap();
+    let replay = expect(&dir, &["replay", "board_overflow.kif", "one.txt"], 0);
+    assert!(run.stdout.starts_with(&replay.stdout), "{}", replay.stdout);
+}
+
+#[test]
+fn a_board_too_large_to_draw_is_listed_and_says_so() {
+    // 3,000 files and 3,000 ranks: drawing took 186 s a step.
+    let names = |prefix: &str| -> String { (0..3000).map(|i| format!(" {prefix}{i}")).collect() };
+    let rules = format!(
+        ";! board cell x=1 y=2 piece=3\n;! files{}\n;! ranks{}\n\
+         (role p)\n(init (cell f1 r1 x))\n(legal p go)\n\
+         (<= (next (cell ?x ?y ?z)) (true (cell ?x ?y ?z)))\n\
+         (<= terminal (true (cell ?x r1 o)))\n(goal p 100)\n",
+        names("f"),
+        names("r")
+    );
+    let dir = files("big_board", &[("big.kif", rules.as_bytes())]);
+    let start = std::time::Instant::now();
+    let run = expect(&dir, &["trace", "big.kif", "--max-steps", "1"], 0);
+    assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
+    insta::assert_snapshot!(run.screen());
+}
