@@ -11,6 +11,10 @@ use std::any::Any;
 use std::io::Write;
 use std::process::ExitCode;
 
+/// Counts the bytes the process holds, so that `--max-memory` is enforced.
+#[global_allocator]
+static ALLOCATOR: gdl::CountingAllocator = gdl::CountingAllocator;
+
 /// Step through, replay, record and explore a GDL rules file.
 #[derive(Parser)]
 #[command(name = "gdl", version, about, disable_help_subcommand = true)]

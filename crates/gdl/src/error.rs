@@ -409,6 +409,17 @@ impl fmt::Display for GameError {
                 LimitKind::JoinWork.flag()
             ),
             GameError::Limit {
+                kind: LimitKind::Memory,
+                value,
+                relation,
+            } => write!(
+                f,
+                "the memory limit ({}) was reached while deriving `{relation}`; \
+                 raise it with {}",
+                crate::memory::human_bytes(*value),
+                LimitKind::Memory.flag()
+            ),
+            GameError::Limit {
                 kind,
                 value,
                 relation,

@@ -24,6 +24,7 @@ pub const FUZZ_LIMITS: Limits = Limits {
     max_ground_work: 100_000,
     max_ground_atoms: DEFAULT_MAX_ATOMS,
     max_work: 1_000_000,
+    max_memory: 1 << 30,
 };
 
 /// How many joint moves the evaluator target plays.

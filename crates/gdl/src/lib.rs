@@ -32,8 +32,10 @@
 //! incremental network) and `game` (this API), with `limits`, `source` and
 //! `error` beside them. `gdl plan FILE` prints what `plan` made of a file.
 
-// The bounds every stage respects, and the text being read with places in it.
+// The bounds every stage respects, the count of bytes held, and the text
+// being read with places in it.
 mod limits;
+mod memory;
 mod source;
 // What the stages report: diagnostics of a rules file, errors of a game.
 mod error;
@@ -57,5 +59,6 @@ pub use game::random::{natural_cmp, random_playout, Playout, RandomPlayer};
 pub use game::stepper::Stepper;
 pub use game::{Engine, Game, Move, Role, State};
 pub use limits::{LimitKind, Limits, DEFAULT_MAX_NESTING, MAX_NESTING_CEILING};
+pub use memory::{default_max_memory, heap_bytes, human_bytes, CountingAllocator};
 pub use source::{LineCol, SourceFile, Span};
 pub use syntax::kif::Kif;

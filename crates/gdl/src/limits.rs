@@ -2,6 +2,7 @@
 //! an error can name.
 
 use std::fmt;
+use std::sync::OnceLock;
 
 /// How deep lists may nest in a rules file unless the user raises it.
 pub const DEFAULT_MAX_NESTING: usize = 200;
@@ -45,6 +46,12 @@ pub struct Limits {
     /// facts, one state's or one joint move's) may look at: bounds rules
     /// whose joins would run for hours without deriving much.
     pub max_work: u64,
+    /// The most bytes the process may hold on its heap: the stages stop
+    /// with a [`LimitKind::Memory`] error where they grow past it, and the
+    /// model memo forgets models to stay well within it. Enforced when
+    /// [`crate::CountingAllocator`] is the global allocator (it is in the
+    /// `gdl` command). The default is [`crate::default_max_memory`].
+    pub max_memory: usize,
 }
 
 impl Default for Limits {
@@ -56,8 +63,15 @@ impl Default for Limits {
             max_ground_work: 50_000_000,
             max_ground_atoms: DEFAULT_MAX_ATOMS,
             max_work: DEFAULT_MAX_WORK,
+            max_memory: cached_default_max_memory(),
         }
     }
+}
+
+/// [`crate::default_max_memory`], worked out once.
+fn cached_default_max_memory() -> usize {
+    static DEFAULT: OnceLock<usize> = OnceLock::new();
+    *DEFAULT.get_or_init(crate::memory::default_max_memory)
 }
 
 /// Which limit stopped an evaluation (see [`crate::GameError::Limit`]).
@@ -76,6 +90,8 @@ pub enum LimitKind {
     JoinWork,
     /// [`Limits::max_term_depth`]: the depth of a term a rule builds.
     TermDepth,
+    /// [`Limits::max_memory`]: the bytes the process holds.
+    Memory,
 }
 
 impl LimitKind {
@@ -87,6 +103,7 @@ impl LimitKind {
             LimitKind::GroundingWork => "grounding work",
             LimitKind::JoinWork => "join work",
             LimitKind::TermDepth => "term depth",
+            LimitKind::Memory => "memory",
         }
     }
 
@@ -98,6 +115,7 @@ impl LimitKind {
             LimitKind::GroundingWork => "(none: the interpreter is used instead)",
             LimitKind::JoinWork => "--max-work",
             LimitKind::TermDepth => "--max-term-depth",
+            LimitKind::Memory => "--max-memory",
         }
     }
 }

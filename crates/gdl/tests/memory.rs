@@ -10,7 +10,7 @@
 //! count as their growth).
 #![cfg(target_os = "linux")]
 
-use gdl::{Game, State};
+use gdl::{Game, Limits, State};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
@@ -18,6 +18,11 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Mutex;
 
 const MIB: usize = 1 << 20;
+
+/// The allocator of the `gdl` command, so that `Limits::max_memory` is
+/// enforced here as there.
+#[global_allocator]
+static ALLOCATOR: gdl::CountingAllocator = gdl::CountingAllocator;
 
 /// The resident set is the whole process's: the tests of this file take
 /// turns, so that one's models never count as another's growth.
@@ -177,4 +182,98 @@ fn an_unbounded_memo_would_be_caught() {
         "resident set grew by only {} MiB with every model kept",
         growth / MIB
     );
+}
+
+/// A game whose every state has a model of about 4 MiB: `big` pairs every
+/// two of 300 numbers for the state's step, and `terminal` asks for it.
+fn big_models(max_memory: usize) -> Game {
+    let mut text = String::from("(role p)\n(init (step 0))\n(legal p go)\n(goal p 100)\n");
+    for i in 0..300 {
+        text.push_str(&format!("(d {i})\n"));
+    }
+    for i in 0..1000 {
+        text.push_str(&format!("(succ {i} {})\n", i + 1));
+    }
+    text.push_str(
+        "(<= (next (step ?n)) (true (step ?k)) (succ ?k ?n))\n\
+         (<= (big ?k ?a ?b) (true (step ?k)) (d ?a) (d ?b))\n\
+         (<= terminal (true (step 1000)))\n\
+         (<= terminal (big 7 1000 1000))\n",
+    );
+    let limits = Limits {
+        max_memory,
+        ..Limits::default()
+    };
+    Game::from_source_with("big_models.gdl", &text, limits)
+        .unwrap_or_else(|e| panic!("{}", e.render(false)))
+}
+
+/// The resident set's growth over `steps` states of [`big_models`] after
+/// the first ten, each state's terminal and legal moves asked.
+fn walk(game: &mut Game, steps: usize) -> usize {
+    let mut state = game.initial_state();
+    let mut baseline = 0;
+    let mut peak = 0;
+    for step in 0..steps {
+        assert!(!game.is_terminal(&state).unwrap(), "step {step}");
+        let go = game.legal_moves(&state, game.roles()[0]).unwrap();
+        state = game.next_state(&state, &go).unwrap();
+        if step == 10 {
+            baseline = resident_bytes();
+        }
+        peak = peak.max(resident_bytes());
+    }
+    eprintln!("baseline {} MiB, peak {} MiB", baseline / MIB, peak / MIB);
+    peak.saturating_sub(baseline)
+}
+
+/// The memo of models is bounded in bytes, not only in models: with a
+/// budget of 64 MiB (2 MiB a generation) 150 states of 4 MiB models grow
+/// the resident set by less than 32 MiB (2 MiB when this was written);
+/// with a large budget the memo keeps 64 models a generation, and 40
+/// states grow it past 64 MiB. About 3 s in release mode.
+#[test]
+fn big_models_are_bounded_by_the_memory_budget() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let growth = walk(&mut big_models(64 * MIB), 150);
+    assert!(growth < 32 * MIB, "grew by {} MiB", growth / MIB);
+    let growth = walk(&mut big_models(16 << 30), 40);
+    assert!(
+        growth > 64 * MIB,
+        "only {} MiB with a large budget: the check above proves nothing",
+        growth / MIB
+    );
+}
+
+/// A join of 30^12 matches stops at the memory budget with an error naming
+/// the relation and the limit, long before the machine's memory runs out.
+#[test]
+fn a_runaway_join_stops_at_the_memory_budget() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let mut text = String::from(
+        "(role p)\n(init s)\n(legal p go)\n(<= (next s) (true s))\n\
+         (<= terminal (true s))\n(goal p 100)\n",
+    );
+    for i in 0..30 {
+        text.push_str(&format!("(c k{i})\n"));
+    }
+    text.push_str("(<= (big ?a ?b ?c ?d ?e ?f ?g ?h) (c ?a) (c ?b) (c ?c) (c ?d) (c ?e) (c ?f) (c ?g) (c ?h))\n");
+    text.push_str("(<= (next t) (big k1 k1 k1 k1 k1 k1 k1 k1))\n");
+    let limits = Limits {
+        max_memory: 64 * MIB,
+        max_facts: usize::MAX,
+        max_work: u64::MAX,
+        ..Limits::default()
+    };
+    let error = Game::from_source_with("join.gdl", &text, limits)
+        .err()
+        .expect("the join cannot fit in 64 MiB");
+    let message = error.render(false);
+    assert!(
+        message.contains("the memory limit (64 MiB) was reached while deriving `big`"),
+        "{message}"
+    );
+    assert!(message.contains("--max-memory"), "{message}");
+    let held = gdl::heap_bytes().expect("the counting allocator is installed");
+    assert!(held < 64 * MIB, "{} MiB still held", held / MIB);
 }

@@ -1,6 +1,6 @@
 //! `gdl check FILE` and `gdl plan FILE`.
 
-use super::{color, load_game, Failure, LimitArgs};
+use super::{color, load_game_with, Failure, LimitArgs};
 use gdl::LoadError;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -35,7 +35,13 @@ fn count(n: usize, what: &str) -> String {
 pub fn check(args: CheckArgs) -> Result<ExitCode, Failure> {
     let name = args.file.display().to_string();
     let bytes = super::read_rules(&args.file, &args.limits)?;
-    match load_game(&args.file, bytes, &args.limits) {
+    // Checking needs the rules and their static facts, not the ground
+    // rules that make play fast: grounding a large game takes seconds.
+    let limits = gdl::Limits {
+        max_ground_work: 0,
+        ..args.limits.to_limits()
+    };
+    match load_game_with(&args.file, bytes, &args.limits, limits) {
         Ok(game) => {
             let warnings = game.warnings();
             print!("{}", gdl::render(game.source(), warnings, color()));

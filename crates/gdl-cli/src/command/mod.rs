@@ -115,6 +115,50 @@ pub struct LimitArgs {
     /// of moves (and a line of `play`'s input).
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_BYTES)]
     pub max_file_size: u64,
+    /// Most memory the command may hold, in bytes or with a unit (`512M`,
+    /// `2G`); reaching it stops the command with an error naming what was
+    /// being computed [default: half the machine's memory, at most 4G].
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+    pub max_memory: Option<usize>,
+}
+
+/// Reads a size in bytes: a number, optionally followed by `K`, `M`, `G` or
+/// `T` (powers of 1024; `KiB`, `MB` and the like are read the same); a
+/// fraction of a unit (`1.5G`) is rounded down to a byte.
+pub fn parse_bytes(text: &str) -> Result<usize, String> {
+    let text = text.trim();
+    let digits = text
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(digits);
+    if number.is_empty() || number.parse::<f64>().is_err() {
+        return Err("expected a number of bytes, such as 1048576, 512M or 1.5G".to_string());
+    }
+    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        "t" | "tb" | "tib" => 40,
+        other => return Err(format!("unknown unit `{other}`: use K, M, G or T")),
+    };
+    let too_big = || "expected a positive size that fits in memory".to_string();
+    let bytes = match number.split_once('.') {
+        // A whole number: exact, however large.
+        None => number
+            .parse::<usize>()
+            .ok()
+            .and_then(|n| n.checked_mul(1 << shift)),
+        // A fraction of a unit (`1.5G`): rounded down to a byte.
+        Some(_) => number
+            .parse::<f64>()
+            .ok()
+            .filter(|n| n.is_finite())
+            .map(|n| n * (1u64 << shift) as f64)
+            .filter(|&n| n < usize::MAX as f64)
+            .map(|n| n as usize),
+    };
+    bytes.filter(|&b| b > 0).ok_or_else(too_big)
 }
 
 /// The largest rules file read unless `--max-file-size` says otherwise:
@@ -203,24 +247,45 @@ fn read_bounded(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Failure>
 }
 
 /// Loads the rules file `path` from its `bytes` (as read by [`read_rules`])
-/// with the limits given on the command line.
+/// with the limits given on the command line, ready to play.
 pub fn load_game(path: &Path, bytes: Vec<u8>, limits: &LimitArgs) -> Result<Game, LoadError> {
-    let mut l = Limits::default();
-    if let Some(n) = limits.max_facts {
-        l.max_facts = n;
+    load_game_with(path, bytes, limits, limits.to_limits())
+}
+
+impl LimitArgs {
+    /// The library's limits with those given on the command line.
+    pub fn to_limits(&self) -> Limits {
+        let mut l = Limits::default();
+        if let Some(n) = self.max_facts {
+            l.max_facts = n;
+        }
+        if let Some(n) = self.max_term_depth {
+            l.max_term_depth = n;
+        }
+        if let Some(n) = self.max_nesting {
+            l.max_nesting = n.into();
+        }
+        if let Some(n) = self.max_work {
+            l.max_work = n;
+        }
+        if let Some(n) = self.max_ground_atoms {
+            l.max_ground_atoms = n;
+        }
+        if let Some(n) = self.max_memory {
+            l.max_memory = n;
+        }
+        l
     }
-    if let Some(n) = limits.max_term_depth {
-        l.max_term_depth = n;
-    }
-    if let Some(n) = limits.max_nesting {
-        l.max_nesting = n.into();
-    }
-    if let Some(n) = limits.max_work {
-        l.max_work = n;
-    }
-    if let Some(n) = limits.max_ground_atoms {
-        l.max_ground_atoms = n;
-    }
+}
+
+/// Loads the rules file `path` from its `bytes` with `l`, refusing the
+/// published-game allowances under `--strict`.
+pub fn load_game_with(
+    path: &Path,
+    bytes: Vec<u8>,
+    limits: &LimitArgs,
+    l: Limits,
+) -> Result<Game, LoadError> {
     let game = Game::from_bytes_with(&path.display().to_string(), bytes, l)?;
     if limits.strict && game.warnings().iter().any(|d| d.is_allowance()) {
         return Err(LoadError::Invalid {
@@ -359,4 +424,37 @@ pub fn threads(asked: usize) -> usize {
 /// `gdl trace FILE --seed S` replays any game of `gdl random`.
 pub fn game_seed(seed: u64, i: usize) -> u64 {
     seed.wrapping_add(i as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_bytes;
+
+    #[test]
+    fn sizes_read_with_or_without_a_unit() {
+        assert_eq!(parse_bytes("1048576"), Ok(1 << 20));
+        assert_eq!(parse_bytes("512M"), Ok(512 << 20));
+        assert_eq!(parse_bytes("512 MiB"), Ok(512 << 20));
+        assert_eq!(parse_bytes("2g"), Ok(2 << 30));
+        assert_eq!(parse_bytes("1.5G"), Ok(3 << 29));
+        assert_eq!(parse_bytes("0.5k"), Ok(512));
+    }
+
+    #[test]
+    fn bad_sizes_say_what_was_expected() {
+        for bad in ["", "M", "1.2.3M", "."] {
+            let error = parse_bytes(bad).unwrap_err();
+            assert!(
+                error.starts_with("expected a number of bytes"),
+                "{bad}: {error}"
+            );
+        }
+        assert_eq!(
+            parse_bytes("12Q").unwrap_err(),
+            "unknown unit `q`: use K, M, G or T"
+        );
+        for huge in ["0", "0.0001", "99999999999T", "1e300"] {
+            assert!(parse_bytes(huge).is_err(), "{huge}");
+        }
+    }
 }

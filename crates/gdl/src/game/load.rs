@@ -2,7 +2,7 @@
 //! plan, derive the static facts, ground when it fits).
 
 use super::ground::GroundTables;
-use super::memo::{Memo, DEFAULT_INTERPRETED_MEMO_CAPACITY, DEFAULT_MEMO_CAPACITY};
+use super::memo::{Memo, DEFAULT_INTERPRETED_MEMO_CAPACITY, DEFAULT_MEMO_CAPACITY, MEMO_SHARE};
 use super::rules::Rules;
 use super::stepper::step_tables;
 use super::types::State;
@@ -203,10 +203,7 @@ impl Game {
         Ok(Game {
             terms,
             symbols,
-            memo: Memo {
-                capacity,
-                ..Memo::default()
-            },
+            memo: Memo::new(capacity, limits.max_memory / MEMO_SHARE),
             limits,
             scratch: Values::default(),
             moves: Store::new(&rules.program, &rules.sizes),

@@ -59,10 +59,7 @@ impl Clone for Game {
             rules: Arc::clone(&self.rules),
             terms: self.terms.clone(),
             symbols: self.symbols.clone(),
-            memo: Memo {
-                capacity: self.memo.capacity,
-                ..Memo::default()
-            },
+            memo: Memo::new(self.memo.capacity, self.memo.max_bytes),
             limits: self.limits,
             scratch: Values::default(),
             moves: Store::new(&self.rules.program, &self.rules.sizes),

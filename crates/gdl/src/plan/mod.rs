@@ -130,6 +130,11 @@ pub struct JoinPlan {
     /// matches would only derive the same head fact again: the join may
     /// go back to step `head_bound - 1` (or stop, at 0).
     pub head_bound: usize,
+    /// Per step: a scan whose variables nothing after it reads (neither a
+    /// later step nor the head). What follows it is the same whichever
+    /// fact it matched, so one match is enough: `(<= (p ?x) (q ?x) (r ?y))`
+    /// needs one `r` fact, not each of them.
+    pub once: Vec<bool>,
 }
 
 /// A clause ready to run.
@@ -402,6 +407,7 @@ impl Planner<'_> {
         let own = recursive.then_some(head_comp);
         let mut full = self.join(&lits, None, nvars, own);
         full.head_bound = head_bound_after(&full.steps, &head_args, nvars);
+        full.once = once_steps(&full.steps, &head_args, nvars);
         let deltas = if recursive {
             lits.iter()
                 .enumerate()
@@ -411,6 +417,7 @@ impl Planner<'_> {
                 .map(|(i, _)| {
                     let mut jp = self.join(&lits, Some(i), nvars, own);
                     jp.head_bound = head_bound_after(&jp.steps, &head_args, nvars);
+                    jp.once = once_steps(&jp.steps, &head_args, nvars);
                     jp
                 })
                 .collect()
@@ -541,6 +548,7 @@ impl Planner<'_> {
         JoinPlan {
             steps,
             head_bound: 0,
+            once: Vec::new(),
         }
     }
 
@@ -760,6 +768,50 @@ fn head_bound_after(steps: &[Step], head: &[Pat], nvars: usize) -> usize {
     after
 }
 
+/// Which steps of a plan are scans that need one match only (see
+/// `JoinPlan::once`): every variable they bind is read by no later step
+/// and not by the head.
+fn once_steps(steps: &[Step], head: &[Pat], nvars: usize) -> Vec<bool> {
+    // Walking back from the head: the variables read after each step.
+    let mut read_after = vec![false; nvars];
+    head.iter()
+        .for_each(|p| pat_vars(p, &mut |v| read_after[v as usize] = true));
+    // The step that first mentions each variable is the one that binds it.
+    let mut first = vec![usize::MAX; nvars];
+    for (i, step) in steps.iter().enumerate() {
+        step_pats(step, &mut |p| {
+            pat_vars(p, &mut |v| first[v as usize] = first[v as usize].min(i))
+        });
+    }
+    let mut once = vec![false; steps.len()];
+    for (i, step) in steps.iter().enumerate().rev() {
+        if let Step::Scan { args, .. } = step {
+            let mut binds_read = false;
+            args.iter().for_each(|p| {
+                pat_vars(p, &mut |v| {
+                    binds_read |= first[v as usize] == i && read_after[v as usize]
+                })
+            });
+            once[i] = !binds_read;
+        }
+        step_pats(step, &mut |p| {
+            pat_vars(p, &mut |v| read_after[v as usize] = true)
+        });
+    }
+    once
+}
+
+/// Calls `f` on each pattern a step reads or binds.
+fn step_pats(step: &Step, f: &mut impl FnMut(&Pat)) {
+    match step {
+        Step::Scan { args, .. } | Step::Absent { args, .. } => args.iter().for_each(f),
+        Step::Distinct(a, b) | Step::Same(a, b) => {
+            f(a);
+            f(b);
+        }
+    }
+}
+
 fn shape(p: &Pat, bound: &[bool], key: &mut Vec<Pat>) -> Shape {
     if is_bound(p, bound) {
         key.push(p.clone());
@@ -834,7 +886,7 @@ pub fn dump(p: &Program, terms: &TermTable, symbols: &crate::syntax::symbol::Sym
                 if k > 0 {
                     let _ = writeln!(out, "    delta plan {k}:");
                 }
-                for s in &jp.steps {
+                for (i, s) in jp.steps.iter().enumerate() {
                     let line = match s {
                         Step::Scan {
                             rel: r,
@@ -850,7 +902,12 @@ pub fn dump(p: &Program, terms: &TermTable, symbols: &crate::syntax::symbol::Sym
                             } else {
                                 "all facts".to_string()
                             };
-                            format!("scan ({} {}) via {how}", rel(*r), pats(args))
+                            let once = if jp.once.get(i) == Some(&true) {
+                                ", one match"
+                            } else {
+                                ""
+                            };
+                            format!("scan ({} {}) via {how}{once}", rel(*r), pats(args))
                         }
                         Step::Absent { rel: r, args } => {
                             format!("absent ({} {})", rel(*r), pats(args))

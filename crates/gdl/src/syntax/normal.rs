@@ -9,6 +9,12 @@ use crate::syntax::ast::{Description, Literal, Sentence, Term};
 /// The most clauses one rule may expand into through `or`.
 pub const MAX_CLAUSES_PER_RULE: usize = 4096;
 
+/// The most clauses a whole description may expand into: a hundred times
+/// what the largest published game has (544), so that many rules that each
+/// stay under [`MAX_CLAUSES_PER_RULE`] cannot multiply time and memory
+/// without bound.
+pub const MAX_CLAUSES: usize = 1 << 16;
+
 /// A body literal in normal form.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NLit {
@@ -36,7 +42,8 @@ pub struct Clause {
 }
 
 /// Expands every rule of a description into clauses. Fails only for a rule
-/// whose `or`s multiply out into more than `MAX_CLAUSES_PER_RULE` clauses.
+/// whose `or`s multiply out into more than [`MAX_CLAUSES_PER_RULE`]
+/// clauses, or when the clauses number more than [`MAX_CLAUSES`] in all.
 pub fn normalize(d: &Description) -> Result<Vec<Clause>, Vec<Diagnostic>> {
     let mut clauses = Vec::new();
     let mut errors = Vec::new();
@@ -77,6 +84,22 @@ pub fn normalize(d: &Description) -> Result<Vec<Clause>, Vec<Diagnostic>> {
                     })
                 })
                 .collect();
+        }
+        if clauses.len() + bodies.len() > MAX_CLAUSES {
+            errors.push(
+                Diagnostic::error(
+                    "too-many-alternatives",
+                    rule.span,
+                    format!(
+                        "the rules' `or`s expand into more than {MAX_CLAUSES} clauses in all; \
+                         this rule's {} bring them to {}",
+                        bodies.len(),
+                        clauses.len() + bodies.len()
+                    ),
+                )
+                .with_label("write the alternatives as helper relations instead of `or`"),
+            );
+            break;
         }
         clauses.extend(bodies.into_iter().map(|body| Clause {
             head: rule.head.clone(),

@@ -87,6 +87,7 @@ pub(crate) fn join(
         p,
         steps,
         steps.len(),
+        &[],
         nvars,
         layers,
         terms,
@@ -99,13 +100,16 @@ pub(crate) fn join(
 /// `join`, in the working memory `scratch`, handing `sink` only the first
 /// match of steps `cut..` under each match of the steps before (all of them
 /// when `cut` is `steps.len()`): a plan's `head_bound` when the sink needs
-/// only the head facts.
+/// only the head facts. A step marked in `once` (a plan's `once`, when
+/// the sink needs only the head facts; empty for all matches) is left after
+/// its first match.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn join_in(
     scratch: &mut JoinScratch,
     p: &Program,
     steps: &[Step],
     cut: usize,
+    once: &[bool],
     nvars: usize,
     layers: Layers<'_>,
     terms: &mut TermTable,
@@ -262,6 +266,14 @@ pub(super) fn join_in(
             // unit); an exact evaluation counts every fact looked at.
             left = left.saturating_sub(if layers.relaxed { 1 } else { looked });
             if advanced {
+                if once.get(depth) == Some(&true) {
+                    // What follows does not depend on which fact matched.
+                    match &mut frame.candidates {
+                        Candidates::Chain(next) => *next = NO_ROW,
+                        Candidates::Range(lo, hi) => *lo = *hi,
+                        Candidates::Once(_) => {}
+                    }
+                }
                 next = Some(depth + 1);
             } else {
                 frames.pop();

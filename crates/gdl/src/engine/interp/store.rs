@@ -370,6 +370,32 @@ impl Store {
         self.facts
     }
 
+    /// About how many bytes it holds on the heap (what its vectors and
+    /// tables have room for).
+    pub fn heap_bytes(&self) -> usize {
+        let id = std::mem::size_of::<TermId>();
+        // A hash table's slot: its `u32` and a control byte.
+        let slot = std::mem::size_of::<u32>() + 1;
+        self.relations.capacity() * std::mem::size_of::<Relation>()
+            + self
+                .relations
+                .iter()
+                .map(|r| {
+                    r.data.capacity() * id
+                        + r.set.capacity() * slot
+                        + r.indexes
+                            .iter()
+                            .map(|ix| {
+                                ix.groups.capacity() * slot
+                                    + ix.keys.capacity() * id
+                                    + ix.ends.capacity() * 8
+                                    + ix.next.capacity() * 4
+                            })
+                            .sum::<usize>()
+                })
+                .sum::<usize>()
+    }
+
     /// Remembers the size each of `relations` has now, for the stores made
     /// after it.
     pub(super) fn learn_sizes(&self, relations: impl Iterator<Item = RelId>) {

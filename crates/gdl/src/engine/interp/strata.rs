@@ -77,16 +77,14 @@ pub fn run_strata_in(
         for &ci in &comp.clauses {
             let cl = &p.clauses[ci];
             tuples.clear();
-            let mut out = Derived {
-                head: &cl.head_args,
-                tuples,
-            };
+            let mut out = Derived::new(&cl.head_args, tuples, target, cl.head);
             let layers = below.layers(target, &empty).with_work(&work);
             join_in(
                 scratch,
                 p,
                 &cl.full.steps,
                 cl.full.head_bound,
+                &cl.full.once,
                 cl.vars,
                 layers,
                 terms,
@@ -117,16 +115,14 @@ pub fn run_strata_in(
                 let cl = &p.clauses[ci];
                 for jp in &cl.deltas {
                     tuples.clear();
-                    let mut out = Derived {
-                        head: &cl.head_args,
-                        tuples,
-                    };
+                    let mut out = Derived::new(&cl.head_args, tuples, target, cl.head);
                     let layers = below.layers(target, &empty).with_work(&work);
                     join_in(
                         scratch,
                         p,
                         &jp.steps,
                         jp.head_bound,
+                        &jp.once,
                         cl.vars,
                         layers,
                         terms,
@@ -179,13 +175,17 @@ fn flush(
 ) -> Result<(), GameError> {
     let arity = p.info(head).arity;
     let mut emit = |tuple: &[TermId]| -> Result<(), GameError> {
-        target.insert(p, head, tuple, terms);
-        if target.facts() > limits.max_facts {
-            return Err(GameError::Limit {
-                kind: LimitKind::Facts,
-                value: limits.max_facts,
-                relation: symbols.name(p.info(head).name).to_string(),
-            });
+        if target.insert(p, head, tuple, terms) {
+            if target.facts() > limits.max_facts {
+                return Err(GameError::Limit {
+                    kind: LimitKind::Facts,
+                    value: limits.max_facts,
+                    relation: symbols.name(p.info(head).name).to_string(),
+                });
+            }
+            if target.facts().is_multiple_of(MEMORY_CHECK_EVERY) {
+                memory_left(limits).map_err(|e| named(e, p, head, symbols))?;
+            }
         }
         Ok(())
     };
@@ -202,10 +202,73 @@ fn flush(
 }
 
 /// The usual sink: the head tuples derived, flat (one `UNBOUND` marker per
-/// derivation of a 0-ary head).
+/// derivation of a 0-ary head), kept in the order first derived. A join may
+/// derive far more tuples than facts (the same fact many times): when the
+/// buffer grows large it is compacted, keeping one copy of each new fact,
+/// so that it holds about as much as the facts will, and the facts and
+/// memory limits are checked as it grows.
 struct Derived<'h> {
     head: &'h [Pat],
     tuples: &'h mut Vec<TermId>,
+    /// The store the facts go to, to count them and drop those it holds.
+    target: &'h Store,
+    rel: RelId,
+    /// The buffer's length that triggers the next compaction.
+    compact_at: usize,
+}
+
+/// The buffer length of the first compaction, in terms.
+const FIRST_COMPACTION: usize = 1 << 16;
+
+/// How many terms are buffered between two checks of the memory limit.
+const MEMORY_CHECK_EVERY: usize = 1 << 12;
+
+impl<'h> Derived<'h> {
+    fn new(head: &'h [Pat], tuples: &'h mut Vec<TermId>, target: &'h Store, rel: RelId) -> Self {
+        Derived {
+            head,
+            tuples,
+            target,
+            rel,
+            compact_at: FIRST_COMPACTION,
+        }
+    }
+
+    /// Keeps the first copy of each buffered fact that the target does not
+    /// hold yet, in order.
+    fn compact(&mut self) {
+        let arity = self.head.len().max(1);
+        let existing = self.target.relation(self.rel);
+        let tuples = &mut *self.tuples;
+        let hash = |t: &[TermId]| {
+            let mut h = rustc_hash::FxHasher::default();
+            std::hash::Hash::hash(t, &mut h);
+            std::hash::Hasher::finish(&h)
+        };
+        let mut seen: hashbrown::HashTable<usize> = hashbrown::HashTable::new();
+        let mut kept = 0;
+        for r in 0..tuples.len() / arity {
+            let tuple = &tuples[r * arity..(r + 1) * arity];
+            let h = hash(tuple);
+            let held = if self.head.is_empty() {
+                !existing.is_empty()
+            } else {
+                existing.contains(tuple)
+            };
+            if held
+                || seen
+                    .find(h, |&k| &tuples[k * arity..(k + 1) * arity] == tuple)
+                    .is_some()
+            {
+                continue;
+            }
+            tuples.copy_within(r * arity..(r + 1) * arity, kept * arity);
+            seen.insert_unique(h, kept, |&k| hash(&tuples[k * arity..(k + 1) * arity]));
+            kept += 1;
+        }
+        tuples.truncate(kept * arity);
+        self.compact_at = (2 * tuples.len()).max(FIRST_COMPACTION);
+    }
 }
 
 impl Sink for Derived<'_> {
@@ -216,12 +279,41 @@ impl Sink for Derived<'_> {
         terms: &mut TermTable,
         limits: &Limits,
     ) -> Result<(), GameError> {
+        let before = self.tuples.len();
         if self.head.is_empty() {
             self.tuples.push(UNBOUND);
         }
         for h in self.head {
             self.tuples.push(ground_intern(h, b, terms, limits)?);
         }
+        let len = self.tuples.len();
+        if len / MEMORY_CHECK_EVERY != before / MEMORY_CHECK_EVERY {
+            if len >= self.compact_at {
+                self.compact();
+                let new = self.tuples.len() / self.head.len().max(1);
+                if self.target.facts() + new > limits.max_facts {
+                    return Err(GameError::Limit {
+                        kind: LimitKind::Facts,
+                        value: limits.max_facts,
+                        relation: String::new(),
+                    });
+                }
+            }
+            memory_left(limits)?;
+        }
         Ok(())
     }
+}
+
+/// A memory limit error (its relation named by the caller) when the heap
+/// holds more than the limit allows.
+fn memory_left(limits: &Limits) -> Result<(), GameError> {
+    if crate::memory::over(limits.max_memory) {
+        return Err(GameError::Limit {
+            kind: LimitKind::Memory,
+            value: limits.max_memory,
+            relation: String::new(),
+        });
+    }
+    Ok(())
 }

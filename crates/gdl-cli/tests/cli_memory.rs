@@ -1,0 +1,120 @@
+//! The memory budget through the binary: inputs that once held gigabytes
+//! stop at `--max-facts` or `--max-memory` with an error naming the flag and
+//! what was being computed, and a run bounded by a small budget finishes.
+//! The inputs are generated here (reproductions of hostile inputs: a file
+//! of half a kilobyte that derives 30^12 facts, rules whose `or`s expand
+//! into hundreds of thousands of clauses). About 3 s in release mode.
+
+use crate::common::{gdl_in, scratch, Run};
+use std::path::{Path, PathBuf};
+
+/// A one-role game that holds `(c k0)` to `(c k29)` and reads `rule`'s
+/// head from `next`, so that the rule's facts are derived at load.
+fn join_game(test: &str, rule: &str, read: &str) -> PathBuf {
+    let mut text = String::from(
+        "(role p)\n(init s)\n(legal p go)\n(<= (next s) (true s))\n\
+         (<= terminal (true s))\n(goal p 100)\n",
+    );
+    for i in 0..30 {
+        text.push_str(&format!("(c k{i})\n"));
+    }
+    text.push_str(&format!("{rule}\n(<= (next t) {read})\n"));
+    let dir = scratch(test);
+    std::fs::write(dir.join("join.kif"), text).expect("write the game");
+    dir
+}
+
+/// Twelve variables joined over 30 constants: 30^12 facts.
+const JOIN12: &str = "(<= (big ?v0 ?v1 ?v2 ?v3 ?v4 ?v5 ?v6 ?v7 ?v8 ?v9 ?v10 ?v11) \
+                      (c ?v0) (c ?v1) (c ?v2) (c ?v3) (c ?v4) (c ?v5) (c ?v6) (c ?v7) \
+                      (c ?v8) (c ?v9) (c ?v10) (c ?v11))";
+
+fn expect(dir: &Path, args: &[&str], code: i32) -> Run {
+    let run = gdl_in(dir, args, "");
+    assert_eq!(run.code, code, "{args:?}:\n{}", run.screen());
+    run
+}
+
+#[test]
+fn a_runaway_join_stops_at_the_facts_limit() {
+    let dir = join_game(
+        "join12_facts",
+        JOIN12,
+        "(big k1 k1 k1 k1 k1 k1 k1 k1 k1 k1 k1 k1)",
+    );
+    insta::assert_snapshot!(
+        expect(&dir, &["check", "join.kif", "--max-facts", "1000"], 1).screen()
+    );
+}
+
+#[test]
+fn a_runaway_join_stops_at_the_memory_limit() {
+    let dir = join_game(
+        "join12_memory",
+        JOIN12,
+        "(big k1 k1 k1 k1 k1 k1 k1 k1 k1 k1 k1 k1)",
+    );
+    let args = [
+        "check",
+        "join.kif",
+        "--max-memory",
+        "48M",
+        "--max-facts",
+        "1000000000000",
+        "--max-work",
+        "1000000000000",
+    ];
+    insta::assert_snapshot!(expect(&dir, &args, 1).screen());
+}
+
+/// Seven variables joined, of which the head keeps two: 900 facts. Each
+/// later scan only has to find one match for the head to hold, so the join
+/// looks at thousands of candidates, not 30^7.
+#[test]
+fn a_join_whose_head_keeps_few_variables_derives_few_facts() {
+    let rule = "(<= (pair ?v0 ?v6) (c ?v0) (c ?v1) (c ?v2) (c ?v3) (c ?v4) (c ?v5) (c ?v6))";
+    let dir = join_game("join7_head2", rule, "(pair k1 k2)");
+    let run = expect(&dir, &["trace", "join.kif", "--max-work", "100000"], 0);
+    assert!(run.stdout.contains("terminal"), "{}", run.screen());
+}
+
+/// `rules` rules, each of twelve `or`s of two: 4,096 clauses each.
+fn or_game(test: &str, rules: usize) -> PathBuf {
+    let mut text = String::from(
+        "(role p)\n(init s)\n(legal p go)\n(<= (next t) (true s))\n\
+         (<= terminal (true t))\n(goal p 100)\n(a 1) (b 1)\n",
+    );
+    for r in 0..rules {
+        text.push_str(&format!("(<= (h{r} ?x0)"));
+        for x in 0..12 {
+            text.push_str(&format!(" (or (a ?x{x}) (b ?x{x}))"));
+        }
+        text.push_str(")\n");
+        text.push_str(&format!("(<= (next (h{r})) (h{r} 1))\n"));
+    }
+    let dir = scratch(test);
+    std::fs::write(dir.join("or.kif"), text).expect("write the game");
+    dir
+}
+
+#[test]
+fn or_expansion_is_bounded_for_the_whole_file() {
+    let dir = or_game("or_expansion", 20);
+    let run = expect(&dir, &["check", "or.kif"], 1);
+    let summary = run.stdout.lines().find(|l| l.starts_with("error"));
+    insta::assert_snapshot!(summary.expect("an error line"));
+}
+
+#[test]
+fn a_bad_memory_budget_is_a_usage_error() {
+    let dir = or_game("bad_budget", 0);
+    for (value, message) in [
+        ("12Q", "unknown unit `q`: use K, M, G or T"),
+        ("0", "expected a positive size that fits in memory"),
+        ("lots", "expected a number of bytes"),
+    ] {
+        let run = expect(&dir, &["check", "or.kif", "--max-memory", value], 2);
+        assert!(run.stderr.contains(message), "{value}: {}", run.screen());
+    }
+    expect(&dir, &["check", "or.kif", "--max-memory", "1.5G"], 0);
+}
