@@ -723,3 +723,36 @@ fn a_board_too_large_to_draw_is_listed_and_says_so() {
     assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
     insta::assert_snapshot!(run.screen());
 }
+
+/// A game whose one rule `h` has `n` variables: `(e ?v0)`, `(d ?vI)` for
+/// the middle ones and `(f ?vLAST)`; `h` holds (e 1, d 1 and f 2 are facts)
+/// and ends the game with goal 100.
+fn game_of_variables(n: usize) -> String {
+    let mut body = String::from("(e ?v0)");
+    for i in 1..n - 1 {
+        body.push_str(&format!(" (d ?v{i})"));
+    }
+    body.push_str(&format!(" (f ?v{})", n - 1));
+    format!(
+        "(role p)\n(init s)\n(legal p go)\n(e 1)\n(f 2)\n(d 1)\n(<= h {body})\n\
+         (<= (next t) h (true s))\n(<= terminal (true t))\n\
+         (<= (goal p 100) (true t))\n(<= (goal p 0) (not (true t)))\n"
+    )
+}
+
+#[test]
+fn a_rule_of_more_variables_than_a_join_numbers_is_refused() {
+    // 65,537 variables: the last one, numbered in 16 bits, was `?v0` again,
+    // and the game ended 0 where it ends 100.
+    let many = game_of_variables(65_537);
+    let most = game_of_variables(65_535);
+    let dir = files(
+        "many_variables",
+        &[("many.kif", many.as_bytes()), ("most.kif", most.as_bytes())],
+    );
+    let run = expect(&dir, &["check", "many.kif"], 1);
+    insta::assert_snapshot!(run.screen());
+    // The most variables a rule may have, with the right answer.
+    let run = expect(&dir, &["trace", "most.kif"], 0);
+    assert!(run.stdout.ends_with("goals: p 100\n"), "{}", run.stdout);
+}
