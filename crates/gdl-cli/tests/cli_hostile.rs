@@ -756,3 +756,35 @@ fn a_rule_of_more_variables_than_a_join_numbers_is_refused() {
     let run = expect(&dir, &["trace", "most.kif"], 0);
     assert!(run.stdout.ends_with("goals: p 100\n"), "{}", run.stdout);
 }
+
+#[test]
+fn a_file_size_limit_past_32_bit_offsets_is_refused() {
+    // Offsets in a file are 32 bits: a limit that would let a larger file
+    // in is refused by name.
+    let run = gdl(
+        &[
+            "check",
+            "tests/cli/tictactoe.gdl",
+            "--max-file-size",
+            "4294967296",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 2, "{}", run.screen());
+    assert!(
+        run.stderr
+            .contains("invalid value '4294967296' for '--max-file-size <BYTES>': 4294967296 is not in 1..=4294967295"),
+        "{}",
+        run.stderr
+    );
+    let run = gdl(
+        &[
+            "check",
+            "tests/cli/tictactoe.gdl",
+            "--max-file-size",
+            "4294967295",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.screen());
+}

@@ -112,8 +112,9 @@ pub struct LimitArgs {
     #[arg(long, value_name = "N")]
     pub max_ground_atoms: Option<usize>,
     /// Largest file read, in bytes: the rules file, a recorded game, a file
-    /// of moves (and a line of `play`'s input).
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_BYTES)]
+    /// of moves (and a line of `play`'s input); at most 4 GiB - 1.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_BYTES,
+          value_parser = clap::value_parser!(u64).range(1..=gdl::MAX_SOURCE_BYTES as u64))]
     pub max_file_size: u64,
     /// Most memory the command may hold, in bytes or with a unit (`512M`,
     /// `2G`); reaching it stops the command with an error naming what was
