@@ -788,3 +788,24 @@ fn a_file_size_limit_past_32_bit_offsets_is_refused() {
     );
     assert_eq!(run.code, 0, "{}", run.screen());
 }
+
+#[test]
+fn play_stops_a_game_that_goes_on_without_anyone_choosing() {
+    // One role with one move and no end: play used to go on by itself
+    // forever, its output and memory growing (gigabytes in minutes). The
+    // same with the machine playing every role.
+    for args in [
+        &["play", "board_overflow.kif"][..],
+        &["play", "perft_overflow.kif", "--random", "p"],
+    ] {
+        let run = expect(&hostile(), args, 0);
+        assert!(
+            run.stdout.ends_with(
+                "stopped at step 1000: no one has had a choice for 1000 steps, \
+                 the game may never end\n"
+            ),
+            "{args:?}: {}",
+            &run.stdout[run.stdout.len().saturating_sub(500)..]
+        );
+    }
+}

@@ -446,7 +446,14 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
     })
 }
 
+/// The most steps in a row `play` goes on by itself, no person having a
+/// choice (every role has one move or is the machine's): past it the game
+/// may never end, and `play` stops (as `trace` does at its `--max-steps`).
+const MAX_STEPS_WITHOUT_CHOICE: usize = 1000;
+
 fn run(session: &mut Session, input: &mut Input) -> Result<ExitCode, Failure> {
+    // Steps in a row that no person chose.
+    let mut unchosen = 0;
     'turn: loop {
         session.show();
         let step = session.step();
@@ -536,5 +543,15 @@ fn run(session: &mut Session, input: &mut Input) -> Result<ExitCode, Failure> {
         let texts: Vec<String> = joint.iter().map(|&m| session.game.move_text(m)).collect();
         println!("played: {}", texts.join(" "));
         session.play(joint, chosen)?;
+        unchosen = if chosen { 0 } else { unchosen + 1 };
+        if unchosen == MAX_STEPS_WITHOUT_CHOICE {
+            session.show();
+            println!(
+                "stopped at step {}: no one has had a choice for {MAX_STEPS_WITHOUT_CHOICE} \
+                 steps, the game may never end",
+                session.step()
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
     }
 }
