@@ -407,6 +407,19 @@ fn perft_stops_where_the_game_tree_ends() {
     let run = gdl(&["perft", "tests/cli/tictactoe.gdl", "--depth", &depth], "");
     assert_eq!(run.code, 0, "{}", run.screen());
     insta::assert_snapshot!(run.screen());
+    // An endless game whose one position repeats with one sequence: every
+    // depth would print the same line for ever.
+    let run = expect(
+        &hostile(),
+        &["perft", "board_overflow.kif", "--depth", &depth],
+        0,
+    );
+    assert_eq!(
+        run.stdout,
+        "depth    positions        sequences   terminal\n\
+         \x20   0            1                1          0\n\
+         depth 1 has the positions and counts of depth 0: so has every depth after it\n"
+    );
 }
 
 #[test]

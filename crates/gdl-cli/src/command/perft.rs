@@ -5,7 +5,8 @@
 //! moves; `sequences`, the joint-move sequences of length d (paths from the
 //! initial state that do not pass through a terminal state); `terminal`,
 //! how many of the positions are terminal. The counting stops early, and
-//! says so, when every position of a depth is terminal.
+//! says so, when every position of a depth is terminal, or when a depth
+//! repeats the one before it exactly (as it then does for ever).
 
 use super::{load, Failure, LimitArgs};
 use gdl::{Game, GameError, Move, State};
@@ -146,6 +147,15 @@ pub fn perft(args: PerftArgs) -> Result<ExitCode, Failure> {
                 let reached = next.entry(after).or_default();
                 *reached = add(*reached, paths, depth + 1)?;
             }
+        }
+        // The next level is a function of this one: the same positions with
+        // the same counts repeat at every depth from here on.
+        if next == level {
+            println!(
+                "depth {} has the positions and counts of depth {depth}: so has every depth after it",
+                depth + 1
+            );
+            break;
         }
         level = next;
     }
