@@ -258,13 +258,30 @@ pub struct Board {
     lists_empty: bool,
     /// Every content met so far.
     contents: BTreeSet<String>,
+    /// The holes of the spec, to look up.
+    holes: BTreeSet<(String, String)>,
+    /// The cells of the spec's numbering given as a list, to look up.
+    numbered: BTreeSet<(String, String)>,
 }
+
+/// The most bytes a grid may take (the board of a state, drawn at every
+/// step): a larger board, thousands of files and ranks or cells of long
+/// contents, is not drawn; a note says so and its facts are listed. The
+/// largest board of `rules/` takes 4 KB.
+pub const MAX_GRID_BYTES: usize = 64 << 10;
 
 impl Board {
     /// A board drawn as `spec` says.
     pub fn new(spec: BoardSpec) -> Board {
+        let holes = spec.holes.iter().cloned().collect();
+        let numbered = match &spec.numbers {
+            Numbers::List(list) => list.iter().cloned().collect(),
+            _ => BTreeSet::new(),
+        };
         Board {
             spec,
+            holes,
+            numbered,
             ..Board::default()
         }
     }
@@ -419,9 +436,7 @@ impl Board {
         let files = self.axis(&self.spec.files, |c| &c.0);
         let mut ranks = self.axis(&self.spec.ranks, |c| &c.1);
         ranks.reverse();
-        let used_parity = self.used_parity(&files, &ranks);
         let shown = self.abbreviations();
-        let numbers = self.numbering(&files, &ranks, used_parity);
         let width = shown
             .values()
             .chain(files.iter())
@@ -429,6 +444,22 @@ impl Board {
             .max()
             .unwrap_or(1);
         let rank_width = ranks.iter().map(|r| r.chars().count()).max().unwrap_or(1);
+        // Rows of cells (and of their numbers) between two header rows.
+        let bytes = (ranks.len().saturating_add(2))
+            .saturating_mul(files.len().saturating_mul(width.saturating_add(1)))
+            .saturating_add(ranks.len().saturating_mul(2 * rank_width + 4));
+        if bytes > MAX_GRID_BYTES {
+            let mut out = format!(
+                "(a board of {} files and {} ranks, cells {width} characters wide, is too \
+                 large to draw; its facts follow)\n",
+                files.len(),
+                ranks.len()
+            );
+            out.extend(facts.iter().map(|f| format!("{f}\n")));
+            return out;
+        }
+        let used_parity = self.used_parity(&files, &ranks);
+        let numbers = self.numbering(&files, &ranks, used_parity);
         let number_width = numbers.values().max().map_or(0, |n| n.to_string().len());
 
         let mut out = String::new();
@@ -439,6 +470,7 @@ impl Board {
         };
         header(&mut out);
         for (yi, rank) in ranks.iter().enumerate() {
+            let line = out.len();
             let _ = write!(out, "{rank:>rank_width$} ");
             for (xi, file) in files.iter().enumerate() {
                 let key = (file.clone(), rank.clone());
@@ -463,7 +495,9 @@ impl Board {
                     }
                 }
             }
-            out = out.trim_end().to_string();
+            // The end of this line, not the whole drawing (quadratic).
+            let end = line + out[line..].trim_end().len();
+            out.truncate(end);
             out.push('\n');
         }
         header(&mut out);
@@ -489,12 +523,17 @@ impl Board {
         yi: usize,
         parity: Option<usize>,
     ) -> String {
-        if self.spec.holes.contains(key) {
+        if self.holes.contains(key) {
             return "#".into();
         }
         // Cells named by square numbers: a cell without a number is unused.
-        if let (Some(_), Numbers::List(list)) = (self.spec.square, &self.spec.numbers) {
-            return if list.contains(key) { "." } else { " " }.into();
+        if let (Some(_), Numbers::List(_)) = (self.spec.square, &self.spec.numbers) {
+            return if self.numbered.contains(key) {
+                "."
+            } else {
+                " "
+            }
+            .into();
         }
         if parity.is_some_and(|p| (xi + yi) % 2 != p) {
             return " ".into();
@@ -509,11 +548,13 @@ impl Board {
     /// left) shared by every cell in use, if they all share one and there
     /// are enough of them to tell.
     fn used_parity(&self, files: &[String], ranks_top_down: &[String]) -> Option<usize> {
+        let file_index: BTreeMap<&String, usize> = files.iter().zip(0..).collect();
+        let rank_index: BTreeMap<&String, usize> = ranks_top_down.iter().rev().zip(0..).collect();
         let mut parities = BTreeSet::new();
         let mut count = 0;
         for (x, y) in &self.seen {
-            let xi = files.iter().position(|f| f == x)?;
-            let yi = ranks_top_down.len() - 1 - ranks_top_down.iter().position(|r| r == y)?;
+            let xi = *file_index.get(x)?;
+            let yi = *rank_index.get(y)?;
             parities.insert((xi + yi) % 2);
             count += 1;
         }
@@ -529,7 +570,7 @@ impl Board {
         parity: Option<usize>,
     ) -> BTreeMap<(String, String), usize> {
         let in_use = |xi: usize, yi_from_bottom: usize, key: &(String, String)| {
-            !self.spec.holes.contains(key)
+            !self.holes.contains(key)
                 && parity.is_none_or(|p| (xi + yi_from_bottom) % 2 == p)
                 && (!self.lists_empty || self.seen.contains(key))
         };
@@ -614,7 +655,9 @@ fn fill_gaps(sorted: Vec<String>) -> Vec<String> {
         .collect::<Result<Vec<_>, _>>()
     {
         let (lo, hi) = (numbers[0], numbers[numbers.len() - 1]);
-        if hi - lo < 64 && sorted.iter().all(|s| !s.starts_with('0') || s == "0") {
+        // Checked: the ends of i64 are 2^64 - 1 apart.
+        let close = hi.checked_sub(lo).is_some_and(|gap| gap < 64);
+        if close && sorted.iter().all(|s| !s.starts_with('0') || s == "0") {
             return (lo..=hi).map(|n| n.to_string()).collect();
         }
     }
@@ -674,6 +717,14 @@ mod tests {
             board.observe(s);
         }
         board.draw(states.last().unwrap())
+    }
+
+    #[test]
+    fn gaps_are_filled_only_between_close_numbers_even_at_the_ends_of_i64() {
+        let texts = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(fill_gaps(texts(&["1", "3"])), texts(&["1", "2", "3"]));
+        let ends = texts(&["-9223372036854775808", "9223372036854775807"]);
+        assert_eq!(fill_gaps(ends.clone()), ends);
     }
 
     #[test]

@@ -7,6 +7,8 @@
 
 use clap::{Parser, Subcommand};
 use gdl_cli::command;
+use std::any::Any;
+use std::io::Write;
 use std::process::ExitCode;
 
 /// Counts the bytes the process holds, so that `--max-memory` is enforced.
@@ -35,11 +37,19 @@ fn positive_seconds(text: &str) -> Result<f64, String> {
 
 /// Ends the process with exit status 1 once `seconds` have passed. Games
 /// saved with `--save` are written whole after every move, so what a
-/// timeout interrupts is never half-written.
+/// timeout interrupts is never half-written. A time too long for a
+/// `Duration` (`1e20`, billions of years) is no time limit at all.
 fn watchdog(seconds: f64) {
+    let Ok(limit) = std::time::Duration::try_from_secs_f64(seconds) else {
+        return;
+    };
     std::thread::spawn(move || {
-        std::thread::sleep(std::time::Duration::from_secs_f64(seconds));
-        eprintln!("error: the time limit ({seconds} seconds) was reached; raise it with --timeout");
+        std::thread::sleep(limit);
+        // Not eprintln!: a full standard error must not stop the exit.
+        let _ = writeln!(
+            std::io::stderr(),
+            "error: the time limit ({seconds} seconds) was reached; raise it with --timeout"
+        );
         std::process::exit(1);
     });
 }
@@ -78,13 +88,54 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    std::thread::Builder::new()
+    // A stream that cannot be written (`> /dev/full`, a full disk) makes
+    // print! panic; that panic is not a bug to show with a backtrace but
+    // an I/O error, reported below.
+    let bug = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if !info.payload_as_str().is_some_and(is_print_failure) {
+            bug(info);
+        }
+    }));
+    let command = std::thread::Builder::new()
         .name("gdl".into())
         .stack_size(STACK_BYTES)
         .spawn(run)
-        .expect("the command's thread starts")
-        .join()
-        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        .expect("the command's thread starts");
+    match command.join() {
+        Ok(code) => code,
+        Err(panic) => match message(&*panic).filter(|m| is_print_failure(m)) {
+            Some(m) => {
+                // "failed printing to stdout: No space left on device ...",
+                // said on standard error unless that is what failed.
+                if let Some(why) = m.strip_prefix("failed printing to stdout") {
+                    let _ = writeln!(
+                        std::io::stderr(),
+                        "error: cannot write to standard output{why}"
+                    );
+                }
+                ExitCode::from(2)
+            }
+            None => std::panic::resume_unwind(panic),
+        },
+    }
+}
+
+/// How the panic of print! and eprint! starts when their stream cannot be
+/// written ("failed printing to stdout: ...").
+const PRINT_FAILURE: &str = "failed printing to ";
+
+/// Whether a panic's message is that of print! or eprint! failing.
+fn is_print_failure(message: &str) -> bool {
+    message.starts_with(PRINT_FAILURE)
+}
+
+/// The message of a panic that carries one.
+fn message(payload: &(dyn Any + Send)) -> Option<&str> {
+    payload
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| payload.downcast_ref::<&str>().copied())
 }
 
 fn run() -> ExitCode {
@@ -102,7 +153,12 @@ fn run() -> ExitCode {
         Command::Perft(a) => command::perft::perft(a),
         Command::Bench(a) => command::bench::bench(a),
     };
-    match result {
+    // What print! left in the buffer is written at exit, where a failure
+    // goes unnoticed: write it now, and say so when it cannot be.
+    let flushed = std::io::stdout()
+        .flush()
+        .map_err(|e| command::Failure::Io(format!("cannot write to standard output: {e}")));
+    match result.and_then(|code| flushed.map(|()| code)) {
         Ok(code) => code,
         Err(failure) => failure.report(),
     }

@@ -337,3 +337,488 @@ fn joins_that_would_run_for_hours_stop_at_the_work_limit() {
     let run = expect(&dir, &["check", "slow.gdl", "--max-work", "1000000"], 1);
     insta::assert_snapshot!(run.screen());
 }
+
+#[test]
+fn a_timeout_too_long_to_count_is_no_timeout_and_bad_ones_are_refused() {
+    // 1e20 seconds does not fit a Duration: the run goes on without a limit
+    // (it used to panic the timeout thread).
+    let run = gdl(
+        &["check", "tests/cli/tictactoe.gdl", "--timeout", "1e20"],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.screen());
+    assert_eq!(run.stderr, "");
+    for bad in ["nan", "-1", "inf"] {
+        let bad = &format!("--timeout={bad}");
+        let run = gdl(&["check", "tests/cli/tictactoe.gdl", bad], "");
+        assert_eq!(run.code, 2, "{bad}: {}", run.screen());
+        assert!(
+            run.stderr.contains("--timeout") && run.stderr.contains("positive number"),
+            "{bad}: {}",
+            run.stderr
+        );
+    }
+}
+
+/// The directory of the reproductions of hostile inputs (`tests/cli/hostile`).
+fn hostile() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cli/hostile"))
+}
+
+#[test]
+fn perft_reports_a_role_without_legal_move_as_the_other_commands_do() {
+    let run = expect(&hostile(), &["perft", "nolegal.kif", "--depth", "2"], 1);
+    insta::assert_snapshot!(run.screen());
+    let trace = expect(&hostile(), &["trace", "nolegal.kif"], 1);
+    assert!(
+        trace
+            .stderr
+            .contains("b has no legal move in a state that is not terminal"),
+        "{}",
+        trace.stderr
+    );
+}
+
+#[test]
+fn perft_counts_that_overflow_are_an_error() {
+    // One role with two moves and a state that never changes: 2^d sequences.
+    let run = expect(
+        &hostile(),
+        &["perft", "perft_overflow.kif", "--depth", "130"],
+        1,
+    );
+    assert!(
+        run.stdout
+            .contains("\n  127            1 170141183460469231731687303715884105728          0\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("\n  128 "), "{}", run.stdout);
+    assert_eq!(
+        run.stderr,
+        "error: depth 128: the number of sequences exceeds \
+         340282366920938463463374607431768211455 (2^128 - 1), the most perft can count\n"
+    );
+}
+
+#[test]
+fn perft_stops_where_the_game_tree_ends() {
+    let depth = u64::MAX.to_string();
+    let run = gdl(&["perft", "tests/cli/tictactoe.gdl", "--depth", &depth], "");
+    assert_eq!(run.code, 0, "{}", run.screen());
+    insta::assert_snapshot!(run.screen());
+    // An endless game whose one position repeats with one sequence: every
+    // depth would print the same line for ever.
+    let run = expect(
+        &hostile(),
+        &["perft", "board_overflow.kif", "--depth", &depth],
+        0,
+    );
+    assert_eq!(
+        run.stdout,
+        "depth    positions        sequences   terminal\n\
+         \x20   0            1                1          0\n\
+         depth 1 has the positions and counts of depth 0: so has every depth after it\n"
+    );
+}
+
+#[test]
+fn perft_with_many_roles_counts_every_joint_move() {
+    // 16 roles of two moves each: 65,536 joint moves from one state, made
+    // one at a time (26 roles, 67 million, no longer need 7.8 GB).
+    let mut text = String::new();
+    for r in 0..16 {
+        text.push_str(&format!("(role r{r})\n"));
+    }
+    text.push_str(
+        "(init s)\n(<= (legal ?r a) (role ?r))\n(<= (legal ?r b) (role ?r))\n\
+         (<= (next t) (true s))\n(<= terminal (true t))\n(<= (goal ?r 50) (role ?r))\n",
+    );
+    let dir = files("many_roles", &[("roles16.kif", text.as_bytes())]);
+    let run = expect(&dir, &["perft", "roles16.kif", "--depth", "3"], 0);
+    assert_eq!(
+        run.stdout,
+        "depth    positions        sequences   terminal\n\
+         \x20   0            1                1          0\n\
+         \x20   1            1            65536          1\n\
+         every position at depth 1 is terminal: the game tree ends there\n"
+    );
+}
+
+#[test]
+fn a_typed_number_that_is_a_legal_move_is_that_move() {
+    // The legal moves are `2` and `3`: typing 2 plays the move 2 (it used to
+    // play the second move of the list, 3); `#2` is the second, always.
+    let run = expect(
+        &hostile(),
+        &["play", "nummoves.kif", "--moves", "m2.txt"],
+        0,
+    );
+    insta::assert_snapshot!(run.screen());
+    let run = gdl_in(&hostile(), &["play", "nummoves.kif"], "#2\n");
+    assert_eq!(run.code, 0, "{}", run.screen());
+    assert!(run.stdout.contains("played: 3\n"), "{}", run.stdout);
+    // A number that is neither a move nor a position, with or without `#`.
+    for typed in ["7\n", "#2x\n", "#3\n"] {
+        let run = gdl_in(&hostile(), &["play", "nummoves.kif"], typed);
+        assert_eq!(run.code, 1, "{typed}: {}", run.screen());
+    }
+    let run = gdl(&["play", "tests/cli/tictactoe.gdl"], "#9\n");
+    assert!(
+        run.stdout.contains("played: (mark 3 3) noop\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// Runs `gdl ARGS` in the crate's directory with standard output, or
+/// standard error, going to `/dev/full`, where every write fails (no space
+/// left on device): the exit status, and what the other stream shows.
+#[cfg(target_os = "linux")]
+fn to_full(args: &[&str], stdout_full: bool) -> (i32, String) {
+    use std::process::{Command, Stdio};
+    let full = || Stdio::from(std::fs::File::create("/dev/full").expect("/dev/full"));
+    let mut command = Command::new(env!("CARGO_BIN_EXE_gdl"));
+    command
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .env_remove("RUST_BACKTRACE")
+        .stdin(Stdio::null());
+    if stdout_full {
+        command.stdout(full()).stderr(Stdio::piped());
+    } else {
+        command.stdout(Stdio::piped()).stderr(full());
+    }
+    let out = command.output().expect("gdl runs");
+    let other = if stdout_full { out.stderr } else { out.stdout };
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&other).into_owned(),
+    )
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_standard_output_or_error_is_an_io_error_not_a_panic() {
+    const FULL: &str =
+        "error: cannot write to standard output: No space left on device (os error 28)\n";
+    let ttt = "tests/cli/tictactoe.gdl";
+    // A report, a trace, a command that fails after printing, an
+    // interactive game, statistics.
+    for args in [
+        &["check", ttt][..],
+        &["trace", ttt],
+        &["perft", "tests/cli/hostile/nolegal.kif", "--depth", "2"],
+        &["play", ttt],
+        &["random", ttt, "--games", "3"],
+    ] {
+        assert_eq!(to_full(args, true), (2, FULL.to_string()), "{args:?}");
+    }
+    // Nothing on standard error to write: the run goes on as usual.
+    let (code, stdout) = to_full(&["check", ttt], false);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("valid, 2 roles"), "{stdout}");
+    // A failure that cannot be told keeps its exit status.
+    let (code, _) = to_full(
+        &["perft", "tests/cli/hostile/nolegal.kif", "--depth", "2"],
+        false,
+    );
+    assert_eq!(code, 1);
+    // Standard error, where the statistics' time goes, cannot be written.
+    let (code, stdout) = to_full(&["random", ttt, "--games", "3"], false);
+    assert_eq!(code, 2);
+    assert!(stdout.contains("games: 3"), "{stdout}");
+}
+
+#[cfg(unix)]
+#[test]
+fn files_that_are_not_regular_are_read_no_further_than_the_size_limit() {
+    // /dev/zero never ends: it used to be read whole (4 GB) before failing.
+    let run = gdl(&["check", "/dev/zero", "--max-file-size", "1000"], "");
+    assert_eq!(run.code, 1, "{}", run.screen());
+    insta::assert_snapshot!("dev_zero", run.screen());
+    // A pipe on standard input, refused once past the limit...
+    let zeros = "0".repeat(1 << 20);
+    let run = gdl(&["check", "/dev/stdin", "--max-file-size", "1000"], &zeros);
+    assert_eq!(run.code, 1, "{}", run.screen());
+    assert_eq!(
+        run.stderr,
+        "error: /dev/stdin holds more than the 1000-byte limit on rules files; \
+         raise it with --max-file-size\n"
+    );
+    // ... and read when it fits.
+    let run = gdl(&["check", "/dev/stdin"], GAME);
+    assert_eq!(run.code, 0, "{}", run.screen());
+}
+
+#[test]
+fn moves_files_and_input_lines_are_bounded_by_the_size_limit() {
+    // A moves file of 64 KiB under a 4 KiB limit stands for the 1 GiB one
+    // that used to take 7.6 GB and abort.
+    let moves = "go\n".repeat(1 << 15);
+    let dir = files(
+        "big_moves",
+        &[
+            ("game.gdl", GAME.as_bytes()),
+            ("moves.txt", moves.as_bytes()),
+            ("binary.txt", b"go\n\xff\xfe\n"),
+        ],
+    );
+    let limit = ["--max-file-size", "4096"];
+    let args = |a: &[&'static str]| -> Vec<&'static str> { [a, &limit[..]].concat() };
+    let run = expect(&dir, &args(&["replay", "game.gdl", "moves.txt"]), 1);
+    insta::assert_snapshot!("big_moves_replay", run.screen());
+    for a in [
+        &["play", "game.gdl", "--load", "moves.txt"][..],
+        &["play", "game.gdl", "--moves", "moves.txt"],
+    ] {
+        let run = expect(&dir, &args(a), 1);
+        assert_eq!(run.stderr, "error: moves.txt is 98304 bytes, more than the 4096-byte limit on recorded games and moves files; raise it with --max-file-size\n");
+    }
+    // A line of play's input without end.
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cli/tictactoe.gdl"),
+        dir.join("ttt.gdl"),
+    )
+    .unwrap();
+    let run = gdl_in(&dir, &args(&["play", "ttt.gdl"]), &"9".repeat(1 << 20));
+    assert_eq!(run.code, 1, "{}", run.screen());
+    assert_eq!(
+        run.stderr,
+        "error: a line of the input is longer than 4096 bytes; raise it with --max-file-size\n"
+    );
+    // A file that is not text says where.
+    let run = expect(&dir, &["replay", "game.gdl", "binary.txt"], 2);
+    assert_eq!(
+        run.stderr,
+        "error: binary.txt:2:1: not UTF-8 text (is it a binary file?)\n"
+    );
+}
+
+/// The tic-tac-toe of the CLI tests, copied into `dir` as `ttt.gdl`.
+fn tictactoe_in(dir: &std::path::Path) {
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cli/tictactoe.gdl"),
+        dir.join("ttt.gdl"),
+    )
+    .expect("copy tic-tac-toe");
+}
+
+#[cfg(unix)]
+#[test]
+fn saving_never_writes_through_a_planted_symbolic_link() {
+    let dir = files("planted_link", &[("victim.txt", b"precious data\n")]);
+    tictactoe_in(&dir);
+    // The name the temporary file used to have, planted by someone else.
+    std::os::unix::fs::symlink("victim.txt", dir.join("save.txt.tmp")).unwrap();
+    expect(&dir, &["trace", "ttt.gdl", "--save", "save.txt"], 0);
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    assert_eq!(read("victim.txt"), "precious data\n");
+    assert!(read("save.txt").starts_with("; a game of ttt.gdl"));
+    expect(&dir, &["replay", "ttt.gdl", "save.txt"], 0);
+    // Nothing but the files of the test is left in the directory.
+    let mut left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["save.txt", "save.txt.tmp", "ttt.gdl", "victim.txt"]);
+}
+
+#[test]
+fn two_processes_saving_to_one_file_both_succeed() {
+    // Long moves make saves long enough to overlap (20,000 steps of 300
+    // bytes: 6 MB a save).
+    let (a, b) = ("a".repeat(300), "b".repeat(300));
+    let rules = format!(
+        "(role p)\n(init s)\n(legal p {a})\n(legal p {b})\n(<= (next s) (true s))\n\
+         (<= terminal (true t))\n(goal p 0)\n"
+    );
+    let dir = files("two_savers", &[("long.gdl", rules.as_bytes())]);
+    for round in 0..5 {
+        let savers: Vec<_> = ["1", "2"]
+            .iter()
+            .map(|seed| {
+                std::process::Command::new(env!("CARGO_BIN_EXE_gdl"))
+                    .args(["trace", "long.gdl", "--max-steps", "20000", "--seed", seed])
+                    .args(["--save", "same.txt"])
+                    .current_dir(&dir)
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .expect("gdl runs")
+            })
+            .collect();
+        for saver in savers {
+            let out = saver.wait_with_output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success(), "round {round}: {stderr}");
+        }
+        // The file is one whole save, of one or the other.
+        let saved = std::fs::read_to_string(dir.join("same.txt")).unwrap();
+        assert_eq!(saved.lines().count(), 20_001, "round {round}");
+        expect(&dir, &["replay", "long.gdl", "same.txt"], 0);
+    }
+}
+
+#[test]
+fn a_save_that_fails_in_play_is_told_and_the_game_goes_on() {
+    let moves = std::fs::read_to_string(hostile().join("save_bad_path_moves.txt")).unwrap();
+    let dir = scratch("save_fails");
+    tictactoe_in(&dir);
+    let run = gdl_in(&dir, &["play", "ttt.gdl", "--save", "autosave.txt"], &moves);
+    // The game went on after the failed save (the move after it was
+    // played and saved); the exit status says a save failed.
+    insta::assert_snapshot!(run.screen());
+    let saved = std::fs::read_to_string(dir.join("autosave.txt")).unwrap();
+    assert_eq!(saved.lines().count(), 3, "{saved}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_newline_in_the_rules_file_name_keeps_the_moves_file_readable() {
+    let dir = scratch("newline_name");
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cli/tictactoe.gdl"),
+        dir.join("odd\nname.gdl"),
+    )
+    .unwrap();
+    expect(
+        &dir,
+        &["trace", "odd\nname.gdl", "--seed", "1", "--save", "s.txt"],
+        0,
+    );
+    let saved = std::fs::read_to_string(dir.join("s.txt")).unwrap();
+    assert!(
+        saved.starts_with("; a game of odd\\nname.gdl: one joint move per line"),
+        "{saved}"
+    );
+    expect(&dir, &["replay", "odd\nname.gdl", "s.txt"], 0);
+}
+
+#[test]
+fn boards_at_the_ends_of_i64_are_drawn() {
+    // Files -2^63 and 2^63 - 1: filling the gap between them overflowed
+    // (\"capacity overflow\" in trace, play and replay).
+    let run = expect(
+        &hostile(),
+        &["trace", "board_overflow.kif", "--max-steps", "1"],
+        0,
+    );
+    insta::assert_snapshot!(run.screen());
+    // A text replay draws the same boards.
+    let dir = files("board_overflow", &[("one.txt", b"go\n")]);
+    std::fs::copy(
+        hostile().join("board_overflow.kif"),
+        dir.join("board_overflow.kif"),
+    )
+    .unwrap();
+    let replay = expect(&dir, &["replay", "board_overflow.kif", "one.txt"], 0);
+    assert!(run.stdout.starts_with(&replay.stdout), "{}", replay.stdout);
+}
+
+#[test]
+fn a_board_too_large_to_draw_is_listed_and_says_so() {
+    // 3,000 files and 3,000 ranks: drawing took 186 s a step.
+    let names = |prefix: &str| -> String { (0..3000).map(|i| format!(" {prefix}{i}")).collect() };
+    let rules = format!(
+        ";! board cell x=1 y=2 piece=3\n;! files{}\n;! ranks{}\n\
+         (role p)\n(init (cell f1 r1 x))\n(legal p go)\n\
+         (<= (next (cell ?x ?y ?z)) (true (cell ?x ?y ?z)))\n\
+         (<= terminal (true (cell ?x r1 o)))\n(goal p 100)\n",
+        names("f"),
+        names("r")
+    );
+    let dir = files("big_board", &[("big.kif", rules.as_bytes())]);
+    let start = std::time::Instant::now();
+    let run = expect(&dir, &["trace", "big.kif", "--max-steps", "1"], 0);
+    assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
+    insta::assert_snapshot!(run.screen());
+}
+
+/// A game whose one rule `h` has `n` variables: `(e ?v0)`, `(d ?vI)` for
+/// the middle ones and `(f ?vLAST)`; `h` holds (e 1, d 1 and f 2 are facts)
+/// and ends the game with goal 100.
+fn game_of_variables(n: usize) -> String {
+    let mut body = String::from("(e ?v0)");
+    for i in 1..n - 1 {
+        body.push_str(&format!(" (d ?v{i})"));
+    }
+    body.push_str(&format!(" (f ?v{})", n - 1));
+    format!(
+        "(role p)\n(init s)\n(legal p go)\n(e 1)\n(f 2)\n(d 1)\n(<= h {body})\n\
+         (<= (next t) h (true s))\n(<= terminal (true t))\n\
+         (<= (goal p 100) (true t))\n(<= (goal p 0) (not (true t)))\n"
+    )
+}
+
+#[test]
+fn a_rule_of_more_variables_than_a_join_numbers_is_refused() {
+    // 65,537 variables: the last one, numbered in 16 bits, was `?v0` again,
+    // and the game ended 0 where it ends 100.
+    let many = game_of_variables(65_537);
+    let most = game_of_variables(65_535);
+    let dir = files(
+        "many_variables",
+        &[("many.kif", many.as_bytes()), ("most.kif", most.as_bytes())],
+    );
+    let run = expect(&dir, &["check", "many.kif"], 1);
+    insta::assert_snapshot!(run.screen());
+    // The most variables a rule may have, with the right answer.
+    let run = expect(&dir, &["trace", "most.kif"], 0);
+    assert!(run.stdout.ends_with("goals: p 100\n"), "{}", run.stdout);
+}
+
+#[test]
+fn a_file_size_limit_past_32_bit_offsets_is_refused() {
+    // Offsets in a file are 32 bits: a limit that would let a larger file
+    // in is refused by name.
+    let run = gdl(
+        &[
+            "check",
+            "tests/cli/tictactoe.gdl",
+            "--max-file-size",
+            "4294967296",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 2, "{}", run.screen());
+    assert!(
+        run.stderr
+            .contains("invalid value '4294967296' for '--max-file-size <BYTES>': 4294967296 is not in 1..=4294967295"),
+        "{}",
+        run.stderr
+    );
+    let run = gdl(
+        &[
+            "check",
+            "tests/cli/tictactoe.gdl",
+            "--max-file-size",
+            "4294967295",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.screen());
+}
+
+#[test]
+fn play_stops_a_game_that_goes_on_without_anyone_choosing() {
+    // One role with one move and no end: play used to go on by itself
+    // forever, its output and memory growing (gigabytes in minutes). The
+    // same with the machine playing every role.
+    for args in [
+        &["play", "board_overflow.kif"][..],
+        &["play", "perft_overflow.kif", "--random", "p"],
+    ] {
+        let run = expect(&hostile(), args, 0);
+        assert!(
+            run.stdout.ends_with(
+                "stopped at step 1000: no one has had a choice for 1000 steps, \
+                 the game may never end\n"
+            ),
+            "{args:?}: {}",
+            &run.stdout[run.stdout.len().saturating_sub(500)..]
+        );
+    }
+}

@@ -58,7 +58,7 @@ pub use error::{clip, render, shorten, Diagnostic, GameError, LoadError, Severit
 pub use game::random::{natural_cmp, random_playout, Outcome, Playout, RandomPlayer};
 pub use game::stepper::Stepper;
 pub use game::{Engine, Game, Move, Role, State};
-pub use limits::{LimitKind, Limits, DEFAULT_MAX_NESTING, MAX_NESTING_CEILING};
+pub use limits::{LimitKind, Limits, DEFAULT_MAX_NESTING, MAX_NESTING_CEILING, MAX_SOURCE_BYTES};
 pub use memory::{default_max_memory, heap_bytes, human_bytes, CountingAllocator};
 pub use source::{LineCol, SourceFile, Span};
 pub use syntax::kif::Kif;

@@ -14,6 +14,11 @@ pub const DEFAULT_MAX_NESTING: usize = 200;
 /// mode).
 pub const MAX_NESTING_CEILING: usize = 10_000;
 
+/// The largest text the reader accepts, in bytes: offsets in a file are
+/// kept in 32 bits ([`crate::Span`]). A larger file is refused
+/// (`too-large`).
+pub const MAX_SOURCE_BYTES: usize = u32::MAX as usize;
+
 /// The default of [`Limits::max_work`]: about 8 s of joins (measured on
 /// the shared 2-core machine: `gdl check` of a six-way cross product).
 pub const DEFAULT_MAX_WORK: u64 = 1_000_000_000;

@@ -34,14 +34,14 @@ fn count(n: usize, what: &str) -> String {
 /// standard output. Exit 0 valid, 1 invalid, 2 unreadable.
 pub fn check(args: CheckArgs) -> Result<ExitCode, Failure> {
     let name = args.file.display().to_string();
-    super::check_size(&args.file, &args.limits)?;
+    let bytes = super::read_rules(&args.file, &args.limits)?;
     // Checking needs the rules and their static facts, not the ground
     // rules that make play fast: grounding a large game takes seconds.
     let limits = gdl::Limits {
         max_ground_work: 0,
         ..args.limits.to_limits()
     };
-    match load_game_with(&args.file, &args.limits, limits) {
+    match load_game_with(&args.file, bytes, &args.limits, limits) {
         Ok(game) => {
             let warnings = game.warnings();
             print!("{}", gdl::render(game.source(), warnings, color()));

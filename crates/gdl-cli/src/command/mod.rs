@@ -10,7 +10,7 @@ pub mod trace_cmd;
 
 use crate::board::BoardSpec;
 use gdl::{Diagnostic, Game, GameError, Limits, LoadError, Severity};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -29,21 +29,23 @@ pub enum Failure {
 }
 
 impl Failure {
-    /// Prints the failure on standard error and gives the exit status.
+    /// Prints the failure on standard error and gives the exit status (the
+    /// same when standard error cannot be written).
     pub fn report(self) -> ExitCode {
+        let mut stderr = std::io::stderr();
+        let (text, code) = match self {
+            Failure::Usage(m) | Failure::Io(m) => (format!("error: {m}\n"), 2),
+            Failure::Invalid(rendered) => (rendered, 1),
+            Failure::Game(m) => (format!("error: {m}\n"), 1),
+        };
+        let _ = stderr.write_all(text.as_bytes());
+        ExitCode::from(code)
+    }
+
+    /// What went wrong, without the `error: ` a report starts with.
+    pub fn message(&self) -> &str {
         match self {
-            Failure::Usage(m) | Failure::Io(m) => {
-                eprintln!("error: {m}");
-                ExitCode::from(2)
-            }
-            Failure::Invalid(rendered) => {
-                eprint!("{rendered}");
-                ExitCode::from(1)
-            }
-            Failure::Game(m) => {
-                eprintln!("error: {m}");
-                ExitCode::from(1)
-            }
+            Failure::Usage(m) | Failure::Io(m) | Failure::Invalid(m) | Failure::Game(m) => m,
         }
     }
 
@@ -109,8 +111,10 @@ pub struct LimitArgs {
     /// interpreted [default: 100000].
     #[arg(long, value_name = "N")]
     pub max_ground_atoms: Option<usize>,
-    /// Largest rules file read, in bytes.
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_BYTES)]
+    /// Largest file read, in bytes: the rules file, a recorded game, a file
+    /// of moves (and a line of `play`'s input); at most 4 GiB - 1.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_BYTES,
+          value_parser = clap::value_parser!(u64).range(1..=gdl::MAX_SOURCE_BYTES as u64))]
     pub max_file_size: u64,
     /// Most memory the command may hold, in bytes or with a unit (`512M`,
     /// `2G`); reaching it stops the command with an error naming what was
@@ -176,9 +180,9 @@ pub struct Loaded {
 /// Loads a rules file: I/O errors exit 2, invalid rules exit 1 with their
 /// diagnostics. Problems in `;!` annotations are printed as warnings.
 pub fn load(path: &Path, limits: &LimitArgs) -> Result<Loaded, Failure> {
-    check_size(path, limits)?;
+    let bytes = read_rules(path, limits)?;
     let name = path.display().to_string();
-    let game = load_game(path, limits).map_err(|e| match e {
+    let game = load_game(path, bytes, limits).map_err(|e| match e {
         LoadError::Io { .. } => Failure::Io(
             e.render(false)
                 .trim_start_matches("error: ")
@@ -207,26 +211,46 @@ pub fn load(path: &Path, limits: &LimitArgs) -> Result<Loaded, Failure> {
     Ok(Loaded { game, spec, name })
 }
 
-/// Refuses a rules file larger than `--max-file-size` (exit 1) before
-/// reading it. A file that cannot be looked at is left to the reading,
-/// which reports it.
-pub fn check_size(path: &Path, limits: &LimitArgs) -> Result<(), Failure> {
-    match std::fs::metadata(path) {
-        Ok(m) if m.is_file() && m.len() > limits.max_file_size => Err(Failure::Game(format!(
-            "{} is {} bytes, more than the {}-byte limit on rules files; \
-             raise it with --max-file-size",
-            path.display(),
-            m.len(),
-            limits.max_file_size
-        ))),
-        _ => Ok(()),
-    }
+/// Reads a rules file, refusing one larger than `--max-file-size` (exit
+/// 1): a regular file by its size before reading, anything else (a pipe,
+/// `/dev/zero`) once it has given one byte more than the limit.
+pub fn read_rules(path: &Path, limits: &LimitArgs) -> Result<Vec<u8>, Failure> {
+    read_bounded(path, limits.max_file_size, "rules files")
 }
 
-/// Loads with the limits given on the command line (the size is checked
-/// by [`check_size`]), ready to play.
-pub fn load_game(path: &Path, limits: &LimitArgs) -> Result<Game, LoadError> {
-    load_game_with(path, limits, limits.to_limits())
+/// Reads a file named on the command line, at most `limit` bytes of it
+/// (more is an error naming `--max-file-size`, exit 1); `what` the files of
+/// its kind, for the message. A file that cannot be read exits 2.
+fn read_bounded(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Failure> {
+    let cannot = |e: std::io::Error| Failure::Io(format!("cannot read {}: {e}", path.display()));
+    let too_big = |size: String| {
+        Failure::Game(format!(
+            "{} {size} than the {limit}-byte limit on {what}; \
+             raise it with --max-file-size",
+            path.display(),
+        ))
+    };
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let metadata = file.metadata().map_err(cannot)?;
+    if metadata.is_file() && metadata.len() > limit {
+        return Err(too_big(format!("is {} bytes, more", metadata.len())));
+    }
+    // A regular file may grow while it is read, and the size of anything
+    // else is only known by reading it: one byte past the limit is enough.
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_big("holds more".to_string()));
+    }
+    Ok(bytes)
+}
+
+/// Loads the rules file `path` from its `bytes` (as read by [`read_rules`])
+/// with the limits given on the command line, ready to play.
+pub fn load_game(path: &Path, bytes: Vec<u8>, limits: &LimitArgs) -> Result<Game, LoadError> {
+    load_game_with(path, bytes, limits, limits.to_limits())
 }
 
 impl LimitArgs {
@@ -255,9 +279,15 @@ impl LimitArgs {
     }
 }
 
-/// Loads with `l`, refusing the published-game allowances under `--strict`.
-pub fn load_game_with(path: &Path, limits: &LimitArgs, l: Limits) -> Result<Game, LoadError> {
-    let game = Game::load_with(path, l)?;
+/// Loads the rules file `path` from its `bytes` with `l`, refusing the
+/// published-game allowances under `--strict`.
+pub fn load_game_with(
+    path: &Path,
+    bytes: Vec<u8>,
+    limits: &LimitArgs,
+    l: Limits,
+) -> Result<Game, LoadError> {
+    let game = Game::from_bytes_with(&path.display().to_string(), bytes, l)?;
     if limits.strict && game.warnings().iter().any(|d| d.is_allowance()) {
         return Err(LoadError::Invalid {
             file: Box::new(game.source().clone()),
@@ -283,22 +313,89 @@ fn strict(diagnostics: &[Diagnostic]) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// Reads a file named on the command line (exit 2 when it cannot be read).
-pub fn read_file(path: &Path) -> Result<String, Failure> {
-    std::fs::read_to_string(path)
-        .map_err(|e| Failure::Io(format!("cannot read {}: {e}", path.display())))
+/// Reads a recorded game or a file of commands named on the command line:
+/// at most `--max-file-size` bytes (exit 1 past it, exit 2 when it cannot
+/// be read or is not UTF-8 text).
+pub fn read_file(path: &Path, limits: &LimitArgs) -> Result<String, Failure> {
+    let bytes = read_bounded(path, limits.max_file_size, "recorded games and moves files")?;
+    String::from_utf8(bytes).map_err(|e| {
+        let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+        let start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let column = String::from_utf8_lossy(&good[start..]).chars().count() + 1;
+        Failure::Io(format!(
+            "{}:{line}:{column}: not UTF-8 text (is it a binary file?)",
+            path.display()
+        ))
+    })
 }
 
-/// Writes a file atomically (a temporary file renamed over it), so that an
-/// interrupt never leaves half a file.
+/// Writes a file atomically, so that an interrupt never leaves half a file
+/// and two writers never mix their texts: the text goes to a temporary file
+/// beside it, created afresh under an unpredictable name (never through a
+/// file or a symbolic link already there), then renamed over it. Of two
+/// processes writing one file at once, both succeed and the last rename
+/// wins.
 pub fn write_file(path: &Path, text: &str) -> Result<(), Failure> {
-    let mut tmp = PathBuf::from(path);
-    let mut name = tmp.file_name().unwrap_or_default().to_os_string();
-    name.push(".tmp");
-    tmp.set_file_name(name);
-    std::fs::write(&tmp, text)
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))
+    let cannot = |e: std::io::Error| Failure::Io(format!("cannot write {}: {e}", path.display()));
+    let (tmp, mut file) = create_temporary(path).map_err(cannot)?;
+    let written = file
+        .write_all(text.as_bytes())
+        .and_then(|()| file.sync_all())
+        .and_then(|()| std::fs::rename(&tmp, path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(cannot(e));
+    }
+    Ok(())
+}
+
+/// Creates a new file beside `path` for [`write_file`]: `.NAME.RANDOM.tmp`
+/// in the same directory (so that renaming it is atomic), opened with
+/// `create_new` (O_EXCL), which refuses any name already there, a planted
+/// symbolic link included. Tries a few random names before giving up.
+fn create_temporary(path: &Path) -> std::io::Result<(PathBuf, std::fs::File)> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a file name"))?;
+    let mut attempts = 0;
+    loop {
+        let mut tmp_name = std::ffi::OsString::from(".");
+        tmp_name.push(name);
+        tmp_name.push(format!(".{:016x}.tmp", rand::random::<u64>()));
+        let tmp = path.with_file_name(tmp_name);
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
+            Ok(file) => return Ok((tmp, file)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempts < 16 => {
+                attempts += 1;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Saves joint moves as a moves file naming the rules file `rules`; a
+/// control character in that name (a newline) is written escaped, so that
+/// the file's first line stays one comment.
+pub fn save_moves(
+    path: &Path,
+    rules: &str,
+    roles: &[String],
+    moves: &[Vec<String>],
+) -> Result<(), Failure> {
+    let mut one_line = String::new();
+    for c in rules.chars() {
+        if c.is_control() {
+            one_line.extend(c.escape_default());
+        } else {
+            one_line.push(c);
+        }
+    }
+    write_file(path, &crate::trace::moves_file(&one_line, roles, moves))
 }
 
 /// The most threads a command may be asked to use: more only cost memory,

@@ -4,10 +4,12 @@
 //! At depth d: `positions`, the distinct states reached by exactly d joint
 //! moves; `sequences`, the joint-move sequences of length d (paths from the
 //! initial state that do not pass through a terminal state); `terminal`,
-//! how many of the positions are terminal.
+//! how many of the positions are terminal. The counting stops early, and
+//! says so, when every position of a depth is terminal, or when a depth
+//! repeats the one before it exactly (as it then does for ever).
 
 use super::{load, Failure, LimitArgs};
-use gdl::State;
+use gdl::{Game, GameError, Move, State};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -32,10 +34,77 @@ struct Level {
     terminal: usize,
 }
 
+/// Every joint move of a state, one at a time: an odometer over each
+/// role's legal moves (the last role's turning fastest), so that a state
+/// with millions of joint moves never holds them all at once.
+struct JointMoves {
+    /// Each role's legal moves, in role order; none is empty.
+    legal: Vec<Vec<Move>>,
+    /// The position of each role's move in its list, for the next joint
+    /// move; `None` after the last.
+    digits: Option<Vec<usize>>,
+}
+
+impl JointMoves {
+    /// The joint moves of `state`; a role without a legal move is an error.
+    fn of(game: &mut Game, state: &State) -> Result<JointMoves, GameError> {
+        let mut legal = Vec::new();
+        for role in game.roles() {
+            let moves = game.legal_moves(state, role)?;
+            if moves.is_empty() {
+                return Err(GameError::NoLegalMove {
+                    role: game.role_name(role).to_string(),
+                });
+            }
+            legal.push(moves);
+        }
+        Ok(JointMoves::new(legal))
+    }
+
+    /// The joint moves of these legal moves (none of them empty).
+    fn new(legal: Vec<Vec<Move>>) -> JointMoves {
+        let digits = Some(vec![0; legal.len()]);
+        JointMoves { legal, digits }
+    }
+}
+
+impl Iterator for JointMoves {
+    type Item = Vec<Move>;
+
+    fn next(&mut self) -> Option<Vec<Move>> {
+        let digits = self.digits.as_mut()?;
+        let joint = digits.iter().zip(&self.legal).map(|(&d, m)| m[d]).collect();
+        // Turn the odometer: the last digit that is not at its end moves
+        // on, the ones after it go back to 0; none left means done.
+        match (0..digits.len())
+            .rev()
+            .find(|&r| digits[r] + 1 < self.legal[r].len())
+        {
+            Some(r) => {
+                digits[r] += 1;
+                digits[r + 1..].fill(0);
+            }
+            None => self.digits = None,
+        }
+        Some(joint)
+    }
+}
+
+/// `a + b`, or an error when the count of sequences at `depth` no longer
+/// fits.
+fn add(a: u128, b: u128, depth: usize) -> Result<u128, Failure> {
+    a.checked_add(b).ok_or_else(|| {
+        Failure::Game(format!(
+            "depth {depth}: the number of sequences exceeds {} (2^128 - 1), the most perft can count",
+            u128::MAX
+        ))
+    })
+}
+
 /// Runs `gdl perft`.
 pub fn perft(args: PerftArgs) -> Result<ExitCode, Failure> {
     let mut game = load(&args.file, &args.limits)?.game;
-    let fail = |depth: usize, e: gdl::GameError| {
+    let fail = |depth: usize, e: GameError| {
         Failure::Game(format!("depth {depth}: {}", super::describe(&e)))
     };
     // Each distinct state of the level with the number of paths reaching it.
@@ -47,28 +116,74 @@ pub fn perft(args: PerftArgs) -> Result<ExitCode, Failure> {
     for depth in 0..=args.depth {
         let mut counts = Level {
             positions: level.len(),
-            sequences: level.values().sum(),
+            sequences: 0,
             terminal: 0,
         };
-        let mut next: HashMap<State, u128> = HashMap::new();
-        for (state, paths) in &level {
+        // The positions the game goes on from, with their paths.
+        let mut open = Vec::new();
+        for (state, &paths) in &level {
+            counts.sequences = add(counts.sequences, paths, depth)?;
             if game.is_terminal(state).map_err(|e| fail(depth, e))? {
                 counts.terminal += 1;
-                continue;
-            }
-            if depth == args.depth {
-                continue;
-            }
-            for joint in game.joint_moves(state).map_err(|e| fail(depth, e))? {
-                let after = game.next_state(state, &joint).map_err(|e| fail(depth, e))?;
-                *next.entry(after).or_default() += paths;
+            } else {
+                open.push((state, paths));
             }
         }
         println!(
             "{depth:>5} {:>12} {:>16} {:>10}",
             counts.positions, counts.sequences, counts.terminal
         );
+        if depth == args.depth {
+            break;
+        }
+        if open.is_empty() {
+            println!("every position at depth {depth} is terminal: the game tree ends there");
+            break;
+        }
+        let mut next: HashMap<State, u128> = HashMap::new();
+        for (state, paths) in open {
+            for joint in JointMoves::of(&mut game, state).map_err(|e| fail(depth, e))? {
+                let after = game.next_state(state, &joint).map_err(|e| fail(depth, e))?;
+                let reached = next.entry(after).or_default();
+                *reached = add(*reached, paths, depth + 1)?;
+            }
+        }
+        // The next level is a function of this one: the same positions with
+        // the same counts repeat at every depth from here on.
+        if next == level {
+            println!(
+                "depth {} has the positions and counts of depth {depth}: so has every depth after it",
+                depth + 1
+            );
+            break;
+        }
         level = next;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn joint_moves_are_every_combination_once_the_last_role_fastest() {
+        let mut game = Game::from_source(
+            "m.gdl",
+            "(role a)\n(role b)\n(init s)\n(legal a x)\n(legal a y)\n(legal b 1)\n\
+             (legal b 2)\n(legal b 3)\n(<= (next s) (true s))\n(<= terminal (true t))\n\
+             (goal a 0)\n(goal b 0)\n",
+        )
+        .unwrap();
+        let mut m = |text: &str| game.parse_move(text).unwrap();
+        let legal = vec![vec![m("x"), m("y")], vec![m("1"), m("2"), m("3")]];
+        let joints: Vec<Vec<Move>> = JointMoves::new(legal).collect();
+        let expected: Vec<Vec<Move>> = ["x 1", "x 2", "x 3", "y 1", "y 2", "y 3"]
+            .iter()
+            .map(|j| j.split(' ').map(&mut m).collect())
+            .collect();
+        assert_eq!(joints, expected);
+        // One role with one move: one joint move.
+        assert_eq!(JointMoves::new(vec![vec![m("x")]]).count(), 1);
+    }
 }

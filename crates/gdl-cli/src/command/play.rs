@@ -3,7 +3,8 @@
 //! Each turn shows the state (the board drawn as a grid when it has one)
 //! and, for each role a person plays that has a choice, its legal moves
 //! numbered in natural order. A move is taken by its number or by typing its
-//! term; roles with a single legal move (a `noop`) play it by themselves, and
+//! term (a number that is itself a legal move is that move; `#N` is always
+//! the Nth); roles with a single legal move (a `noop`) play it by themselves, and
 //! `--random ROLE` lets the machine play a role. Commands: `undo`, `facts`,
 //! `legal`, `board`, `moves`, `save FILE`, `help`, `quit`.
 //!
@@ -12,14 +13,15 @@
 //! prompt, and the first bad line stops the game with exit status 1.
 //! `--save FILE` keeps FILE up to date with the game so far after every
 //! move, so an error or an interrupt (Ctrl-C) leaves a game that `--load`
-//! and `gdl replay` bring back to the same position.
+//! and `gdl replay` bring back to the same position. A save that fails is
+//! told and the game goes on (the exit status is then 2).
 
-use super::{describe, load, read_file, write_file, Failure, LimitArgs};
+use super::{describe, load, read_file, save_moves, Failure, LimitArgs};
 use crate::board::Board;
-use crate::trace::{legal_move, moves_file, read_game, sorted_moves};
+use crate::trace::{legal_move, read_game, sorted_moves};
 use gdl::RandomPlayer;
 use gdl::{Game, GameError, Move, Role, State};
-use std::io::{BufRead, IsTerminal};
+use std::io::{BufRead, IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -49,7 +51,8 @@ pub struct PlayArgs {
 
 const HELP: &str = "\
 commands:
-  N             play the move numbered N
+  N             play the move numbered N, or the move N when one reads so
+  #N            play the move numbered N, always
   (move ...)    play a move by its term (the parentheses may be left out)
   undo          take back the last move you chose
   facts         show the raw facts of the state
@@ -65,8 +68,9 @@ commands:
 enum Input {
     /// A terminal, with line editing and history.
     Editor(Box<rustyline::DefaultEditor>),
-    /// Lines of a file or of a pipe, echoed after the prompt.
-    Script(Box<dyn BufRead>),
+    /// Lines of a file or of a pipe, echoed after the prompt, none longer
+    /// than the given number of bytes (`--max-file-size`).
+    Script(Box<dyn BufRead>, u64),
 }
 
 impl Input {
@@ -82,10 +86,14 @@ impl Input {
                 }
                 Err(_) => Ok(None),
             },
-            Input::Script(lines) => {
+            Input::Script(lines, limit) => {
                 let mut line = String::new();
-                match lines.read_line(&mut line) {
+                match Read::take(&mut **lines, limit.saturating_add(1)).read_line(&mut line) {
                     Ok(0) => Ok(None),
+                    Ok(n) if n as u64 > *limit => Err(Failure::Game(format!(
+                        "a line of the input is longer than {limit} bytes; \
+                         raise it with --max-file-size"
+                    ))),
                     Ok(_) => {
                         let line = line.trim_end_matches(['\n', '\r']).to_string();
                         println!("{prompt}{line}");
@@ -98,7 +106,7 @@ impl Input {
     }
 
     fn scripted(&self) -> bool {
-        matches!(self, Input::Script(_))
+        matches!(self, Input::Script(..))
     }
 }
 
@@ -120,6 +128,10 @@ struct Session {
     machine: Vec<bool>,
     player: RandomPlayer,
     save: Option<PathBuf>,
+    /// Whether the `--save` file is behind the game: its last save failed.
+    unsaved: bool,
+    /// Whether any save failed (the exit status is then 2).
+    save_failed: bool,
 }
 
 /// What a person's line asked for.
@@ -153,14 +165,32 @@ impl Session {
             .iter()
             .map(|&r| self.game.role_name(r).to_string())
             .collect();
-        write_file(path, &moves_file(&self.name, &roles, &self.moves_text()))
+        save_moves(path, &self.name, &roles, &self.moves_text())
     }
 
-    fn autosave(&self) -> Result<(), Failure> {
-        match &self.save {
-            Some(path) => self.save_to(path),
-            None => Ok(()),
+    /// Brings the `--save` file up to date with the game.
+    fn autosave(&mut self) -> Result<(), Failure> {
+        if let Some(path) = &self.save {
+            self.save_to(path)?;
         }
+        self.unsaved = false;
+        Ok(())
+    }
+
+    /// Brings the `--save` file up to date after a move: a failure is told
+    /// and the game goes on (a later move may save again).
+    fn autosave_after_move(&mut self) {
+        if let Err(e) = self.autosave() {
+            self.unsaved = true;
+            self.failed_to_save(&e);
+        }
+    }
+
+    /// Tells of a save that failed; the game goes on, the exit status will
+    /// be 2.
+    fn failed_to_save(&mut self, e: &Failure) {
+        self.save_failed = true;
+        eprintln!("error: {}; the game goes on", e.message());
     }
 
     fn show(&mut self) {
@@ -191,7 +221,8 @@ impl Session {
             joint,
             chosen,
         });
-        self.autosave()
+        self.autosave_after_move();
+        Ok(())
     }
 
     /// Takes back moves up to and including the last one a person chose.
@@ -264,21 +295,22 @@ impl Session {
                 Ok(Action::Again)
             }
             "save" if !rest.is_empty() => {
-                self.save_to(Path::new(rest))?;
-                println!("saved {} moves to {rest}", self.step());
+                match self.save_to(Path::new(rest)) {
+                    Ok(()) => println!("saved {} moves to {rest}", self.step()),
+                    Err(e) => self.failed_to_save(&e),
+                }
                 Ok(Action::Again)
             }
             "save" => fail(input, "save needs a file name: save FILE".into()),
-            _ if line.chars().all(|c| c.is_ascii_digit()) => match line.parse::<usize>() {
-                Ok(n) if (1..=legal.len()).contains(&n) => Ok(Action::Move(legal[n - 1].0)),
-                _ => fail(
-                    input,
-                    format!(
-                        "no move numbered {line}: {name} has moves 1 to {}",
-                        legal.len()
-                    ),
-                ),
+            // A number is a legal move when one reads so, else a position
+            // in the list; `#N` is always a position.
+            _ if is_number(line) => match legal.iter().find(|(_, text)| text == line) {
+                Some(&(m, _)) => Ok(Action::Move(m)),
+                None => at_position(line, &name, legal).map_or_else(|e| fail(input, e), Ok),
             },
+            _ if line.strip_prefix('#').is_some_and(is_number) => {
+                at_position(&line[1..], &name, legal).map_or_else(|e| fail(input, e), Ok)
+            }
             _ => {
                 let text = if line.starts_with('(') || !line.contains(char::is_whitespace) {
                     line.to_string()
@@ -298,6 +330,23 @@ impl Session {
                 }
             }
         }
+    }
+}
+
+/// Whether `text` is a whole number written in digits.
+fn is_number(text: &str) -> bool {
+    !text.is_empty() && text.chars().all(|c| c.is_ascii_digit())
+}
+
+/// The move at position `number` (from 1) of the list of `role`'s legal
+/// moves shown.
+fn at_position(number: &str, role: &str, legal: &[(Move, String)]) -> Result<Action, String> {
+    match number.parse::<usize>() {
+        Ok(n) if (1..=legal.len()).contains(&n) => Ok(Action::Move(legal[n - 1].0)),
+        _ => Err(format!(
+            "no move numbered {number}: {role} has moves 1 to {}",
+            legal.len()
+        )),
     }
 }
 
@@ -334,16 +383,17 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
         })?;
         machine[role.0 as usize] = true;
     }
+    let limit = args.limits.max_file_size;
     let mut input = match &args.moves {
         Some(path) => {
-            let text = read_file(path)?;
-            Input::Script(Box::new(std::io::Cursor::new(text)))
+            let text = read_file(path, &args.limits)?;
+            Input::Script(Box::new(std::io::Cursor::new(text)), limit)
         }
         None if std::io::stdin().is_terminal() => match rustyline::DefaultEditor::new() {
             Ok(editor) => Input::Editor(Box::new(editor)),
-            Err(_) => Input::Script(Box::new(std::io::stdin().lock())),
+            Err(_) => Input::Script(Box::new(std::io::stdin().lock()), limit),
         },
-        None => Input::Script(Box::new(std::io::stdin().lock())),
+        None => Input::Script(Box::new(std::io::stdin().lock()), limit),
     };
     let state = game.initial_state();
     let mut session = Session {
@@ -355,9 +405,13 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
         machine,
         player: RandomPlayer::new(args.seed),
         save: args.save,
+        unsaved: false,
+        save_failed: false,
     };
     if let Some(path) = &args.load {
-        let record = read_game(&read_file(path)?)
+        // Saved once, after the loading, not after each move loaded.
+        let save = session.save.take();
+        let record = read_game(&read_file(path, &args.limits)?)
             .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
         for joint in record.moves {
             if joint.len() != roles.len() {
@@ -376,15 +430,30 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
             session.play(moves, true)?;
         }
         println!("loaded {} moves from {}", session.step(), path.display());
+        session.save = save;
     }
+    // A file that cannot be saved before the first move stops the game:
+    // nothing is lost yet.
     session.autosave()?;
     if !input.scripted() {
         println!("type a move's number or its term; help lists the commands");
     }
-    run(&mut session, &mut input)
+    let code = run(&mut session, &mut input)?;
+    Ok(if session.save_failed {
+        ExitCode::from(2)
+    } else {
+        code
+    })
 }
 
+/// The most steps in a row `play` goes on by itself, no person having a
+/// choice (every role has one move or is the machine's): past it the game
+/// may never end, and `play` stops (as `trace` does at its `--max-steps`).
+const MAX_STEPS_WITHOUT_CHOICE: usize = 1000;
+
 fn run(session: &mut Session, input: &mut Input) -> Result<ExitCode, Failure> {
+    // Steps in a row that no person chose.
+    let mut unchosen = 0;
     'turn: loop {
         session.show();
         let step = session.step();
@@ -455,6 +524,10 @@ fn run(session: &mut Session, input: &mut Input) -> Result<ExitCode, Failure> {
                     }
                     Action::Quit => {
                         match &session.save {
+                            Some(path) if session.unsaved => println!(
+                                "stopped at step {step}; the last save to {} failed",
+                                path.display()
+                            ),
                             Some(path) => println!(
                                 "stopped at step {step}; the game so far is in {}",
                                 path.display()
@@ -470,5 +543,15 @@ fn run(session: &mut Session, input: &mut Input) -> Result<ExitCode, Failure> {
         let texts: Vec<String> = joint.iter().map(|&m| session.game.move_text(m)).collect();
         println!("played: {}", texts.join(" "));
         session.play(joint, chosen)?;
+        unchosen = if chosen { 0 } else { unchosen + 1 };
+        if unchosen == MAX_STEPS_WITHOUT_CHOICE {
+            session.show();
+            println!(
+                "stopped at step {}: no one has had a choice for {MAX_STEPS_WITHOUT_CHOICE} \
+                 steps, the game may never end",
+                session.step()
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
     }
 }

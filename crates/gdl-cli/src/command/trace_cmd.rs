@@ -1,8 +1,8 @@
 //! `gdl trace FILE` (a random game) and `gdl replay FILE GAME` (a recorded
 //! one): both print the game's trace, as text or JSON.
 
-use super::{load, read_file, write_file, Failure, LimitArgs};
-use crate::trace::{moves_file, read_game, Replay, Trace};
+use super::{load, read_file, save_moves, Failure, LimitArgs};
+use crate::trace::{read_game, Replay, Trace};
 use gdl::RandomPlayer;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -69,7 +69,7 @@ fn finish(
         Format::Json => print!("{}", trace.to_json()),
     }
     if let Some(path) = save {
-        write_file(path, &moves_file(name, &trace.roles, &trace.moves()))?;
+        save_moves(path, name, &trace.roles, &trace.moves())?;
     }
     match &replay.error {
         Some((step, e)) => Err(Failure::at_step(*step, e)),
@@ -94,7 +94,7 @@ pub fn trace(args: TraceArgs) -> Result<ExitCode, Failure> {
 /// Runs `gdl replay`.
 pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
     let mut loaded = load(&args.file, &args.limits)?;
-    let record = read_game(&read_file(&args.game)?)
+    let record = read_game(&read_file(&args.game, &args.limits)?)
         .map_err(|e| Failure::Usage(format!("{}: {e}", args.game.display())))?;
     if let Some(recorded) = &record.trace {
         let roles = Trace::new(&loaded.game).roles;

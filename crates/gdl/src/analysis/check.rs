@@ -10,6 +10,7 @@
 use crate::analysis::graph::{DepGraph, Edge};
 use crate::error::Diagnostic;
 use crate::limits::DEFAULT_MAX_NESTING;
+use crate::plan::MAX_CLAUSE_VARIABLES;
 use crate::source::{SourceFile, Span};
 use crate::syntax::ast::{Description, Literal, Rule, Sentence, Term};
 use crate::syntax::keywords::{goal_value, keyword_named, Keyword, OPERATORS};
@@ -105,6 +106,7 @@ pub fn check(d: &Description, clauses: &[Clause]) -> Vec<Diagnostic> {
     c.case_variants();
     c.required();
     c.safety();
+    c.variable_counts();
     c.dependencies();
     c.usage();
     let mut out = c.out;
@@ -713,6 +715,47 @@ impl<'a> Checker<'a> {
                  `{name}`"
             ));
             self.out.push(e);
+        }
+    }
+
+    /// No clause has more variables than the evaluator numbers
+    /// ([`MAX_CLAUSE_VARIABLES`]); one error per source rule.
+    fn variable_counts(&mut self) {
+        let mut reported: FxHashSet<usize> = FxHashSet::default();
+        for c in self.clauses {
+            if reported.contains(&c.rule) {
+                continue;
+            }
+            let mut vars: FxHashSet<Symbol> = FxHashSet::default();
+            let mut add = |v: Symbol, _: Span| {
+                vars.insert(v);
+            };
+            c.head.for_each_var(&mut add);
+            for lit in &c.body {
+                match lit {
+                    NLit::Pos(s) | NLit::Neg(s) => s.for_each_var(&mut add),
+                    NLit::Distinct(a, b, _) | NLit::Same(a, b, _) => {
+                        a.for_each_var(&mut add);
+                        b.for_each_var(&mut add);
+                    }
+                }
+            }
+            if vars.len() > MAX_CLAUSE_VARIABLES {
+                reported.insert(c.rule);
+                self.out.push(
+                    Diagnostic::error(
+                        "too-many-variables",
+                        c.head.span,
+                        format!(
+                            "the rule has {} variables, more than the {MAX_CLAUSE_VARIABLES} \
+                             a rule may have",
+                            vars.len()
+                        ),
+                    )
+                    .with_label("the head of this rule")
+                    .with_note("split the rule: a relation of its own can join part of the body"),
+                );
+            }
         }
     }
 

@@ -56,6 +56,14 @@ impl Game {
             path: name.clone(),
             error,
         })?;
+        Game::from_bytes_with(&name, bytes, limits)
+    }
+
+    /// Like `from_source_with`, from the bytes of a file read by the
+    /// caller (who may bound its size): bytes that are not UTF-8 are an
+    /// error located at the first bad byte.
+    pub fn from_bytes_with(name: &str, bytes: Vec<u8>, limits: Limits) -> Result<Game, LoadError> {
+        let name = name.to_string();
         match String::from_utf8(bytes) {
             Ok(text) => Game::build(SourceFile::new(name, text), limits),
             Err(e) => {

@@ -43,6 +43,10 @@ pub struct RelInfo {
     pub indexes: Vec<IndexSpec>,
 }
 
+/// The most variables one clause may have: [`Pat::Var`] numbers them in 16
+/// bits. The checker refuses a rule with more (`too-many-variables`).
+pub const MAX_CLAUSE_VARIABLES: usize = u16::MAX as usize;
+
 /// A term pattern of a clause: ground parts are interned terms, variables
 /// are numbered per clause.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -461,7 +465,9 @@ impl Planner<'_> {
                     vars.push(*v);
                     vars.len() - 1
                 });
-                Pat::Var(i as u16)
+                // Never wraps: the checker refused clauses of more than
+                // MAX_CLAUSE_VARIABLES (a wrapped number would alias `?v0`).
+                Pat::Var(u16::try_from(i).expect("the checker bounds a clause's variables"))
             }
             Term::Func(f, args, _) => {
                 let args: Vec<Pat> = args.iter().map(|a| self.pat(a, vars)).collect();

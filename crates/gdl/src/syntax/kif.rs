@@ -7,7 +7,7 @@
 //! the errors it can find before giving up.
 
 use crate::error::Diagnostic;
-use crate::limits::{DEFAULT_MAX_NESTING, MAX_NESTING_CEILING};
+use crate::limits::{DEFAULT_MAX_NESTING, MAX_NESTING_CEILING, MAX_SOURCE_BYTES};
 use crate::source::{SourceFile, Span};
 use crate::syntax::ast::{Description, Literal, Rule, Sentence, Term};
 use crate::syntax::symbol::{Symbol, Symbols};
@@ -110,6 +110,17 @@ impl fmt::Display for Kif {
 /// (never beyond [`MAX_NESTING_CEILING`]).
 pub fn parse(file: &SourceFile, max_nesting: usize) -> Result<Description, Vec<Diagnostic>> {
     let max_nesting = max_nesting.min(MAX_NESTING_CEILING);
+    if file.text.len() > MAX_SOURCE_BYTES {
+        return Err(vec![Diagnostic::error(
+            "too-large",
+            Span::new(0, 0),
+            format!(
+                "the file is {} bytes, more than the {MAX_SOURCE_BYTES} (4 GiB - 1) gdl reads",
+                file.text.len()
+            ),
+        )
+        .with_label("this file")]);
+    }
     // A NUL byte never occurs in text: one error, rather than one per byte
     // of a binary file.
     if let Some(at) = file.text.find('\0') {
