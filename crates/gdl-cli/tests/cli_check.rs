@@ -144,7 +144,7 @@ fn strict_refuses_the_published_game_allowances() {
     assert_eq!(lenient.code, 0, "{}", lenient.screen());
     assert!(lenient
         .stdout
-        .ends_with("valid, 1 role (solver), 3 warnings\n"));
+        .ends_with("valid, 1 role (solver), 4 warnings\n"));
     let strict = crate::common::gdl_in(&crate::common::library(), &["check", "--strict", file], "");
     assert_eq!(strict.code, 1, "{}", strict.screen());
     insta::assert_snapshot!(strict.screen());
