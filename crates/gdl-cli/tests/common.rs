@@ -73,3 +73,10 @@ pub fn scratch(name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).expect("scratch directory");
     dir
 }
+
+/// Runs `gdl ARGS` in `dir`, requires exit status `code`.
+pub fn expect(dir: &Path, args: &[&str], code: i32) -> Run {
+    let run = gdl_in(dir, args, "");
+    assert_eq!(run.code, code, "{args:?}:\n{}", run.screen());
+    run
+}
