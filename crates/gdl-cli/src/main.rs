@@ -50,7 +50,7 @@ enum Command {
     Play(command::play::PlayArgs),
     /// Play a random game and print its trace.
     Trace(command::trace_cmd::TraceArgs),
-    /// Check a recorded game and print its trace.
+    /// Check a recorded game against the rules and print its trace.
     Replay(command::trace_cmd::ReplayArgs),
     /// Play many random games: lengths, goals, wins and draws.
     Random(command::random::RandomArgs),

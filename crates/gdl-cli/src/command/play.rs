@@ -16,7 +16,8 @@
 
 use super::{describe, load, read_file, write_file, Failure, LimitArgs};
 use crate::board::Board;
-use crate::trace::{legal_move, moves_file, read_game, sorted_moves};
+use crate::record::read_record;
+use crate::trace::{legal_move, moves_file, sorted_moves};
 use gdl::RandomPlayer;
 use gdl::{Game, GameError, Move, Role, State};
 use std::io::{BufRead, IsTerminal};
@@ -37,7 +38,7 @@ pub struct PlayArgs {
     /// Read the input from this file instead of the terminal.
     #[arg(long, value_name = "FILE")]
     pub moves: Option<PathBuf>,
-    /// Start from a saved game (a moves file or a trace).
+    /// Start from a saved game (a moves file or a JSON trace).
     #[arg(long, value_name = "GAME")]
     pub load: Option<PathBuf>,
     /// Keep this file up to date with the game so far.
@@ -357,9 +358,9 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
         save: args.save,
     };
     if let Some(path) = &args.load {
-        let record = read_game(&read_file(path)?)
+        let record = read_record(&read_file(path)?)
             .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
-        for joint in record.moves {
+        for joint in record.moves() {
             if joint.len() != roles.len() {
                 let e = GameError::WrongMoveCount {
                     expected: roles.len(),
