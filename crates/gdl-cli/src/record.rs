@@ -102,7 +102,7 @@ pub fn read_record(text: &str) -> Result<Record, String> {
     if is_text_trace(text) {
         return Err(
             "a text trace is for people, and cannot be checked: record the game as JSON \
-             (`gdl trace RULES --format json`)"
+             (`gdl record RULES`, or `gdl trace RULES --format json`)"
                 .to_string(),
         );
     }

@@ -8,6 +8,7 @@ mod cli_boards;
 mod cli_check;
 mod cli_hostile;
 mod cli_play;
+mod cli_record;
 mod cli_stats;
 mod cli_trace;
 

@@ -6,6 +6,8 @@ pub mod check;
 pub mod perft;
 pub mod play;
 pub mod random;
+pub mod record_cmd;
+pub mod test_cmd;
 pub mod trace_cmd;
 
 use crate::board::BoardSpec;
