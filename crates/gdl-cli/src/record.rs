@@ -125,6 +125,18 @@ pub fn read_record(text: &str) -> Result<Record, String> {
     })
 }
 
+/// True for a recorded game rather than typed input: a moves file as
+/// `play`'s `save` and `replay --save` write it (its first line is the
+/// comment `; a game of ...`), a JSON record or a text trace. `play
+/// --moves` reads typed input and refuses these; `play --load` reads them.
+pub fn is_recorded_game(text: &str) -> bool {
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    first.starts_with(MOVES_FILE_HEAD) || first.trim_start().starts_with('{') || is_text_trace(text)
+}
+
+/// How a moves file written by gdl begins (`crate::trace::moves_file`).
+pub const MOVES_FILE_HEAD: &str = "; a game of ";
+
 /// A text trace of `gdl trace` or `gdl replay`: its first line names the
 /// roles, and its steps are headed `== step N ==`.
 fn is_text_trace(text: &str) -> bool {

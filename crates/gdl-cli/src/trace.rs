@@ -300,7 +300,8 @@ fn wrap_moves(head: &str, moves: &[String]) -> String {
 /// reads back.
 pub fn moves_file(rules: &str, roles: &[String], moves: &[Vec<String>]) -> String {
     let mut out = format!(
-        "; a game of {rules}: one joint move per line ({})\n",
+        "{}{rules}: one joint move per line ({})\n",
+        crate::record::MOVES_FILE_HEAD,
         roles.join(" ")
     );
     for joint in moves {

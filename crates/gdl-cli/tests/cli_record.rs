@@ -1,12 +1,13 @@
 //! Recorded games as regression tests: `gdl record` writes a game beside
 //! its rules (`NAME.games/`), and `gdl test` replays every recorded game
-//! against the current rules and names what changed.
+//! against the current rules and names what changed. Also `play --moves`
+//! given a recorded game.
 //!
 //! The recorded games are in `tests/record/`: `bt6.gdl` (breakthrough on
 //! 6x6) with three random games and a match of ggp-base's game server, and
 //! `tictactoe.kif` with a random game and two ggp-base matches.
 
-use crate::common::{append, copy_of_the_records, expect, here, scratch, DOUBLE_STEP};
+use crate::common::{append, copy_of_the_records, expect, gdl, gdl_in, here, scratch, DOUBLE_STEP};
 use serde_json::Value;
 
 /// The centre of tic-tac-toe made unplayable: a recorded move becomes
@@ -140,4 +141,41 @@ fn record_writes_a_game_that_diffs_well_beside_its_rules() {
     );
     let replayed = expect(&dir, &["replay", "count.gdl", "count.games/mine.json"], 0);
     assert_eq!(replayed.stdout, saved.stdout);
+}
+
+#[test]
+fn play_moves_given_a_recorded_game_says_to_load_it() {
+    let dir = scratch("play_moves_saved");
+    let ttt = here().join("tests/cli/tictactoe.gdl");
+    let ttt = ttt.to_str().unwrap();
+    let run = gdl_in(&dir, &["play", ttt], "1\n1\nsave saved.moves\nquit\n");
+    assert_eq!(run.code, 0, "{}", run.screen());
+    let run = expect(&dir, &["play", ttt, "--moves", "saved.moves"], 2);
+    assert_eq!(
+        run.stderr,
+        "error: saved.moves is a recorded game, not typed input: start from it with \
+         --load saved.moves (--moves reads what would be typed, one move or command a line)\n"
+    );
+    let run = expect(
+        &dir,
+        &[
+            "play",
+            ttt,
+            "--load",
+            "saved.moves",
+            "--random",
+            "xplayer",
+            "--random",
+            "oplayer",
+        ],
+        0,
+    );
+    assert!(
+        run.stdout.starts_with("loaded 2 moves from saved.moves\n"),
+        "{}",
+        run.stdout
+    );
+    // What a session typed still plays.
+    let run = gdl(&["play", "tests/cli/tictactoe.gdl"], "1\n1\n");
+    assert_eq!(run.code, 0, "{}", run.screen());
 }

@@ -338,6 +338,13 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
     let mut input = match &args.moves {
         Some(path) => {
             let text = read_file(path)?;
+            if crate::record::is_recorded_game(&text) {
+                return Err(Failure::Usage(format!(
+                    "{0} is a recorded game, not typed input: start from it with --load {0} \
+                     (--moves reads what would be typed, one move or command a line)",
+                    path.display()
+                )));
+            }
             Input::Script(Box::new(std::io::Cursor::new(text)))
         }
         None if std::io::stdin().is_terminal() => match rustyline::DefaultEditor::new() {
