@@ -5,5 +5,7 @@
 
 pub mod board;
 pub mod command;
+pub mod compare;
 pub mod measure;
+pub mod record;
 pub mod trace;

@@ -64,8 +64,12 @@ enum Command {
     Play(command::play::PlayArgs),
     /// Play a random game and print its trace.
     Trace(command::trace_cmd::TraceArgs),
-    /// Check a recorded game and print its trace.
+    /// Check a recorded game against the rules and print its trace.
     Replay(command::trace_cmd::ReplayArgs),
+    /// Record a game (random, or from a moves file) in FILE.games/.
+    Record(command::record_cmd::RecordArgs),
+    /// Replay recorded games against the current rules: regression tests.
+    Test(command::test_cmd::TestArgs),
     /// Play many random games: lengths, goals, wins and draws.
     Random(command::random::RandomArgs),
     /// Count positions and joint-move sequences at each depth.
@@ -149,6 +153,8 @@ fn run() -> ExitCode {
         Command::Play(a) => command::play::play(a),
         Command::Trace(a) => command::trace_cmd::trace(a),
         Command::Replay(a) => command::trace_cmd::replay(a),
+        Command::Record(a) => command::record_cmd::record(a),
+        Command::Test(a) => command::test_cmd::test(a),
         Command::Random(a) => command::random::random(a),
         Command::Perft(a) => command::perft::perft(a),
         Command::Bench(a) => command::bench::bench(a),

@@ -8,13 +8,12 @@
 //! random games ([`RandomPlayer`]) pick from that order too, so a seed always
 //! gives the same game.
 //!
-//! [`read_game`] reads back the moves of a game from a JSON trace, a text
-//! trace (its `played:` lines) or a plain moves file (one joint move per
-//! line, the moves in role order).
+//! A moves file ([`moves_file`]) holds the moves alone, one joint move a
+//! line; `crate::record` reads every kind of recorded game back.
 
 use crate::board::{Board, BoardSpec};
 use gdl::GameError;
-use gdl::{natural_cmp, Kif, RandomPlayer};
+use gdl::{natural_cmp, RandomPlayer};
 use gdl::{Game, Move, State};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
@@ -272,31 +271,6 @@ impl Trace {
         out.push_str("\n}\n");
         out
     }
-
-    /// The first step where `self` (as recorded) and `replayed` (as the
-    /// rules give it) differ, described; `None` when they agree. Only the
-    /// steps both have are compared.
-    pub fn first_difference(&self, replayed: &Trace) -> Option<String> {
-        for (a, b) in self.steps.iter().zip(&replayed.steps) {
-            if !a.state.is_empty() && a.state != b.state {
-                let missing: Vec<&String> =
-                    a.state.iter().filter(|f| !b.state.contains(f)).collect();
-                let extra: Vec<&String> = b.state.iter().filter(|f| !a.state.contains(f)).collect();
-                return Some(format!(
-                    "step {}: the recorded state differs from the rules' state; \
-                     recorded only: {missing:?}; rules only: {extra:?}",
-                    a.step
-                ));
-            }
-            if !a.legal.is_empty() && a.legal != b.legal {
-                return Some(format!(
-                    "step {}: the recorded legal moves differ from the rules' legal moves",
-                    a.step
-                ));
-            }
-        }
-        None
-    }
 }
 
 /// A part of a trace as compact JSON. Serialising plain strings and
@@ -322,52 +296,12 @@ fn wrap_moves(head: &str, moves: &[String]) -> String {
     out
 }
 
-/// A recorded game read back: its joint moves, and the recorded trace when
-/// it was a JSON trace (to compare with the replay).
-#[derive(Debug)]
-pub struct GameRecord {
-    /// The joint moves, each the move texts in role order.
-    pub moves: Vec<Vec<String>>,
-    /// The trace, when the record was a JSON trace.
-    pub trace: Option<Trace>,
-}
-
-/// Reads a recorded game: a JSON trace (text starting with `{`), a text
-/// trace (its `played:` lines), or a moves file with one joint move per
-/// line, the moves in role order as KIF terms (`(move a 2 a 3) noop`);
-/// blank lines and `;` comments are skipped. Errors name the line.
-pub fn read_game(text: &str) -> Result<GameRecord, String> {
-    if text.trim_start().starts_with('{') {
-        let trace: Trace =
-            serde_json::from_str(text).map_err(|e| format!("bad JSON trace: {e}"))?;
-        return Ok(GameRecord {
-            moves: trace.moves(),
-            trace: Some(trace),
-        });
-    }
-    let is_trace = text.lines().any(|l| l.starts_with("played:"));
-    let mut moves = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = match (is_trace, line.strip_prefix("played:")) {
-            (true, Some(rest)) => rest,
-            (true, None) => continue,
-            (false, _) => line,
-        };
-        let terms = Kif::read_all(line).map_err(|errors| {
-            let column = line[..errors[0].span.start as usize].chars().count() + 1;
-            format!("line {}, column {column}: {}", n + 1, errors[0].message)
-        })?;
-        if !terms.is_empty() {
-            moves.push(terms.iter().map(Kif::to_string).collect());
-        }
-    }
-    Ok(GameRecord { moves, trace: None })
-}
-
-/// Writes joint moves as a moves file that [`read_game`] reads back.
+/// Writes joint moves as a moves file that `crate::record::read_record`
+/// reads back.
 pub fn moves_file(rules: &str, roles: &[String], moves: &[Vec<String>]) -> String {
     let mut out = format!(
-        "; a game of {rules}: one joint move per line ({})\n",
+        "{}{rules}: one joint move per line ({})\n",
+        crate::record::MOVES_FILE_HEAD,
         roles.join(" ")
     );
     for joint in moves {
@@ -394,73 +328,6 @@ pub fn replay_text(game: &mut Game, moves: &[Vec<String>]) -> Result<String, Gam
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn games_are_read_from_moves_files_text_traces_and_json() {
-        let moves =
-            read_game("; a game\n(move a 2 a 3) noop\n\nnoop (MOVE b 7 b 6) ; reply\n").unwrap();
-        assert_eq!(
-            moves.moves,
-            vec![
-                vec!["(move a 2 a 3)".to_string(), "noop".to_string()],
-                vec!["noop".to_string(), "(move b 7 b 6)".to_string()],
-            ]
-        );
-        let trace = "roles: a b\n\n== step 0 ==\n(cell 1 1 x)\nlegal a (1): noop\nplayed: noop (mark 1 1)\n";
-        assert_eq!(
-            read_game(trace).unwrap().moves,
-            vec![vec!["noop".to_string(), "(mark 1 1)".to_string()]]
-        );
-        let t = Trace {
-            roles: vec!["a".into()],
-            steps: vec![
-                Step {
-                    step: 0,
-                    state: vec!["(s 0)".into()],
-                    terminal: false,
-                    legal: vec![vec!["go".into()]],
-                    moves: Some(vec!["go".into()]),
-                },
-                Step {
-                    step: 1,
-                    state: vec!["(s 1)".into()],
-                    terminal: true,
-                    legal: vec![],
-                    moves: None,
-                },
-            ],
-            goals: Some(vec![100]),
-        };
-        let back = read_game(&t.to_json()).unwrap();
-        assert_eq!(back.moves, vec![vec!["go".to_string()]]);
-        assert_eq!(back.trace.as_ref(), Some(&t));
-        assert_eq!(t.first_difference(&t), None);
-        assert_eq!(
-            read_game("(move a").unwrap_err(),
-            "line 1, column 1: unclosed `(`"
-        );
-        assert!(read_game("{ nope").is_err());
-    }
-
-    #[test]
-    fn moves_files_refuse_characters_kif_does_not_allow() {
-        let err = |text: &str| read_game(text).unwrap_err();
-        assert_eq!(
-            err("noop\nnoop \"mark 2 2\""),
-            "line 2, column 6: unexpected character `\"`"
-        );
-        assert_eq!(
-            err("(mark 1, 1) noop"),
-            "line 1, column 8: unexpected character `,`"
-        );
-        assert_eq!(
-            err("(mark é) noop"),
-            "line 1, column 7: unexpected character `é`"
-        );
-        // A comment may hold anything; symbol punctuation and `?` are KIF.
-        let ok = read_game("(a_b-c+d.e'f<g>h=i!j#k$l%m&n*o/p:q@r^s~t) ?x ; \"quoted\", [x]\n");
-        assert_eq!(ok.unwrap().moves[0].len(), 2);
-    }
 
     #[test]
     fn text_trace_shows_steps_moves_and_goals() {

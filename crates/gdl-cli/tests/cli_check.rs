@@ -1,7 +1,7 @@
 //! `gdl check`, `gdl plan` and the errors every command gives for files
 //! that cannot be read or are not valid rules.
 
-use crate::common::gdl;
+use crate::common::{expect, gdl, scratch};
 
 #[test]
 fn check_valid_file_prints_warnings_and_a_summary() {
@@ -144,7 +144,7 @@ fn strict_refuses_the_published_game_allowances() {
     assert_eq!(lenient.code, 0, "{}", lenient.screen());
     assert!(lenient
         .stdout
-        .ends_with("valid, 1 role (solver), 3 warnings\n"));
+        .ends_with("valid, 1 role (solver), 4 warnings\n"));
     let strict = crate::common::gdl_in(&crate::common::library(), &["check", "--strict", file], "");
     assert_eq!(strict.code, 1, "{}", strict.screen());
     insta::assert_snapshot!(strict.screen());
@@ -159,5 +159,47 @@ fn strict_refuses_the_published_game_allowances() {
         trace.stderr.contains("error[unknown-role-goal]"),
         "{}",
         trace.screen()
+    );
+}
+
+#[test]
+fn warnings_reach_every_command_once_and_deny_warnings_refuses_them() {
+    let dir = scratch("warnings_everywhere");
+    let rules = "(role you)\n(init (count 0))\n(intit (count 1))\n(legal you go)\n\
+                 (<= (next (count 1)) (does you go))\n(<= terminal (true (count 1)))\n\
+                 (goal you 100)\n";
+    std::fs::write(dir.join("slip.gdl"), rules).unwrap();
+    std::fs::write(dir.join("game.txt"), "go\n").unwrap();
+    let commands: [&[&str]; 6] = [
+        &["trace", "slip.gdl"],
+        &["replay", "slip.gdl", "game.txt"],
+        &["random", "slip.gdl", "--games", "2"],
+        &["play", "slip.gdl", "--random", "you"],
+        &["perft", "slip.gdl", "--depth", "1"],
+        &["bench", "slip.gdl", "--seconds", "0.1"],
+    ];
+    for args in commands {
+        let run = expect(&dir, args, 0);
+        assert_eq!(
+            run.stderr.matches("warning[unused-relation]").count(),
+            1,
+            "{args:?}:\n{}",
+            run.screen()
+        );
+        assert!(
+            !run.stdout.contains("warning"),
+            "{args:?}:\n{}",
+            run.screen()
+        );
+    }
+    let run = expect(&dir, &["trace", "slip.gdl"], 0);
+    insta::assert_snapshot!("warning_on_trace", run.stderr);
+    let run = expect(&dir, &["trace", "slip.gdl", "--deny-warnings"], 1);
+    insta::assert_snapshot!("deny_warnings", run.screen());
+    let run = expect(&dir, &["check", "slip.gdl", "--deny-warnings"], 1);
+    assert!(
+        run.stdout.contains("error[unused-relation]"),
+        "{}",
+        run.stdout
     );
 }

@@ -306,10 +306,9 @@ fn a_timeout_stops_any_command_and_names_its_flag() {
         ],
         1,
     );
-    assert_eq!(
-        run.stderr,
-        "error: the time limit (0.5 seconds) was reached; raise it with --timeout\n"
-    );
+    assert!(run
+        .stderr
+        .ends_with("error: the time limit (0.5 seconds) was reached; raise it with --timeout\n"));
     let run = expect(&dir, &["random", "endless.gdl", "--threads", "1000000"], 2);
     assert!(
         run.stderr.contains("from 0 (every core) to 1024"),
@@ -394,10 +393,14 @@ fn perft_counts_that_overflow_are_an_error() {
         run.stdout
     );
     assert!(!run.stdout.contains("\n  128 "), "{}", run.stdout);
-    assert_eq!(
-        run.stderr,
-        "error: depth 128: the number of sequences exceeds \
-         340282366920938463463374607431768211455 (2^128 - 1), the most perft can count\n"
+    // After the file's warning (its `terminal` never holds, on purpose).
+    assert!(
+        run.stderr.ends_with(
+            "\nerror: depth 128: the number of sequences exceeds \
+             340282366920938463463374607431768211455 (2^128 - 1), the most perft can count\n"
+        ),
+        "{}",
+        run.stderr
     );
 }
 

@@ -73,3 +73,53 @@ pub fn scratch(name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).expect("scratch directory");
     dir
 }
+
+/// The crate's directory, where `tests/record` is.
+pub fn here() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `gdl ARGS` in `dir`, requires exit status `code`.
+pub fn expect(dir: &Path, args: &[&str], code: i32) -> Run {
+    let run = gdl_in(dir, args, "");
+    assert_eq!(run.code, code, "{args:?}:\n{}", run.screen());
+    run
+}
+
+/// A fresh copy of `tests/record` to change.
+pub fn copy_of_the_records(test: &str) -> PathBuf {
+    let dir = scratch(test);
+    copy(&here().join("tests/record"), &dir);
+    dir
+}
+
+/// Copies a folder and what it holds.
+pub fn copy(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
+/// Adds rules at the end of a rules file.
+pub fn append(file: &Path, rules: &str) {
+    let mut text = std::fs::read_to_string(file).unwrap();
+    text.push_str(rules);
+    std::fs::write(file, text).unwrap();
+}
+
+/// A changed pawn rule: white may step two squares from its second rank.
+/// Every recorded move stays legal; white's legal moves change.
+pub const DOUBLE_STEP: &str = "
+(<= (legal white (move ?x 2 ?x 4))
+    (true (control white))
+    (true (cell ?x 2 white))
+    (not (occupied ?x 3))
+    (not (occupied ?x 4)))
+";

@@ -67,17 +67,24 @@ macro_rules! invalid_files {
 }
 
 valid_files! {
-    allowances: ["no-init", "unknown-role-goal", "zero-argument-term"],
+    allowances: ["never-true", "no-init", "unknown-role-goal", "zero-argument-term"],
     tictactoe: [],
     race: ["case-variant"],
     split_by_constants: ["split-by-constants"],
     warnings: ["no-base-input", "undefined-relation", "unused-relation"],
+    mistakes: [
+        "impossible-constant",
+        "never-true",
+        "undefined-relation",
+        "unused-relation"
+    ],
 }
 
 invalid_files! {
     unsafe_variable: ["unsafe-variable"],
     unsafe_or: ["unsafe-variable"],
     unsafe_fact: ["unsafe-fact"],
+    rule_arrow: ["unsafe-fact"],
     negation_cycle: ["negation-cycle"],
     recursion_restriction: ["recursion-restriction"],
     role_rule: ["role-rule"],

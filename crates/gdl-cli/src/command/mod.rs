@@ -6,6 +6,8 @@ pub mod check;
 pub mod perft;
 pub mod play;
 pub mod random;
+pub mod record_cmd;
+pub mod test_cmd;
 pub mod trace_cmd;
 
 use crate::board::BoardSpec;
@@ -92,6 +94,10 @@ pub struct LimitArgs {
     /// that does not play).
     #[arg(long)]
     pub strict: bool,
+    /// Refuse, as errors, the warnings of the rules file (all but the
+    /// advice `no-base-input`).
+    #[arg(long)]
+    pub deny_warnings: bool,
     /// Most facts one model may hold before the evaluator gives up.
     #[arg(long, value_name = "N")]
     pub max_facts: Option<usize>,
@@ -178,7 +184,8 @@ pub struct Loaded {
 }
 
 /// Loads a rules file: I/O errors exit 2, invalid rules exit 1 with their
-/// diagnostics. Problems in `;!` annotations are printed as warnings.
+/// diagnostics. Its warnings, and problems in `;!` annotations, are
+/// printed on standard error.
 pub fn load(path: &Path, limits: &LimitArgs) -> Result<Loaded, Failure> {
     let bytes = read_rules(path, limits)?;
     let name = path.display().to_string();
@@ -189,26 +196,63 @@ pub fn load(path: &Path, limits: &LimitArgs) -> Result<Loaded, Failure> {
                 .trim_end()
                 .to_string(),
         ),
-        LoadError::Invalid {
-            ref diagnostics, ..
-        } => {
+        LoadError::Invalid { file, diagnostics } => {
             let limits_only = diagnostics
                 .iter()
                 .filter(|d| d.is_error())
                 .all(|d| matches!(d.code, "runaway" | "too-deep"));
+            // Each error a warning made one by a flag: name the flags.
+            let mut flags: Vec<&str> = (diagnostics.iter().filter(|d| d.is_error()))
+                .map(|d| {
+                    (d.notes.iter())
+                        .find_map(|n| n.strip_prefix(REFUSED))
+                        .map(str::trim)
+                })
+                .collect::<Option<_>>()
+                .unwrap_or_default();
+            flags.sort_unstable();
+            flags.dedup();
             let why = if limits_only {
                 "an evaluator limit stopped the loading".to_string()
+            } else if !flags.is_empty() {
+                format!("its warnings are refused under {}", flags.join(" and "))
             } else {
                 format!("not a valid game description; see `gdl check {name}`")
             };
-            Failure::Invalid(format!("{}{name}: {why}\n", e.render(color())))
+            let shown: Vec<Diagnostic> =
+                diagnostics.into_iter().filter(|d| !is_advice(d)).collect();
+            Failure::Invalid(format!(
+                "{}{name}: {why}\n",
+                gdl::render(&file, &shown, color())
+            ))
         }
     })?;
+    show_warnings(&game);
     let (spec, problems) = BoardSpec::from_source(&game.source().text);
     for p in problems {
         eprintln!("warning: {name}: {p}");
     }
     Ok(Loaded { game, spec, name })
+}
+
+/// Prints the warnings of a loaded rules file on standard error, rendered
+/// as `gdl check` renders them, but for `no-base-input`: advice, not a
+/// mistake, which `gdl check` alone gives.
+fn show_warnings(game: &Game) {
+    let shown: Vec<Diagnostic> = (game.warnings().iter())
+        .filter(|d| !is_advice(d))
+        .cloned()
+        .collect();
+    if !shown.is_empty() {
+        eprint!("{}", gdl::render(game.source(), &shown, color()));
+    }
+}
+
+/// The one warning that is advice rather than a likely mistake:
+/// `no-base-input`. Only `gdl check` shows it, and `--deny-warnings` leaves
+/// it a warning.
+fn is_advice(d: &Diagnostic) -> bool {
+    d.code == "no-base-input"
 }
 
 /// Reads a rules file, refusing one larger than `--max-file-size` (exit
@@ -280,7 +324,8 @@ impl LimitArgs {
 }
 
 /// Loads the rules file `path` from its `bytes` with `l`, refusing the
-/// published-game allowances under `--strict`.
+/// published-game allowances under `--strict` and every warning under
+/// `--deny-warnings`.
 pub fn load_game_with(
     path: &Path,
     bytes: Vec<u8>,
@@ -288,30 +333,42 @@ pub fn load_game_with(
     l: Limits,
 ) -> Result<Game, LoadError> {
     let game = Game::from_bytes_with(&path.display().to_string(), bytes, l)?;
-    if limits.strict && game.warnings().iter().any(|d| d.is_allowance()) {
+    let denied = |d: &Diagnostic| {
+        (limits.deny_warnings && !is_advice(d)) || (limits.strict && d.is_allowance())
+    };
+    if game.warnings().iter().any(denied) {
         return Err(LoadError::Invalid {
             file: Box::new(game.source().clone()),
-            diagnostics: strict(game.warnings()),
+            diagnostics: as_errors(game.warnings(), denied),
         });
     }
     Ok(game)
 }
 
-/// The diagnostics under `--strict`: the published-game allowances become
-/// errors.
-fn strict(diagnostics: &[Diagnostic]) -> Vec<Diagnostic> {
+/// The diagnostics with those `denied` made errors (the allowances under
+/// `--strict`, every warning under `--deny-warnings`), each with a note
+/// that says which flag made it one ([`REFUSED`]).
+fn as_errors(diagnostics: &[Diagnostic], denied: impl Fn(&Diagnostic) -> bool) -> Vec<Diagnostic> {
     diagnostics
         .iter()
-        .map(|d| Diagnostic {
-            severity: if d.is_allowance() {
-                Severity::Error
-            } else {
-                d.severity
-            },
-            ..d.clone()
+        .map(|d| {
+            let mut d = d.clone();
+            if denied(&d) {
+                let flag = if d.is_allowance() {
+                    "--strict"
+                } else {
+                    "--deny-warnings"
+                };
+                d.severity = Severity::Error;
+                d.notes.push(format!("{REFUSED} {flag}"));
+            }
+            d
         })
         .collect()
 }
+
+/// How the note of a warning made an error by a flag begins.
+const REFUSED: &str = "a warning, made an error by";
 
 /// Reads a recorded game or a file of commands named on the command line:
 /// at most `--max-file-size` bytes (exit 1 past it, exit 2 when it cannot

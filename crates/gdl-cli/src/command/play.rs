@@ -18,7 +18,8 @@
 
 use super::{describe, load, read_file, save_moves, Failure, LimitArgs};
 use crate::board::Board;
-use crate::trace::{legal_move, read_game, sorted_moves};
+use crate::record::read_record;
+use crate::trace::{legal_move, sorted_moves};
 use gdl::RandomPlayer;
 use gdl::{Game, GameError, Move, Role, State};
 use std::io::{BufRead, IsTerminal, Read};
@@ -39,7 +40,7 @@ pub struct PlayArgs {
     /// Read the input from this file instead of the terminal.
     #[arg(long, value_name = "FILE")]
     pub moves: Option<PathBuf>,
-    /// Start from a saved game (a moves file or a trace).
+    /// Start from a saved game (a moves file or a JSON trace).
     #[arg(long, value_name = "GAME")]
     pub load: Option<PathBuf>,
     /// Keep this file up to date with the game so far.
@@ -387,6 +388,13 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
     let mut input = match &args.moves {
         Some(path) => {
             let text = read_file(path, &args.limits)?;
+            if crate::record::is_recorded_game(&text) {
+                return Err(Failure::Usage(format!(
+                    "{0} is a recorded game, not typed input: start from it with --load {0} \
+                     (--moves reads what would be typed, one move or command a line)",
+                    path.display()
+                )));
+            }
             Input::Script(Box::new(std::io::Cursor::new(text)), limit)
         }
         None if std::io::stdin().is_terminal() => match rustyline::DefaultEditor::new() {
@@ -411,9 +419,9 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
     if let Some(path) = &args.load {
         // Saved once, after the loading, not after each move loaded.
         let save = session.save.take();
-        let record = read_game(&read_file(path, &args.limits)?)
+        let record = read_record(&read_file(path, &args.limits)?)
             .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
-        for joint in record.moves {
+        for joint in record.moves() {
             if joint.len() != roles.len() {
                 let e = GameError::WrongMoveCount {
                     expected: roles.len(),

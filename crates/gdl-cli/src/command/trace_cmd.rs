@@ -2,7 +2,9 @@
 //! one): both print the game's trace, as text or JSON.
 
 use super::{load, read_file, save_moves, Failure, LimitArgs};
-use crate::trace::{read_game, Replay, Trace};
+use crate::compare::{compare, describe_step, more_steps};
+use crate::record::read_record;
+use crate::trace::{Replay, Trace};
 use gdl::RandomPlayer;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -42,7 +44,8 @@ pub struct TraceArgs {
 pub struct ReplayArgs {
     /// The rules file.
     pub file: PathBuf,
-    /// The recorded game: a JSON trace, a text trace or a moves file.
+    /// The recorded game: a JSON trace (of gdl), a match record (of
+    /// ggp-base's game server) or a moves file.
     pub game: PathBuf,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -50,6 +53,10 @@ pub struct ReplayArgs {
     /// Save the moves that replayed (up to an error) to this file.
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
+    /// Name every step where the record and the rules differ, following the
+    /// moves as far as they stay legal, not only the earliest.
+    #[arg(long)]
+    pub all: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -91,36 +98,40 @@ pub fn trace(args: TraceArgs) -> Result<ExitCode, Failure> {
     )
 }
 
-/// Runs `gdl replay`.
+/// Runs `gdl replay`: the record's moves under the rules, the trace
+/// printed as far as they could be followed, and the earliest step where
+/// the record and the rules differ (every such step with `--all`) named in
+/// full on standard error.
 pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
     let mut loaded = load(&args.file, &args.limits)?;
-    let record = read_game(&read_file(&args.game, &args.limits)?)
-        .map_err(|e| Failure::Usage(format!("{}: {e}", args.game.display())))?;
-    if let Some(recorded) = &record.trace {
-        let roles = Trace::new(&loaded.game).roles;
-        if recorded.roles != roles {
-            return Err(Failure::Game(format!(
-                "{}: recorded for the roles {}, but the rules have {}",
-                args.game.display(),
-                recorded.roles.join(" "),
-                roles.join(" ")
-            )));
+    let game_name = args.game.display().to_string();
+    let record = read_record(&read_file(&args.game, &args.limits)?)
+        .map_err(|e| Failure::Usage(format!("{game_name}: {e}")))?;
+    let compared = compare(&mut loaded.game, &record);
+    let trace = &compared.trace;
+    if !trace.steps.is_empty() {
+        match args.format {
+            Format::Text => print!("{}", trace.to_text(&loaded.spec)),
+            Format::Json => print!("{}", trace.to_json()),
         }
     }
-    let replay = Trace::replay(&mut loaded.game, &record.moves);
-    let difference = record
-        .trace
-        .as_ref()
-        .and_then(|recorded| recorded.first_difference(&replay.trace));
-    let code = finish(
-        replay,
-        args.format,
-        &loaded.spec,
-        args.save.as_ref(),
-        &loaded.name,
-    )?;
-    match difference {
-        Some(d) => Err(Failure::Game(format!("{}: {d}", args.game.display()))),
-        None => Ok(code),
+    if let Some(path) = &args.save {
+        save_moves(path, &loaded.name, &trace.roles, &trace.moves())?;
     }
+    if compared.passed() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let shown = if args.all { compared.steps.len() } else { 1 };
+    let mut message = String::new();
+    for s in &compared.steps[..shown] {
+        message.push_str(&describe_step(s, &trace.roles));
+    }
+    let more = compared.steps.len() - shown;
+    if more > 0 {
+        message.push_str(&more_steps(more));
+    }
+    Err(Failure::Game(format!(
+        "{game_name}: {}",
+        message.trim_end()
+    )))
 }

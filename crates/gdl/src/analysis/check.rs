@@ -8,12 +8,13 @@
 //! for missing `base`/`input` and for relations never defined or never used.
 
 use crate::analysis::graph::{DepGraph, Edge};
+use crate::analysis::suggest::closest;
 use crate::error::Diagnostic;
 use crate::limits::DEFAULT_MAX_NESTING;
 use crate::plan::MAX_CLAUSE_VARIABLES;
 use crate::source::{SourceFile, Span};
 use crate::syntax::ast::{Description, Literal, Rule, Sentence, Term};
-use crate::syntax::keywords::{goal_value, keyword_named, Keyword, OPERATORS};
+use crate::syntax::keywords::{goal_value, keyword_named, Keyword, KEYWORDS, OPERATORS};
 use crate::syntax::kif::parse;
 use crate::syntax::normal::{normalize, Clause, NLit};
 use crate::syntax::symbol::Symbol;
@@ -415,6 +416,12 @@ impl<'a> Checker<'a> {
                     "a fact has no body to give its variables values; write a rule \
                      `(<= head body ...)` whose body binds them",
                 );
+                if closest(self.name(head.name), ["<="]).is_some() {
+                    e = e.with_note(format!(
+                        "did you mean `<=`? `{}` is not GDL's rule arrow, so this is read as a fact",
+                        self.name(head.name)
+                    ));
+                }
                 self.out.push(e);
             }
             match (self.name(head.name), head.args.as_slice()) {
@@ -1064,24 +1071,41 @@ impl<'a> Checker<'a> {
             if n > 1 {
                 w = w.with_note(format!("it is used {n} times; this is the first"));
             }
-            self.out.push(w.with_note(
+            let defined = heads.iter().map(|&(h, _)| self.name(h));
+            w = w.with_note(
                 "a literal of it never holds (and its `not` always does); is the name misspelt?",
-            ));
+            );
+            if let Some(other) = closest(name, defined.chain(KEYWORDS.iter().map(|k| k.name))) {
+                w = w.with_note(format!("did you mean `{other}`?"));
+            }
+            self.out.push(w);
         }
         for &(s, span) in &heads {
             let name = self.name(s);
             if body_count.contains_key(&s) || has_fixed_meaning(name) {
                 continue;
             }
-            self.out.push(
-                Diagnostic::warning(
-                    "unused-relation",
-                    span,
-                    format!("relation `{name}` is defined but never used"),
-                )
-                .with_label("no rule body uses it")
-                .with_note("it is not a GDL keyword, so nothing reads it; is the name misspelt?"),
-            );
+            let mut w = Diagnostic::warning(
+                "unused-relation",
+                span,
+                format!("relation `{name}` is defined but never used"),
+            )
+            .with_label("no rule body uses it")
+            .with_note("it is not a GDL keyword, so nothing reads it; is the name misspelt?");
+            // A keyword, the rule arrow, or a name used but defined nowhere
+            // (not one defined and used: that is a relation of its own).
+            let undefined = (body_uses.iter())
+                .filter(|(b, _)| !head_set.contains(b) && !has_fixed_meaning(self.name(*b)))
+                .map(|&(b, _)| self.name(b));
+            let keywords = KEYWORDS.iter().map(|k| k.name).chain(["<="]);
+            if let Some(other) = closest(name, keywords.clone()) {
+                w = w.with_note(format!("did you mean `{other}`?"));
+            } else if let Some(other) = closest(name, undefined) {
+                w = w.with_note(format!(
+                    "did you mean `{other}`? It is used, but defined nowhere"
+                ));
+            }
+            self.out.push(w);
         }
         let missing: Vec<&str> = ["base", "input"]
             .into_iter()

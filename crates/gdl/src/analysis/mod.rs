@@ -3,7 +3,9 @@
 
 pub(crate) mod check;
 pub(crate) mod graph;
+mod reach;
 mod split;
+mod suggest;
 
 use crate::error::Diagnostic;
 use crate::syntax::ast::Description;
@@ -16,6 +18,9 @@ use crate::syntax::normal::Clause;
 pub(crate) fn analyse(d: &mut Description, clauses: Vec<Clause>) -> (Vec<Clause>, Vec<Diagnostic>) {
     let (clauses, mut diagnostics) = split::split_by_constants(d, clauses);
     diagnostics.extend(check::check(d, &clauses));
+    if !diagnostics.iter().any(Diagnostic::is_error) {
+        diagnostics.extend(reach::never_holding(d, &clauses));
+    }
     diagnostics.sort_by_key(|d| (d.span.start, d.span.end, std::cmp::Reverse(d.severity)));
     (clauses, diagnostics)
 }

@@ -1,0 +1,96 @@
+//! `gdl record FILE`: records a game (a random one, or the moves of a
+//! moves file) as a JSON trace in `FILE.games/`, where `gdl test` finds it.
+
+use super::{load, read_file, write_file, Failure, LimitArgs};
+use crate::compare::{compare, describe_step};
+use crate::record::{read_record, record_file};
+use crate::trace::Trace;
+use gdl::RandomPlayer;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Arguments of `gdl record`.
+#[derive(clap::Args)]
+pub struct RecordArgs {
+    /// The rules file.
+    pub file: PathBuf,
+    /// Record the game of this moves file (one joint move a line, as
+    /// `play` saves it) instead of a random one.
+    #[arg(long, value_name = "MOVES")]
+    pub moves: Option<PathBuf>,
+    /// Seed of the random game: a seed always gives the same game.
+    #[arg(long, default_value_t = 0, conflicts_with = "moves")]
+    pub seed: u64,
+    /// Stop the random game after this many steps if it has not ended.
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    pub max_steps: usize,
+    /// Where to write the game [default: FILE.games/seed-N.json, or
+    /// FILE.games/MOVES.json with --moves].
+    #[arg(long, short, value_name = "GAME")]
+    pub out: Option<PathBuf>,
+    /// Write over a game already recorded there.
+    #[arg(long)]
+    pub force: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// The folder of the recorded games of a rules file: `NAME.games` beside
+/// `NAME.gdl`.
+pub fn games_folder(rules: &Path) -> PathBuf {
+    rules.with_extension("games")
+}
+
+/// Runs `gdl record`.
+pub fn record(args: RecordArgs) -> Result<ExitCode, Failure> {
+    let mut loaded = load(&args.file, &args.limits)?;
+    let (trace, default_name) = match &args.moves {
+        Some(path) => {
+            let name = path.display().to_string();
+            let moves = read_record(&read_file(path, &args.limits)?)
+                .map_err(|e| Failure::Usage(format!("{name}: {e}")))?;
+            let compared = compare(&mut loaded.game, &moves);
+            if let Some(first) = compared.steps.first() {
+                let why = describe_step(first, &compared.trace.roles);
+                return Err(Failure::Game(format!("{name}: {}", why.trim_end())));
+            }
+            let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+            (compared.trace, format!("{stem}.json"))
+        }
+        None => {
+            let mut player = RandomPlayer::new(args.seed);
+            let replay = Trace::random(&mut loaded.game, &mut player, args.max_steps);
+            if let Some((step, e)) = &replay.error {
+                return Err(Failure::at_step(*step, e));
+            }
+            (replay.trace, format!("seed-{}.json", args.seed))
+        }
+    };
+    let out = match args.out {
+        Some(out) => out,
+        None => {
+            let folder = games_folder(&args.file);
+            std::fs::create_dir_all(&folder)
+                .map_err(|e| Failure::Io(format!("cannot create {}: {e}", folder.display())))?;
+            folder.join(default_name)
+        }
+    };
+    if out.exists() && !args.force {
+        return Err(Failure::Usage(format!(
+            "{} is already recorded; `gdl test --update` records it again under the current \
+             rules, and --force writes over it",
+            out.display()
+        )));
+    }
+    write_file(&out, &record_file(&trace))?;
+    let end = match &trace.goals {
+        Some(goals) => format!("terminal, goals {}", trace.goals_text(goals)),
+        None => "not terminal".to_string(),
+    };
+    println!(
+        "recorded {} joint moves to {} ({end})",
+        trace.moves().len(),
+        out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,330 @@
+//! Recorded games as they are read back: gdl's JSON traces, ggp-base's
+//! match records and plain moves files, all brought to one form
+//! ([`Record`]) that says what was recorded at each step and what was not.
+//!
+//! A text trace (what `gdl trace` prints by default) draws its states as
+//! boards, so its facts cannot be read back: it is refused, with a message
+//! saying to record JSON. Facts and moves are read as KIF and written back
+//! with single spaces in lower case, so that `( cell 1 1 b )` as ggp-base
+//! writes it and `(CELL 1 1 B)` compare equal to gdl's `(cell 1 1 b)`.
+
+use crate::trace::Trace;
+use gdl::Kif;
+use serde::Deserialize;
+
+/// Where a record came from, which decides what it holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordFormat {
+    /// A JSON trace of gdl (`gdl record`, `gdl trace --format json`):
+    /// states, legal moves, terminal flags, moves and goals.
+    Trace,
+    /// A match record of ggp-base's game server: states, moves and goals,
+    /// but no legal moves.
+    Match,
+    /// A moves file (one joint move a line, as `play` saves): moves only.
+    Moves,
+}
+
+/// One recorded step: what the record says of one state, each part `None`
+/// when the record does not say it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RecordedStep {
+    /// The step number as written in the record.
+    pub number: Option<usize>,
+    /// The facts of the state.
+    pub state: Option<Vec<String>>,
+    /// Whether the state is terminal.
+    pub terminal: Option<bool>,
+    /// Each role's legal moves, in role order.
+    pub legal: Option<Vec<Vec<String>>>,
+    /// The joint move played in the state, in role order.
+    pub moves: Option<Vec<String>>,
+}
+
+/// A recorded game read back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// What kind of file it was.
+    pub format: RecordFormat,
+    /// The roles, in order, when the record names them.
+    pub roles: Option<Vec<String>>,
+    /// The steps, from the initial state.
+    pub steps: Vec<RecordedStep>,
+    /// The goals at the end, in role order, when recorded.
+    pub goals: Option<Vec<u8>>,
+}
+
+impl Record {
+    /// The joint moves played, in order.
+    pub fn moves(&self) -> Vec<Vec<String>> {
+        self.steps.iter().filter_map(|s| s.moves.clone()).collect()
+    }
+}
+
+/// A step of gdl's JSON trace, every field optional so that a missing one
+/// is told apart from an empty one.
+#[derive(Deserialize)]
+struct JsonStep {
+    step: Option<usize>,
+    state: Option<Vec<String>>,
+    terminal: Option<bool>,
+    legal: Option<Vec<Vec<String>>>,
+    moves: Option<Vec<String>>,
+}
+
+/// gdl's JSON trace.
+#[derive(Deserialize)]
+struct JsonTrace {
+    roles: Vec<String>,
+    steps: Vec<JsonStep>,
+    goals: Option<Vec<u8>>,
+}
+
+/// The parts of ggp-base's match record that say what happened.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct MatchRecord {
+    states: Vec<String>,
+    moves: Vec<Vec<String>>,
+    goal_values: Option<Vec<u8>>,
+    is_completed: Option<bool>,
+}
+
+/// Reads a recorded game: a JSON trace of gdl or a match record of
+/// ggp-base (text starting with `{`), or a moves file with one joint move
+/// per line, the moves in role order as KIF terms (`(move a 2 a 3) noop`);
+/// blank lines and `;` comments are skipped. A text trace is refused.
+/// Errors name the line and column.
+pub fn read_record(text: &str) -> Result<Record, String> {
+    if text.trim_start().starts_with('{') {
+        return read_json(text);
+    }
+    if is_text_trace(text) {
+        return Err(
+            "a text trace is for people, and cannot be checked: record the game as JSON \
+             (`gdl record RULES`, or `gdl trace RULES --format json`)"
+                .to_string(),
+        );
+    }
+    let mut steps = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let terms = read_terms(line)
+            .map_err(|(column, e)| format!("line {}, column {column}: {e}", n + 1))?;
+        if !terms.is_empty() {
+            steps.push(RecordedStep {
+                moves: Some(terms),
+                ..RecordedStep::default()
+            });
+        }
+    }
+    Ok(Record {
+        format: RecordFormat::Moves,
+        roles: None,
+        steps,
+        goals: None,
+    })
+}
+
+/// True for a recorded game rather than typed input: a moves file as
+/// `play`'s `save` and `replay --save` write it (its first line is the
+/// comment `; a game of ...`), a JSON record or a text trace. `play
+/// --moves` reads typed input and refuses these; `play --load` reads them.
+pub fn is_recorded_game(text: &str) -> bool {
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    first.starts_with(MOVES_FILE_HEAD) || first.trim_start().starts_with('{') || is_text_trace(text)
+}
+
+/// How a moves file written by gdl begins (`crate::trace::moves_file`).
+pub const MOVES_FILE_HEAD: &str = "; a game of ";
+
+/// A text trace of `gdl trace` or `gdl replay`: its first line names the
+/// roles, and its steps are headed `== step N ==`.
+fn is_text_trace(text: &str) -> bool {
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    first.starts_with("roles:") || text.lines().any(|l| l.starts_with("== step "))
+}
+
+/// The KIF terms of one line, each written back in gdl's form; on an error,
+/// its column (from 1) and message.
+fn read_terms(line: &str) -> Result<Vec<String>, (usize, String)> {
+    let terms = Kif::read_all(line).map_err(|errors| {
+        let column = line[..errors[0].span.start as usize].chars().count() + 1;
+        (column, errors[0].message.clone())
+    })?;
+    Ok(terms.iter().map(Kif::to_string).collect())
+}
+
+/// One term written back in gdl's form, or left as it is when it is not
+/// one term of KIF (it then matches nothing the rules give).
+fn normal(text: &str) -> String {
+    match read_terms(text).as_deref() {
+        Ok([one]) => one.clone(),
+        _ => text.to_string(),
+    }
+}
+
+fn normal_all(texts: Vec<String>) -> Vec<String> {
+    texts.iter().map(|t| normal(t)).collect()
+}
+
+/// A JSON record: gdl's trace (it has `steps`) or ggp-base's match record
+/// (it has `states`).
+fn read_json(text: &str) -> Result<Record, String> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("bad JSON: {e}"))?;
+    // Read again as the kind it is, for errors that say where.
+    if value.get("states").is_some() && value.get("steps").is_none() {
+        let m: MatchRecord =
+            serde_json::from_str(text).map_err(|e| format!("bad ggp-base match record: {e}"))?;
+        return from_match(m);
+    }
+    let t: JsonTrace = serde_json::from_str(text).map_err(|e| format!("bad JSON trace: {e}"))?;
+    Ok(Record {
+        format: RecordFormat::Trace,
+        roles: Some(t.roles),
+        steps: t
+            .steps
+            .into_iter()
+            .map(|s| RecordedStep {
+                number: s.step,
+                state: s.state.map(normal_all),
+                terminal: s.terminal,
+                legal: s.legal.map(|l| l.into_iter().map(normal_all).collect()),
+                moves: s.moves.map(normal_all),
+            })
+            .collect(),
+        goals: t.goals,
+    })
+}
+
+/// ggp-base's match record: `states[i]` is the state of step i, a KIF list
+/// of facts; `moves[i]` the joint move played in it. The states before the
+/// last are not terminal (the match went on); the last is when the match
+/// completed, and `goalValues` are then its goals.
+fn from_match(m: MatchRecord) -> Result<Record, String> {
+    if m.moves.len() + 1 != m.states.len() {
+        return Err(format!(
+            "bad ggp-base match record: {} states but {} moves; a record has one state more \
+             than moves",
+            m.states.len(),
+            m.moves.len()
+        ));
+    }
+    let completed = m.is_completed.unwrap_or(false);
+    let last = m.states.len() - 1;
+    let mut steps = Vec::new();
+    for (i, state) in m.states.iter().enumerate() {
+        let facts = match Kif::read_all(state).as_deref() {
+            Ok([Kif::List(facts)]) => facts.iter().map(Kif::to_string).collect(),
+            _ => {
+                return Err(format!(
+                    "bad ggp-base match record: state {i} is not a list of facts"
+                ))
+            }
+        };
+        steps.push(RecordedStep {
+            number: Some(i),
+            state: Some(facts),
+            terminal: Some(i == last && completed),
+            legal: None,
+            moves: m.moves.get(i).cloned().map(normal_all),
+        });
+    }
+    Ok(Record {
+        format: RecordFormat::Match,
+        roles: None,
+        steps,
+        goals: if completed { m.goal_values } else { None },
+    })
+}
+
+/// A trace as a file for `gdl test`: JSON with one fact and one move a
+/// line, so that a change of the rules shows as a few changed lines in a
+/// diff.
+pub fn record_file(trace: &Trace) -> String {
+    let mut out = serde_json::to_string_pretty(trace).unwrap_or_default();
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_files_are_read_line_by_line_and_text_traces_are_refused() {
+        let r =
+            read_record("; a game\n(move a 2 a 3) noop\n\nnoop (MOVE b 7 b 6) ; reply\n").unwrap();
+        assert_eq!(r.format, RecordFormat::Moves);
+        assert_eq!(
+            r.moves(),
+            vec![
+                vec!["(move a 2 a 3)".to_string(), "noop".to_string()],
+                vec!["noop".to_string(), "(move b 7 b 6)".to_string()],
+            ]
+        );
+        let trace = "roles: a b\n\n== step 0 ==\n(cell 1 1 x)\nplayed: noop (mark 1 1)\n";
+        assert!(read_record(trace)
+            .unwrap_err()
+            .contains("record the game as JSON"));
+        assert_eq!(
+            read_record("(move a").unwrap_err(),
+            "line 1, column 1: unclosed `(`"
+        );
+    }
+
+    #[test]
+    fn json_traces_keep_what_is_missing_apart_from_what_is_empty() {
+        let r = read_record(
+            r#"{"roles":["a"],"steps":[{"step":0,"state":["( S  0 )"],"moves":["go"]},
+                {"step":1,"state":[],"terminal":true,"legal":[]}],"goals":[100]}"#,
+        )
+        .unwrap();
+        assert_eq!(r.steps[0].state, Some(vec!["(s 0)".to_string()]));
+        assert_eq!(r.steps[0].legal, None);
+        assert_eq!(r.steps[0].terminal, None);
+        assert_eq!(r.steps[1].legal, Some(vec![]));
+        assert_eq!(r.goals, Some(vec![100]));
+        assert!(read_record("{ nope").unwrap_err().starts_with("bad JSON"));
+        assert!(read_record(r#"{"roles": 3}"#)
+            .unwrap_err()
+            .starts_with("bad JSON trace"));
+    }
+
+    #[test]
+    fn match_records_of_ggp_base_are_read_with_their_end() {
+        let text = r#"{"states":["( ( c 0 ) )","( ( c 1 ) )"],"moves":[["( go )"]],
+                       "goalValues":[100],"isCompleted":true}"#;
+        let r = read_record(text).unwrap();
+        assert_eq!(r.format, RecordFormat::Match);
+        assert_eq!(r.steps[0].state, Some(vec!["(c 0)".to_string()]));
+        assert_eq!(r.steps[0].moves, Some(vec!["(go)".to_string()]));
+        assert_eq!(r.steps[0].terminal, Some(false));
+        assert_eq!(r.steps[1].terminal, Some(true));
+        assert_eq!(r.goals, Some(vec![100]));
+        let short = r#"{"states":["( ( c 0 ) )"],"moves":[["go"]]}"#;
+        assert!(read_record(short)
+            .unwrap_err()
+            .contains("1 states but 1 moves"));
+    }
+
+    #[test]
+    fn moves_files_refuse_characters_kif_does_not_allow() {
+        let err = |text: &str| read_record(text).unwrap_err();
+        assert_eq!(
+            err("noop\nnoop \"mark 2 2\""),
+            "line 2, column 6: unexpected character `\"`"
+        );
+        assert_eq!(
+            err("(mark 1, 1) noop"),
+            "line 1, column 8: unexpected character `,`"
+        );
+        assert_eq!(
+            err("(mark é) noop"),
+            "line 1, column 7: unexpected character `é`"
+        );
+        // A comment may hold anything; symbol punctuation and `?` are KIF.
+        let ok = read_record("(a_b-c+d.e'f<g>h=i!j#k$l%m&n*o/p:q@r^s~t) ?x ; \"quoted\", [x]\n");
+        assert_eq!(ok.unwrap().moves()[0].len(), 2);
+    }
+}
