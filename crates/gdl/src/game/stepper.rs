@@ -13,6 +13,7 @@ use super::ground::GroundTables;
 use super::types::{Move, State};
 use crate::engine::incremental::{Evaluation, Network};
 use crate::error::GameError;
+use crate::game::random::natural_cmp;
 use crate::plan::{Phase, Program, RelId};
 use crate::syntax::keywords::goal_value;
 use crate::syntax::symbol::Symbols;
@@ -53,6 +54,20 @@ pub(crate) struct RoleMoves {
     pub legal: Vec<u32>,
     pub does: Vec<u32>,
     pub texts: Vec<String>,
+    /// Each move's place in the natural order of the texts (see
+    /// `Stepper::nth_natural`).
+    pub rank: Vec<u32>,
+}
+
+/// Each text's place in the natural order ([`natural_cmp`]) of `texts`.
+fn natural_ranks(texts: &[String]) -> Vec<u32> {
+    let mut order: Vec<usize> = (0..texts.len()).collect();
+    order.sort_by(|&a, &b| natural_cmp(&texts[a], &texts[b]));
+    let mut rank = vec![0; texts.len()];
+    for (place, &i) in order.iter().enumerate() {
+        rank[i] = place as u32;
+    }
+    rank
 }
 
 /// What every stepper of a game shares: the network and which atoms answer
@@ -195,6 +210,8 @@ pub struct Stepper {
     /// in a row (playouts start from one state again and again): copying
     /// it back costs less than playing every changed fact back.
     snapshot: Option<Box<Stepper>>,
+    /// Scratch of `nth_natural`: each legal move's natural rank and place.
+    ranked: Vec<(u32, u32)>,
 }
 
 fn words(bits: usize) -> usize {
@@ -242,6 +259,7 @@ impl Stepper {
             wanted_for: None,
             known: None,
             snapshot: None,
+            ranked: Vec::new(),
             eval,
             tables,
         };
@@ -442,6 +460,36 @@ impl Stepper {
         self.tables.roles[role].moves[self.nth_entry(role, k) as usize]
     }
 
+    /// The place (from 0, in the order of `Game::legal_moves`) of the legal
+    /// move of role number `role` that comes `r`-th (from 0) in the natural
+    /// order of the move texts ([`natural_cmp`]): the move
+    /// [`crate::RandomPlayer`] picks when it draws `r`, found without
+    /// texts. Allocates nothing once it has seen the most legal moves.
+    ///
+    /// # Panics
+    ///
+    /// When `r` is not below `legal_count(role)`.
+    pub fn nth_natural(&mut self, role: usize, r: usize) -> usize {
+        let mut ranked = std::mem::take(&mut self.ranked);
+        ranked.clear();
+        let rank = &self.tables.roles[role].rank;
+        for w in 0..words(rank.len()) {
+            let mut bits = self.legal_word(role, w);
+            while bits != 0 {
+                let entry = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                ranked.push((rank[entry], ranked.len() as u32));
+            }
+        }
+        assert!(
+            r < ranked.len(),
+            "role {role} has no legal move number {r} (from 0)"
+        );
+        let k = ranked.select_nth_unstable(r).1 .1 as usize;
+        self.ranked = ranked;
+        k
+    }
+
     /// The legal moves of role number `role`, in the order of
     /// `Game::legal_moves`.
     pub fn legal_moves(&self, role: usize) -> Vec<Move> {
@@ -613,14 +661,18 @@ pub(super) fn step_tables(
         .iter()
         .zip(role_names)
         .zip(&g.legal)
-        .map(|((&role, name), legal)| RoleMoves {
-            hubs: Vec::new(),
-            group: Vec::new(),
-            name: name.clone(),
-            moves: legal.iter().map(|&(_, m)| Move(m)).collect(),
-            legal: legal.iter().map(|&(a, _)| a).collect(),
-            does: legal.iter().map(|&(_, m)| does(role, m)).collect(),
-            texts: legal.iter().map(|&(_, m)| terms.text(m, symbols)).collect(),
+        .map(|((&role, name), legal)| {
+            let texts: Vec<String> = legal.iter().map(|&(_, m)| terms.text(m, symbols)).collect();
+            RoleMoves {
+                hubs: Vec::new(),
+                group: Vec::new(),
+                name: name.clone(),
+                moves: legal.iter().map(|&(_, m)| Move(m)).collect(),
+                legal: legal.iter().map(|&(a, _)| a).collect(),
+                does: legal.iter().map(|&(_, m)| does(role, m)).collect(),
+                rank: natural_ranks(&texts),
+                texts,
+            }
         })
         .collect();
     let goals = g
