@@ -464,12 +464,13 @@ impl Game {
     ///
     /// Game ``i`` uses the seed ``seed + i``, whatever the number of
     /// threads. By default each role picks among its legal moves in
-    /// natural order, like ``gdl random`` and ``gdl trace --seed``: from
-    /// the initial state, game ``i`` is the game ``random_game(seed + i)``
-    /// plays. ``fast=True`` picks by position in the engine's own order
-    /// instead (the library's ``random_playout``, as ``gdl bench`` plays):
-    /// faster, still one game per seed, but not the game ``gdl trace``
-    /// plays. Ctrl-C interrupts between batches of games.
+    /// natural order, like ``gdl random`` and ``gdl trace --seed`` (the
+    /// library's ``RandomPlayer``): from the initial state, game ``i`` is
+    /// the game ``random_game(seed + i)`` plays. ``fast=True`` picks by
+    /// position in the engine's own order instead (the library's
+    /// ``random_playout``, as ``gdl bench`` plays): a little faster, still
+    /// one game per seed, but not the game ``gdl trace`` plays. Ctrl-C
+    /// interrupts between batches of games.
     #[pyo3(signature = (n, seed=0, threads=1, max_steps=1000, fast=false, state=None))]
     #[allow(clippy::too_many_arguments)]
     fn playouts<'py>(

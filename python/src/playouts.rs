@@ -41,18 +41,8 @@ fn play_one(game: &mut gdl::Game, b: &Batch, seed: u64) -> Result<Outcome, GameE
         let p = random_playout(game, &b.start, &mut rng, b.max_steps)?;
         return Ok((p.steps, p.goals));
     }
-    let mut player = RandomPlayer::new(seed);
-    let mut state = b.start.clone();
-    let mut steps = 0;
-    while !game.is_terminal(&state)? {
-        if steps >= b.max_steps {
-            return Ok((steps, None));
-        }
-        let joint = player.joint(game, &state)?;
-        state = game.next_state(&state, &joint)?;
-        steps += 1;
-    }
-    Ok((steps, Some(game.goals(&state)?)))
+    let p = RandomPlayer::new(seed).playout(game, &b.start, b.max_steps)?;
+    Ok((p.steps, p.goals))
 }
 
 /// Plays games `from..to` on the clones `games` (one thread each), the
