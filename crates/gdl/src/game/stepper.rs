@@ -54,20 +54,30 @@ pub(crate) struct RoleMoves {
     pub legal: Vec<u32>,
     pub does: Vec<u32>,
     pub texts: Vec<String>,
-    /// Each move's place in the natural order of the texts (see
-    /// `Stepper::nth_natural`).
+    /// Each move's place in the natural order of the texts, and the move
+    /// at each place (see `Stepper::nth_natural`); both empty when that
+    /// order is the table's.
     pub rank: Vec<u32>,
+    pub by_rank: Vec<u32>,
 }
 
-/// Each text's place in the natural order ([`natural_cmp`]) of `texts`.
-fn natural_ranks(texts: &[String]) -> Vec<u32> {
-    let mut order: Vec<usize> = (0..texts.len()).collect();
-    order.sort_by(|&a, &b| natural_cmp(&texts[a], &texts[b]));
-    let mut rank = vec![0; texts.len()];
-    for (place, &i) in order.iter().enumerate() {
-        rank[i] = place as u32;
+/// Each text's place in the natural order ([`natural_cmp`]) of `texts`, and
+/// the text at each place; both empty when `texts` are in that order.
+fn natural_ranks(texts: &[String]) -> (Vec<u32>, Vec<u32>) {
+    let mut by_rank: Vec<u32> = (0..texts.len() as u32).collect();
+    by_rank.sort_by(|&a, &b| natural_cmp(&texts[a as usize], &texts[b as usize]));
+    if by_rank
+        .iter()
+        .enumerate()
+        .all(|(place, &i)| i as usize == place)
+    {
+        return (Vec::new(), Vec::new());
     }
-    rank
+    let mut rank = vec![0; texts.len()];
+    for (place, &i) in by_rank.iter().enumerate() {
+        rank[i as usize] = place as u32;
+    }
+    (rank, by_rank)
 }
 
 /// What every stepper of a game shares: the network and which atoms answer
@@ -210,8 +220,9 @@ pub struct Stepper {
     /// in a row (playouts start from one state again and again): copying
     /// it back costs less than playing every changed fact back.
     snapshot: Option<Box<Stepper>>,
-    /// Scratch of `nth_natural`: each legal move's natural rank and place.
-    ranked: Vec<(u32, u32)>,
+    /// Scratch of `nth_natural`: a role's legal bits, then a bit per
+    /// natural rank of its legal moves.
+    ranked: Vec<u64>,
 }
 
 fn words(bits: usize) -> usize {
@@ -470,24 +481,54 @@ impl Stepper {
     ///
     /// When `r` is not below `legal_count(role)`.
     pub fn nth_natural(&mut self, role: usize, r: usize) -> usize {
+        let t = &self.tables.roles[role];
+        if t.rank.is_empty() {
+            // The natural order is the table's.
+            assert!(
+                r < self.legal_count(role),
+                "role {role} has no legal move number {r} (from 0)"
+            );
+            return r;
+        }
+        let n = words(t.moves.len());
         let mut ranked = std::mem::take(&mut self.ranked);
         ranked.clear();
-        let rank = &self.tables.roles[role].rank;
-        for w in 0..words(rank.len()) {
-            let mut bits = self.legal_word(role, w);
+        ranked.extend((0..n).map(|w| self.legal_word(role, w)));
+        ranked.resize(2 * n, 0);
+        let (legal, by_rank) = ranked.split_at_mut(n);
+        for (w, &word) in legal.iter().enumerate() {
+            let mut bits = word;
             while bits != 0 {
-                let entry = w * 64 + bits.trailing_zeros() as usize;
+                let q = t.rank[w * 64 + bits.trailing_zeros() as usize];
                 bits &= bits - 1;
-                ranked.push((rank[entry], ranked.len() as u32));
+                by_rank[q as usize / 64] |= 1 << (q % 64);
             }
         }
-        assert!(
-            r < ranked.len(),
-            "role {role} has no legal move number {r} (from 0)"
-        );
-        let k = ranked.select_nth_unstable(r).1 .1 as usize;
+        // The `r`-th rank held, its move, and that move's place among the
+        // legal ones.
+        let mut left = r as u32;
+        let mut found = None;
+        for (w, &word) in by_rank.iter().enumerate() {
+            let c = word.count_ones();
+            if left < c {
+                let mut bits = word;
+                for _ in 0..left {
+                    bits &= bits - 1;
+                }
+                found = Some(w * 64 + bits.trailing_zeros() as usize);
+                break;
+            }
+            left -= c;
+        }
+        let Some(q) = found else {
+            panic!("role {role} has no legal move number {r} (from 0)")
+        };
+        let entry = t.by_rank[q] as usize;
+        let (w, b) = (entry / 64, entry % 64);
+        let before: u32 = legal[..w].iter().map(|x| x.count_ones()).sum::<u32>()
+            + (legal[w] & ((1u64 << b) - 1)).count_ones();
         self.ranked = ranked;
-        k
+        before as usize
     }
 
     /// The legal moves of role number `role`, in the order of
@@ -663,6 +704,7 @@ pub(super) fn step_tables(
         .zip(&g.legal)
         .map(|((&role, name), legal)| {
             let texts: Vec<String> = legal.iter().map(|&(_, m)| terms.text(m, symbols)).collect();
+            let (rank, by_rank) = natural_ranks(&texts);
             RoleMoves {
                 hubs: Vec::new(),
                 group: Vec::new(),
@@ -670,7 +712,8 @@ pub(super) fn step_tables(
                 moves: legal.iter().map(|&(_, m)| Move(m)).collect(),
                 legal: legal.iter().map(|&(a, _)| a).collect(),
                 does: legal.iter().map(|&(_, m)| does(role, m)).collect(),
-                rank: natural_ranks(&texts),
+                rank,
+                by_rank,
                 texts,
             }
         })
