@@ -3,6 +3,7 @@
 use crate::errors::game_error_at;
 use crate::game::Game;
 use gdl::{random_playout, GameError, RandomPlayer, State};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
@@ -101,17 +102,28 @@ fn play_range(
     Ok(results.into_iter().flatten().collect())
 }
 
+/// The most threads `playouts` accepts (as `gdl bench --threads`).
+pub const MAX_THREADS: usize = 1024;
+
 /// Plays the batch on clones of `game`, without the GIL, looking at
 /// Python's signals between rounds of games.
 pub fn run(py: Python<'_>, game: &Game, b: &Batch) -> PyResult<Vec<Outcome>> {
+    if b.threads > MAX_THREADS {
+        return Err(PyValueError::new_err(format!(
+            "threads={}: must be 0 (one per core) to {MAX_THREADS}",
+            b.threads
+        )));
+    }
     let threads = match b.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         t => t,
     }
     .clamp(1, b.n.max(1));
     let mut games: Vec<gdl::Game> = (0..threads).map(|_| game.clone_inner()).collect();
-    let mut outcomes = Vec::with_capacity(b.n);
     let batch = BATCH_PER_THREAD * threads;
+    // Grown as games end: `n` may ask for more than memory holds, and
+    // Ctrl-C should stop it first.
+    let mut outcomes = Vec::with_capacity(b.n.min(batch));
     let mut from = 0;
     while from < b.n {
         let to = b.n.min(from + batch);

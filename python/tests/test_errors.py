@@ -194,3 +194,14 @@ def test_garbage_never_crashes():
             gdl.parse_term(text)
         except ValueError:
             pass
+
+
+def test_bad_playout_arguments(tictactoe):
+    with pytest.raises(ValueError, match="threads"):
+        tictactoe.playouts(10, threads=5000)
+    with pytest.raises(OverflowError):
+        tictactoe.playouts(-1)
+    with pytest.raises(OverflowError):
+        tictactoe.playouts(1, seed=-1)
+    with pytest.raises(TypeError):
+        tictactoe.playouts(1, state="initial")

@@ -129,3 +129,15 @@ def test_a_game_shared_by_threads(tictactoe):
     with ThreadPoolExecutor(max_workers=4) as pool:
         together = list(pool.map(play, range(200)))
     assert together == [play(s) for s in range(200)]
+
+
+def test_ctrl_c_stops_playouts(tictactoe):
+    import _thread
+
+    timer = threading.Timer(0.2, _thread.interrupt_main)
+    start = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        tictactoe.playouts(30_000_000)
+    timer.join()
+    assert time.perf_counter() - start < 10
