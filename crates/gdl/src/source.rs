@@ -67,9 +67,13 @@ impl SourceFile {
         }
     }
 
-    /// The line and column of a byte offset.
+    /// The line and column of a byte offset (an offset past the end counts
+    /// as the end, one inside a character as that character's start).
     pub fn line_col(&self, offset: usize) -> LineCol {
-        let offset = offset.min(self.text.len());
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
         let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
         let start = self.line_starts[line];
         let column = self.text[start..offset].chars().count() + 1;
@@ -87,5 +91,19 @@ impl SourceFile {
     /// The text a span covers.
     pub fn slice(&self, span: Span) -> &str {
         &self.text[span.start as usize..span.end as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn any_offset_has_a_line_and_column() {
+        let f = SourceFile::new("f", "ab\n\u{e9}!");
+        let at = |line, column| LineCol { line, column };
+        assert_eq!(f.line_col(4), at(2, 1)); // inside the two bytes of é
+        assert_eq!(f.line_col(5), at(2, 2));
+        assert_eq!(f.line_col(99), at(2, 3));
     }
 }

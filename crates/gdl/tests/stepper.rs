@@ -5,7 +5,7 @@
 
 use crate::path;
 
-use gdl::{random_playout, Stepper};
+use gdl::{random_playout, RandomPlayer, Stepper};
 use gdl::{Game, Limits, Move, Role, State};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
@@ -142,6 +142,26 @@ fn same_playouts(file: &str, games: u64) {
             fast.goals,
             Some(game.goals(&state).unwrap()),
             "{file}, seed {seed}"
+        );
+        // RandomPlayer::playout (on the stepper) plays the game of
+        // RandomPlayer::joint (the general API, choices in natural order).
+        let natural = RandomPlayer::new(seed)
+            .playout(&mut game, &initial, 500)
+            .unwrap();
+        let mut player = RandomPlayer::new(seed);
+        let mut state = initial.clone();
+        let mut steps = 0;
+        while steps < 500 && !game.is_terminal(&state).unwrap() {
+            let joint = player.joint(&mut game, &state).unwrap();
+            state = game.next_state(&state, &joint).unwrap();
+            steps += 1;
+        }
+        assert_eq!(natural.steps, steps, "{file}, seed {seed}, natural");
+        assert_eq!(natural.last, state, "{file}, seed {seed}, natural");
+        assert_eq!(
+            natural.goals,
+            Some(game.goals(&state).unwrap()),
+            "{file}, seed {seed}, natural"
         );
     }
 }

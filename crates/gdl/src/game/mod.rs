@@ -5,6 +5,7 @@
 //! `goal` and what they need) is derived on demand, only as far as the query
 //! needs, and memoised by state.
 
+mod declared;
 mod detached;
 mod ground;
 mod load;

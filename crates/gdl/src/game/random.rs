@@ -4,7 +4,8 @@
 //!   natural order of their texts ([`natural_cmp`]), so that a seed names
 //!   one game whatever the engine's internal order of moves: recorded
 //!   games, traces and statistics of `gdl trace` and `gdl random` stay the
-//!   same across engines and versions. It costs the move texts.
+//!   same across engines and versions. It costs the move texts, except in
+//!   [`RandomPlayer::playout`] on a stepper, which ranks the moves once.
 //! - [`random_playout`] chooses by position in the engine's own order, with
 //!   no text per step: the inner loop of benchmarks and Monte Carlo search,
 //!   as fast as the engine steps. A seed gives the same game on the ground
@@ -120,6 +121,11 @@ fn stepped_playout(
         stepper.play_nth(&joint);
         steps += 1;
     }
+    finish(game, stepper, steps)
+}
+
+/// How a playout on `stepper` ended after `steps` joint moves.
+fn finish(game: &mut Game, stepper: &mut Stepper, steps: usize) -> Result<Playout, GameError> {
     let last = stepper.state();
     let goals = if !stepper.is_terminal() {
         None
@@ -175,6 +181,86 @@ impl RandomPlayer {
         let texts = &self.texts;
         sorted.sort_by(|a, b| natural_cmp(&texts[a], &texts[b]));
         sorted[self.rng.gen_range(0..sorted.len())]
+    }
+
+    /// Plays from `state`, each joint move as [`RandomPlayer::joint`]
+    /// chooses it, until a terminal state or `max_steps` joint moves: the
+    /// game `gdl trace --seed` and `gdl random` play from the initial state
+    /// with the same seed, as a [`Playout`] (goals as [`random_playout`]
+    /// gives them). On the game's stepper when it has one, choosing by the
+    /// moves' ranks in natural order, without their texts.
+    ///
+    /// ```
+    /// # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rules/tictactoe.gdl");
+    /// let mut game = gdl::Game::load(path)?;
+    /// let start = game.initial_state();
+    /// let fast = gdl::RandomPlayer::new(3).playout(&mut game, &start, 100)?;
+    /// let (mut player, mut state, mut steps) = (gdl::RandomPlayer::new(3), start, 0);
+    /// while !game.is_terminal(&state)? {
+    ///     let joint = player.joint(&mut game, &state)?;
+    ///     state = game.next_state(&state, &joint)?;
+    ///     steps += 1;
+    /// }
+    /// assert_eq!((fast.steps, fast.last), (steps, state));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn playout(
+        &mut self,
+        game: &mut Game,
+        state: &State,
+        max_steps: usize,
+    ) -> Result<Playout, GameError> {
+        if let Some(mut stepper) = game.take_stepper() {
+            let playout = self.stepped(game, &mut stepper, state, max_steps);
+            game.put_stepper(stepper);
+            return playout;
+        }
+        let mut state = state.clone();
+        let mut steps = 0;
+        let mut terminal = game.is_terminal(&state)?;
+        while steps < max_steps && !terminal {
+            let joint = self.joint(game, &state)?;
+            state = game.next_state(&state, &joint)?;
+            steps += 1;
+            terminal = game.is_terminal(&state)?;
+        }
+        let goals = if terminal {
+            Some(game.goals(&state)?)
+        } else {
+            None
+        };
+        Ok(Playout {
+            steps,
+            goals,
+            last: state,
+        })
+    }
+
+    /// `playout` on a stepper: the same choices, made in place.
+    fn stepped(
+        &mut self,
+        game: &mut Game,
+        stepper: &mut Stepper,
+        state: &State,
+        max_steps: usize,
+    ) -> Result<Playout, GameError> {
+        stepper.set_state(state);
+        let mut joint = vec![0; game.roles().len()];
+        let mut steps = 0;
+        while steps < max_steps && !stepper.is_terminal() {
+            for (role, k) in joint.iter_mut().enumerate() {
+                let n = stepper.legal_count(role);
+                if n == 0 {
+                    return Err(GameError::NoLegalMove {
+                        role: game.role_name(Role(role as u32)).to_string(),
+                    });
+                }
+                *k = stepper.nth_natural(role, self.rng.gen_range(0..n));
+            }
+            stepper.play_nth(&joint);
+            steps += 1;
+        }
+        finish(game, stepper, steps)
     }
 
     /// One random legal move per role, in role order.

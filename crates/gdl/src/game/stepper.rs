@@ -13,6 +13,7 @@ use super::ground::GroundTables;
 use super::types::{Move, State};
 use crate::engine::incremental::{Evaluation, Network};
 use crate::error::GameError;
+use crate::game::random::natural_cmp;
 use crate::plan::{Phase, Program, RelId};
 use crate::syntax::keywords::goal_value;
 use crate::syntax::symbol::Symbols;
@@ -53,6 +54,30 @@ pub(crate) struct RoleMoves {
     pub legal: Vec<u32>,
     pub does: Vec<u32>,
     pub texts: Vec<String>,
+    /// Each move's place in the natural order of the texts, and the move
+    /// at each place (see `Stepper::nth_natural`); both empty when that
+    /// order is the table's.
+    pub rank: Vec<u32>,
+    pub by_rank: Vec<u32>,
+}
+
+/// Each text's place in the natural order ([`natural_cmp`]) of `texts`, and
+/// the text at each place; both empty when `texts` are in that order.
+fn natural_ranks(texts: &[String]) -> (Vec<u32>, Vec<u32>) {
+    let mut by_rank: Vec<u32> = (0..texts.len() as u32).collect();
+    by_rank.sort_by(|&a, &b| natural_cmp(&texts[a as usize], &texts[b as usize]));
+    if by_rank
+        .iter()
+        .enumerate()
+        .all(|(place, &i)| i as usize == place)
+    {
+        return (Vec::new(), Vec::new());
+    }
+    let mut rank = vec![0; texts.len()];
+    for (place, &i) in by_rank.iter().enumerate() {
+        rank[i as usize] = place as u32;
+    }
+    (rank, by_rank)
 }
 
 /// What every stepper of a game shares: the network and which atoms answer
@@ -195,6 +220,9 @@ pub struct Stepper {
     /// in a row (playouts start from one state again and again): copying
     /// it back costs less than playing every changed fact back.
     snapshot: Option<Box<Stepper>>,
+    /// Scratch of `nth_natural`: a role's legal bits, then a bit per
+    /// natural rank of its legal moves.
+    ranked: Vec<u64>,
 }
 
 fn words(bits: usize) -> usize {
@@ -242,6 +270,7 @@ impl Stepper {
             wanted_for: None,
             known: None,
             snapshot: None,
+            ranked: Vec::new(),
             eval,
             tables,
         };
@@ -442,6 +471,66 @@ impl Stepper {
         self.tables.roles[role].moves[self.nth_entry(role, k) as usize]
     }
 
+    /// The place (from 0, in the order of `Game::legal_moves`) of the legal
+    /// move of role number `role` that comes `r`-th (from 0) in the natural
+    /// order of the move texts ([`natural_cmp`]): the move
+    /// [`crate::RandomPlayer`] picks when it draws `r`, found without
+    /// texts. Allocates nothing once it has seen the most legal moves.
+    ///
+    /// # Panics
+    ///
+    /// When `r` is not below `legal_count(role)`.
+    pub fn nth_natural(&mut self, role: usize, r: usize) -> usize {
+        let t = &self.tables.roles[role];
+        if t.rank.is_empty() {
+            // The natural order is the table's.
+            assert!(
+                r < self.legal_count(role),
+                "role {role} has no legal move number {r} (from 0)"
+            );
+            return r;
+        }
+        let n = words(t.moves.len());
+        let mut ranked = std::mem::take(&mut self.ranked);
+        ranked.clear();
+        ranked.extend((0..n).map(|w| self.legal_word(role, w)));
+        ranked.resize(2 * n, 0);
+        let (legal, by_rank) = ranked.split_at_mut(n);
+        for (w, &word) in legal.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let q = t.rank[w * 64 + bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+                by_rank[q as usize / 64] |= 1 << (q % 64);
+            }
+        }
+        // The `r`-th rank held, its move, and that move's place among the
+        // legal ones.
+        let mut left = r as u32;
+        let mut found = None;
+        for (w, &word) in by_rank.iter().enumerate() {
+            let c = word.count_ones();
+            if left < c {
+                let mut bits = word;
+                for _ in 0..left {
+                    bits &= bits - 1;
+                }
+                found = Some(w * 64 + bits.trailing_zeros() as usize);
+                break;
+            }
+            left -= c;
+        }
+        let Some(q) = found else {
+            panic!("role {role} has no legal move number {r} (from 0)")
+        };
+        let entry = t.by_rank[q] as usize;
+        let (w, b) = (entry / 64, entry % 64);
+        let before: u32 = legal[..w].iter().map(|x| x.count_ones()).sum::<u32>()
+            + (legal[w] & ((1u64 << b) - 1)).count_ones();
+        self.ranked = ranked;
+        before as usize
+    }
+
     /// The legal moves of role number `role`, in the order of
     /// `Game::legal_moves`.
     pub fn legal_moves(&self, role: usize) -> Vec<Move> {
@@ -613,14 +702,20 @@ pub(super) fn step_tables(
         .iter()
         .zip(role_names)
         .zip(&g.legal)
-        .map(|((&role, name), legal)| RoleMoves {
-            hubs: Vec::new(),
-            group: Vec::new(),
-            name: name.clone(),
-            moves: legal.iter().map(|&(_, m)| Move(m)).collect(),
-            legal: legal.iter().map(|&(a, _)| a).collect(),
-            does: legal.iter().map(|&(_, m)| does(role, m)).collect(),
-            texts: legal.iter().map(|&(_, m)| terms.text(m, symbols)).collect(),
+        .map(|((&role, name), legal)| {
+            let texts: Vec<String> = legal.iter().map(|&(_, m)| terms.text(m, symbols)).collect();
+            let (rank, by_rank) = natural_ranks(&texts);
+            RoleMoves {
+                hubs: Vec::new(),
+                group: Vec::new(),
+                name: name.clone(),
+                moves: legal.iter().map(|&(_, m)| Move(m)).collect(),
+                legal: legal.iter().map(|&(a, _)| a).collect(),
+                does: legal.iter().map(|&(_, m)| does(role, m)).collect(),
+                rank,
+                by_rank,
+                texts,
+            }
         })
         .collect();
     let goals = g

@@ -1,0 +1,34 @@
+//! The Python module `gdl._gdl`: the `gdl` library's game API for Python,
+//! wrapped by the package `gdl` (python/gdl/).
+//!
+//! Every function and method runs under [`guard`], so that a panic of the
+//! library reaches Python as `gdl.InternalError` and never as an abort; a
+//! `Game` is a mutex around a `gdl::Game`, held only while Rust code runs
+//! (no Python code runs under it, so no thread can wait for it while
+//! holding what its holder needs).
+#![warn(missing_docs)]
+
+mod errors;
+mod game;
+mod playouts;
+mod terms;
+mod values;
+
+use pyo3::prelude::*;
+
+pub(crate) use errors::guard;
+
+/// The extension module: the classes and functions the package `gdl`
+/// re-exports.
+#[pymodule]
+fn _gdl(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<game::Game>()?;
+    m.add_class::<values::State>()?;
+    m.add_class::<values::Move>()?;
+    m.add_class::<values::Diagnostic>()?;
+    m.add_function(wrap_pyfunction!(game::load, m)?)?;
+    m.add_function(wrap_pyfunction!(game::loads, m)?)?;
+    m.add_function(wrap_pyfunction!(terms::parse_term, m)?)?;
+    m.add_function(wrap_pyfunction!(terms::term_text, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,42 @@
+"""Shared fixtures: the repository's rules files and the `gdl` command."""
+
+import os
+import pathlib
+import shutil
+
+import pytest
+
+import gdl
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+RULES = ROOT / "rules"
+
+
+def gdl_binary():
+    """The `gdl` command: $GDL_BIN, else target/release/gdl of the
+    checkout, else `gdl` on the PATH; None when there is none."""
+    given = os.environ.get("GDL_BIN")
+    if given:
+        return given
+    built = ROOT / "target" / "release" / "gdl"
+    if built.exists():
+        return str(built)
+    return shutil.which("gdl")
+
+
+@pytest.fixture(scope="session")
+def rules():
+    return RULES
+
+
+@pytest.fixture(scope="session")
+def tictactoe():
+    return gdl.load(RULES / "tictactoe.gdl")
+
+
+@pytest.fixture(scope="session")
+def gdl_bin():
+    found = gdl_binary()
+    if found is None:
+        pytest.skip("no gdl binary: build it with `cargo build --release` or set GDL_BIN")
+    return found

@@ -1,0 +1,143 @@
+"""Random games: the module plays the games `gdl trace --seed` plays, in
+bulk on threads, without holding the GIL."""
+
+import json
+import subprocess
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+import gdl
+
+
+def trace(gdl_bin, path, seed):
+    """`gdl trace PATH --seed SEED --format json`, read."""
+    out = subprocess.run(
+        [gdl_bin, "trace", str(path), "--seed", str(seed), "--format", "json"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return json.loads(out)
+
+
+def check_against_trace(game, seed, t):
+    """The module's random game of `seed` is the trace's, step by step:
+    the moves, every state's facts, terminal, legal moves and goals."""
+    assert list(game.roles) == t["roles"]
+    joints = game.random_game(seed)
+    steps = t["steps"]
+    assert len(joints) == len(steps) - 1
+    state = game.initial_state()
+    for step, joint in zip(steps, joints + [None]):
+        assert state.facts() == step["state"], f"seed {seed} step {step['step']}"
+        assert game.is_terminal(state) == step["terminal"]
+        if step["legal"]:
+            legal = [[str(m) for m in sorted(game.legal_moves(state, r))] for r in game.roles]
+            assert legal == step["legal"]
+        if joint is None:
+            assert "moves" not in step
+            break
+        assert [str(m) for m in joint] == step["moves"]
+        state = game.next_state(state, joint)
+    assert game.is_terminal(state)
+    assert game.goals(state) == t["goals"]
+    return (len(joints), tuple(t["goals"]))
+
+
+def test_a_thousand_games_agree_with_gdl_trace(tictactoe, rules, gdl_bin):
+    seeds = range(1000)
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        traces = list(pool.map(lambda s: trace(gdl_bin, rules / "tictactoe.gdl", s), seeds))
+    outcomes = [check_against_trace(tictactoe, s, t) for s, t in zip(seeds, traces)]
+    # Bulk playouts play the same games: game i with seed 0 + i.
+    assert tictactoe.playouts(1000, seed=0) == outcomes
+    assert tictactoe.playouts(1000, seed=0, threads=2) == outcomes
+
+
+@pytest.mark.parametrize("name", ["connect_four.gdl", "breakthrough.gdl"])
+def test_larger_games_agree_with_gdl_trace(rules, gdl_bin, name):
+    game = gdl.load(rules / name)
+    seeds = range(100, 110)
+    outcomes = [check_against_trace(game, s, trace(gdl_bin, rules / name, s)) for s in seeds]
+    assert game.playouts(10, seed=100, threads=2) == outcomes
+
+
+def test_playouts_are_reproducible(tictactoe):
+    g = tictactoe
+    for fast in (False, True):
+        a = g.playouts(500, seed=42, fast=fast)
+        assert len(a) == 500
+        assert a == g.playouts(500, seed=42, threads=2, fast=fast)
+        assert a == g.playouts(500, seed=42, threads=0, fast=fast)
+        assert a[10:] == g.playouts(490, seed=52, threads=3, fast=fast)
+        assert a != g.playouts(500, seed=43, fast=fast)
+        for steps, goals in a:
+            assert 5 <= steps <= 9
+            assert goals in {(100, 0), (0, 100), (50, 50)}
+    assert g.playouts(0) == []
+
+
+def test_playouts_from_a_state_and_cut_short(tictactoe):
+    g = tictactoe
+    s = g.next_state(g.initial_state(), ["(mark 2 2)", "noop"])
+    for fast in (False, True):
+        for steps, goals in g.playouts(100, seed=1, state=s, fast=fast):
+            assert 4 <= steps <= 8
+        assert g.playouts(5, seed=1, max_steps=2, fast=fast) == [(2, None)] * 5
+    end = g.initial_state()
+    for joint in g.random_game(3):
+        end = g.next_state(end, joint)
+    assert g.playouts(2, state=end) == [(0, tuple(g.goals(end)))] * 2
+
+
+def test_playouts_release_the_gil(rules):
+    game = gdl.load(rules / "breakthrough.gdl")
+    done = threading.Event()
+    result = []
+
+    def play():
+        result.append(game.playouts(4000, seed=1, fast=True))
+        done.set()
+
+    worker = threading.Thread(target=play)
+    ticks = 0
+    start = time.perf_counter()
+    worker.start()
+    while not done.is_set():
+        ticks += 1
+    worker.join()
+    elapsed = time.perf_counter() - start
+    assert len(result[0]) == 4000
+    # Holding the GIL, playouts would leave this loop a tick or two per
+    # switch interval (5 ms); free, it spins all along.
+    assert elapsed > 0.05, "too fast to tell: play more games"
+    assert ticks > 20 * elapsed / 0.005
+
+
+def test_a_game_shared_by_threads(tictactoe):
+    g = tictactoe
+
+    def play(seed):
+        s = g.initial_state()
+        for joint in g.random_game(seed):
+            s = g.next_state(s, joint)
+        return tuple(g.goals(s))
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(play, range(200)))
+    assert together == [play(s) for s in range(200)]
+
+
+def test_ctrl_c_stops_playouts(tictactoe):
+    import _thread
+
+    timer = threading.Timer(0.2, _thread.interrupt_main)
+    start = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        tictactoe.playouts(30_000_000)
+    timer.join()
+    assert time.perf_counter() - start < 10
