@@ -404,3 +404,31 @@ fn random_games_forget_the_terms_they_interned() {
         growth / MIB
     );
 }
+
+/// A game of `roles` roles with two moves each.
+fn many_roles(roles: usize) -> Game {
+    let mut text = String::from("(init s)\n(<= terminal (true t))\n(<= (next t) (true s))\n");
+    for r in 0..roles {
+        text.push_str(&format!(
+            "(role r{r})\n(legal r{r} a)\n(legal r{r} b)\n(goal r{r} 0)\n"
+        ));
+    }
+    Game::from_source("roles.gdl", &text).unwrap_or_else(|e| panic!("{}", e.render(false)))
+}
+
+/// Every joint move is listed when the list fits; 26 roles of two moves
+/// (67 million joint moves, some 9 GB) are refused before any is built.
+#[test]
+fn joint_moves_that_cannot_fit_are_a_memory_limit() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let mut game = many_roles(10);
+    let state = game.initial_state();
+    assert_eq!(game.joint_moves(&state).unwrap().len(), 1 << 10);
+    let mut game = many_roles(26);
+    let state = game.initial_state();
+    let error = game.joint_moves(&state).unwrap_err().to_string();
+    assert!(
+        error.contains("memory limit") && error.contains("`joint moves`"),
+        "{error}"
+    );
+}

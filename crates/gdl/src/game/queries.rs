@@ -109,11 +109,32 @@ impl Game {
         })
     }
 
-    /// Every combination of one legal move per role, in role order.
+    /// Every combination of one legal move per role, in role order. A list
+    /// that would not fit in the memory budget (26 roles of two moves
+    /// each: 67 million joint moves) is a memory limit error, before any of
+    /// it is built.
     pub fn joint_moves(&mut self, state: &State) -> Result<Vec<Vec<Move>>, GameError> {
-        let mut joints: Vec<Vec<Move>> = vec![Vec::new()];
+        let mut each = Vec::new();
         for role in self.roles() {
-            let moves = self.legal_moves(state, role)?;
+            each.push(self.legal_moves(state, role)?);
+        }
+        let one = std::mem::size_of::<Vec<Move>>() + each.len() * std::mem::size_of::<Move>();
+        let held = crate::memory::heap_bytes().unwrap_or(0);
+        let fits = each
+            .iter()
+            .try_fold(1usize, |n, moves| n.checked_mul(moves.len()))
+            .and_then(|n| n.checked_mul(one))
+            .is_some_and(|bytes| held.saturating_add(bytes) <= self.limits.max_memory);
+        if !fits {
+            return Err(GameError::Limit {
+                kind: crate::limits::LimitKind::Memory,
+                value: self.limits.max_memory,
+                relation: "joint moves".into(),
+            });
+        }
+        // joint(r0..rk) = joint(r0..rk-1) x legal(rk)
+        let mut joints: Vec<Vec<Move>> = vec![Vec::new()];
+        for moves in each {
             joints = joints
                 .iter()
                 .flat_map(|j| {
