@@ -103,3 +103,25 @@ fn bad_ai_flags_are_usage_errors() {
         "error: --ai nobody: no such role; the roles are xplayer oplayer\n"
     );
 }
+
+#[test]
+fn analyse_reports_self_play_as_a_table_and_as_json() {
+    let args = ["analyse", TTT, "--games", "10", "--iterations", "300"];
+    let run = gdl(&args, "");
+    assert_eq!(run.code, 0, "{}", run.screen());
+    insta::assert_snapshot!(run.stdout);
+    // The same games on two threads.
+    let threaded = gdl(&[&args[..], &["--threads", "2"]].concat(), "");
+    assert_eq!(run.stdout, threaded.stdout);
+    let json = gdl(&[&args[..], &["--format", "json"]].concat(), "");
+    assert_eq!(json.code, 0, "{}", json.screen());
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON");
+    assert_eq!(v["games"], 10);
+    assert_eq!(v["seats"][0]["role"], "xplayer");
+    let seat = &v["seats"][1];
+    let total = ["wins", "draws", "losses"]
+        .iter()
+        .map(|k| seat[k]["count"].as_u64().unwrap())
+        .sum::<u64>();
+    assert_eq!(total, 10);
+}

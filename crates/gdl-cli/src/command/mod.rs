@@ -2,6 +2,7 @@
 //! a rules file with its drawing annotations, failures and exit statuses.
 
 pub mod ai;
+pub mod analyse;
 pub mod bench;
 pub mod check;
 pub mod perft;
