@@ -76,6 +76,8 @@ enum Command {
     Perft(command::perft::PerftArgs),
     /// Measure random playouts per second.
     Bench(command::bench::BenchArgs),
+    /// Self-play of the search player: balance, length, branching.
+    Analyse(command::analyse::AnalyseArgs),
 }
 
 /// The stack of the thread that runs the command: reading rules nested
@@ -158,6 +160,7 @@ fn run() -> ExitCode {
         Command::Random(a) => command::random::random(a),
         Command::Perft(a) => command::perft::perft(a),
         Command::Bench(a) => command::bench::bench(a),
+        Command::Analyse(a) => command::analyse::analyse(a),
     };
     // What print! left in the buffer is written at exit, where a failure
     // goes unnoticed: write it now, and say so when it cannot be.

@@ -188,13 +188,24 @@ impl Trace {
     /// in natural order, with `player`'s generator. Stops at a terminal
     /// state or after `max_steps` joint moves, or at an error of the rules.
     pub fn random(game: &mut Game, player: &mut RandomPlayer, max_steps: usize) -> Replay {
+        Trace::play(game, max_steps, |game, state| player.joint(game, state))
+    }
+
+    /// Plays a game whose joint moves `choose` gives (a move per role, in
+    /// role order, legal in the state it is given). Stops at a terminal
+    /// state or after `max_steps` joint moves, or at an error.
+    pub fn play(
+        game: &mut Game,
+        max_steps: usize,
+        mut choose: impl FnMut(&mut Game, &State) -> Result<Vec<Move>, GameError>,
+    ) -> Replay {
         let mut trace = Trace::new(game);
         let mut state = game.initial_state();
         let error = (|| {
             trace.push(game, &state).map_err(|e| (0, e))?;
             while !trace.steps[trace.steps.len() - 1].terminal && trace.steps.len() <= max_steps {
                 let i = trace.steps.len() - 1;
-                let joint = player.joint(game, &state).map_err(|e| (i, e))?;
+                let joint = choose(game, &state).map_err(|e| (i, e))?;
                 state = game.next_state(&state, &joint).map_err(|e| (i, e))?;
                 trace.steps[i].moves = Some(joint.iter().map(|&m| game.move_text(m)).collect());
                 trace.push(game, &state).map_err(|e| (i + 1, e))?;

@@ -4,6 +4,7 @@
 
 mod common;
 
+mod cli_ai;
 mod cli_boards;
 mod cli_check;
 mod cli_hostile;

@@ -49,6 +49,8 @@ mod plan;
 mod engine;
 // Models to a game: roles, states, legal moves, next states, terminal, goals.
 mod game;
+// A game to a player: Monte Carlo tree search over the game API.
+mod search;
 
 #[doc(hidden)]
 pub mod fuzz;
@@ -60,5 +62,6 @@ pub use game::stepper::Stepper;
 pub use game::{Engine, Game, Move, Role, State};
 pub use limits::{LimitKind, Limits, DEFAULT_MAX_NESTING, MAX_NESTING_CEILING, MAX_SOURCE_BYTES};
 pub use memory::{default_max_memory, heap_bytes, human_bytes, CountingAllocator};
+pub use search::{Budget, SearchPlayer, SearchStats, DEFAULT_EXPLORATION, DEFAULT_PLAYOUT_STEPS};
 pub use source::{LineCol, SourceFile, Span};
 pub use syntax::kif::Kif;

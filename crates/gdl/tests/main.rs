@@ -10,6 +10,7 @@ mod figures;
 mod fuzz_corpus;
 mod naive_model;
 mod plan_order;
+mod search;
 mod stepper;
 
 use std::path::{Path, PathBuf};

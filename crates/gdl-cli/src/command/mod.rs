@@ -1,6 +1,8 @@
 //! The subcommands of `gdl`, one module each, and what they share: loading
 //! a rules file with its drawing annotations, failures and exit statuses.
 
+pub mod ai;
+pub mod analyse;
 pub mod bench;
 pub mod check;
 pub mod perft;

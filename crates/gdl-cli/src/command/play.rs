@@ -5,7 +5,9 @@
 //! numbered in natural order. A move is taken by its number or by typing its
 //! term (a number that is itself a legal move is that move; `#N` is always
 //! the Nth); roles with a single legal move (a `noop`) play it by themselves, and
-//! `--random ROLE` lets the machine play a role. Commands: `undo`, `facts`,
+//! `--random ROLE` lets the machine play a role at random, `--ai ROLE` the
+//! search player (thinking `--think SECONDS` a move, 1 by default, or
+//! `--iterations N`). Commands: `undo`, `facts`,
 //! `legal`, `board`, `moves`, `save FILE`, `help`, `quit`.
 //!
 //! On a terminal, input is read with line editing and history; otherwise
@@ -16,6 +18,7 @@
 //! and `gdl replay` bring back to the same position. A save that fails is
 //! told and the game goes on (the exit status is then 2).
 
+use super::ai::{AiArgs, Seats};
 use super::{describe, load, read_file, save_moves, Failure, LimitArgs};
 use crate::board::Board;
 use crate::record::read_record;
@@ -34,6 +37,10 @@ pub struct PlayArgs {
     /// Let the machine play this role (repeat for several roles).
     #[arg(long, value_name = "ROLE")]
     pub random: Vec<String>,
+    /// The search player's seats and budget (1 second a move unless
+    /// `--think` or `--iterations` says otherwise).
+    #[command(flatten)]
+    pub ai: AiArgs,
     /// Seed of the machine's random choices.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -128,6 +135,7 @@ struct Session {
     turns: Vec<Turn>,
     machine: Vec<bool>,
     player: RandomPlayer,
+    seats: Seats,
     save: Option<PathBuf>,
     /// Whether the `--save` file is behind the game: its last save failed.
     unsaved: bool,
@@ -232,6 +240,7 @@ impl Session {
             println!("nothing to undo");
             return false;
         }
+        self.seats.reset();
         while let Some(turn) = self.turns.pop() {
             self.state = turn.before;
             if turn.chosen {
@@ -385,6 +394,16 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
         machine[role.0 as usize] = true;
     }
     let limit = args.limits.max_file_size;
+    let budget = args
+        .ai
+        .budget(gdl::Budget::Time(std::time::Duration::from_secs(1)));
+    let seats = args.ai.seats(&game, budget, args.seed)?;
+    if let Some(both) = (0..roles.len()).find(|&i| machine[i] && seats.is_ai(i)) {
+        return Err(Failure::Usage(format!(
+            "{} is given to both --random and --ai",
+            game.role_name(roles[both])
+        )));
+    }
     let mut input = match &args.moves {
         Some(path) => {
             let text = read_file(path, &args.limits)?;
@@ -412,6 +431,7 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
         turns: Vec::new(),
         machine,
         player: RandomPlayer::new(args.seed),
+        seats,
         save: args.save,
         unsaved: false,
         save_failed: false,
@@ -481,7 +501,9 @@ fn run(session: &mut Session, input: &mut Input) -> Result<ExitCode, Failure> {
                 .map(|(&r, g)| format!("{} {g}", session.game.role_name(r)))
                 .collect();
             println!("game over after {step} steps; goals: {}", parts.join(", "));
-            if input.scripted() || session.machine.iter().all(|&m| m) {
+            let people =
+                (0..session.machine.len()).any(|i| !session.machine[i] && !session.seats.is_ai(i));
+            if input.scripted() || !people {
                 return Ok(ExitCode::SUCCESS);
             }
             println!("undo to take back a move, quit to stop");
@@ -506,6 +528,24 @@ fn run(session: &mut Session, input: &mut Input) -> Result<ExitCode, Failure> {
                 .sorted_legal(role)
                 .map_err(|e| Failure::at_step(step, &e))?;
             let name = session.game.role_name(role).to_string();
+            if session.seats.is_ai(role.0 as usize) {
+                let m = session
+                    .seats
+                    .choose(&mut session.game, &session.state, role.0 as usize)
+                    .map_err(|e| Failure::at_step(step, &e))?;
+                let (iterations, value) = session.seats.last(role.0 as usize).unwrap_or_default();
+                let how = if legal.len() == 1 {
+                    "only move".to_string()
+                } else {
+                    format!(
+                        "search: {iterations} iterations, expects {:.0}",
+                        value * 100.0
+                    )
+                };
+                println!("{name} plays {} ({how})", session.game.move_text(m));
+                joint.push(m);
+                continue;
+            }
             if session.machine[role.0 as usize] {
                 let moves: Vec<Move> = legal.iter().map(|(m, _)| *m).collect();
                 let m = session.player.choose(&session.game, &moves);
@@ -550,6 +590,7 @@ fn run(session: &mut Session, input: &mut Input) -> Result<ExitCode, Failure> {
         }
         let texts: Vec<String> = joint.iter().map(|&m| session.game.move_text(m)).collect();
         println!("played: {}", texts.join(" "));
+        session.seats.observe(&joint);
         session.play(joint, chosen)?;
         unchosen = if chosen { 0 } else { unchosen + 1 };
         if unchosen == MAX_STEPS_WITHOUT_CHOICE {

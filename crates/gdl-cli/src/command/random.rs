@@ -4,8 +4,9 @@
 //! plays it, so any game of the series can be looked at in full. Results do
 //! not depend on the number of threads.
 
+use super::ai::{AiArgs, Seats};
 use super::{game_seed, load, threads, Failure, LimitArgs};
-use gdl::{Game, GameError};
+use gdl::{Game, GameError, RandomPlayer};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -32,6 +33,11 @@ pub struct RandomArgs {
     /// Give up on a game after this many steps.
     #[arg(long, default_value_t = 10_000, value_name = "N")]
     pub max_steps: usize,
+    /// The search player's seats and budget (1000 iterations a move
+    /// unless `--think` or `--iterations` says otherwise); game i seeds
+    /// it with S+i, as `gdl trace --seed S+i` with the same flags does.
+    #[command(flatten)]
+    pub ai: AiArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -46,6 +52,32 @@ fn play_one(game: &mut Game, seed: u64, max_steps: usize) -> Result<Outcome, (us
     Ok((outcome.steps, outcome.goals))
 }
 
+/// Plays one game with the search player in `seats`' seats, the same one
+/// `gdl trace --seed SEED` with the same `--ai` flags plays.
+fn play_seated(
+    game: &mut Game,
+    seats: &mut Seats,
+    seed: u64,
+    max_steps: usize,
+) -> Result<Outcome, (usize, GameError)> {
+    let mut random = RandomPlayer::new(seed);
+    let mut state = game.initial_state();
+    let mut steps = 0;
+    // One joint move a step, until the end or the step limit.
+    while !game.is_terminal(&state).map_err(|e| (steps, e))? {
+        if steps >= max_steps {
+            return Ok((steps, None));
+        }
+        let joint = seats
+            .joint(game, &state, &mut random)
+            .map_err(|e| (steps, e))?;
+        seats.observe(&joint);
+        state = game.next_state(&state, &joint).map_err(|e| (steps, e))?;
+        steps += 1;
+    }
+    Ok((steps, Some(game.goals(&state).map_err(|e| (steps, e))?)))
+}
+
 /// Runs `gdl random`.
 pub fn random(args: RandomArgs) -> Result<ExitCode, Failure> {
     let loaded = load(&args.file, &args.limits)?;
@@ -56,6 +88,11 @@ pub fn random(args: RandomArgs) -> Result<ExitCode, Failure> {
         .map(|&r| game.role_name(r).to_string())
         .collect();
     let n = args.games;
+    let budget = args.ai.budget(super::trace_cmd::DEFAULT_BUDGET);
+    // Checks the role names before any game starts.
+    let ai_seats = args.ai.roles(&game)?;
+    let seated = ai_seats.iter().any(|&ai| ai);
+    let search: Mutex<(u64, f64)> = Mutex::new((0, 0.0));
     // Grown as games end: `--games` may ask for more than memory holds.
     let results: Mutex<Vec<Option<Outcome>>> = Mutex::new(Vec::new());
     let first_error: Mutex<Option<(usize, usize, GameError)>> = Mutex::new(None);
@@ -66,14 +103,27 @@ pub fn random(args: RandomArgs) -> Result<ExitCode, Failure> {
     std::thread::scope(|scope| {
         for _ in 0..threads(args.threads).min(n.max(1)) {
             let mut game = game.clone();
-            let (results, first_error, next, done, stop) =
-                (&results, &first_error, &next, &done, &stop);
+            let (results, first_error, next, done, stop, search) =
+                (&results, &first_error, &next, &done, &stop, &search);
+            let (ai, ai_seats) = (&args.ai, &ai_seats);
             scope.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 if i >= n || stop.load(Ordering::Relaxed) {
                     break;
                 }
-                match play_one(&mut game, game_seed(args.seed, i), args.max_steps) {
+                let seed = game_seed(args.seed, i);
+                let played = if seated {
+                    let mut seats = ai.seats_for(&game, ai_seats, budget, seed);
+                    let played = play_seated(&mut game, &mut seats, seed, args.max_steps);
+                    if let Ok(mut s) = search.lock() {
+                        s.0 += seats.iterations;
+                        s.1 += seats.elapsed.as_secs_f64();
+                    }
+                    played
+                } else {
+                    play_one(&mut game, seed, args.max_steps)
+                };
+                match played {
                     Ok(outcome) => {
                         if let Ok(mut r) = results.lock() {
                             if r.len() <= i {
@@ -137,6 +187,24 @@ pub fn random(args: RandomArgs) -> Result<ExitCode, Failure> {
         .flatten()
         .collect();
     print!("{}", summary(&roles, &outcomes, args.seed, args.max_steps));
+    if seated {
+        let seats: Vec<&str> = (ai_seats.iter().enumerate())
+            .filter(|(_, &ai)| ai)
+            .map(|(i, _)| roles[i].as_str())
+            .collect();
+        let budget = match budget {
+            gdl::Budget::Iterations(n) => format!("{n} iterations"),
+            gdl::Budget::Time(t) => format!("{:.3}s", t.as_secs_f64()),
+        };
+        println!("search player: {} ({budget} a move)", seats.join(", "));
+        let (iterations, secs) = search.into_inner().unwrap_or_default();
+        let rate = if secs > 0.0 {
+            iterations as f64 / secs
+        } else {
+            0.0
+        };
+        eprintln!("search: {iterations} iterations in {secs:.2}s ({rate:.0} per second)");
+    }
     eprintln!("time: {:.2}s", start.elapsed().as_secs_f64());
     Ok(ExitCode::SUCCESS)
 }

@@ -1,11 +1,12 @@
 //! `gdl trace FILE` (a random game) and `gdl replay FILE GAME` (a recorded
 //! one): both print the game's trace, as text or JSON.
 
+use super::ai::AiArgs;
 use super::{load, read_file, save_moves, Failure, LimitArgs};
 use crate::compare::{compare, describe_step, more_steps};
 use crate::record::read_record;
 use crate::trace::{Replay, Trace};
-use gdl::RandomPlayer;
+use gdl::{Budget, RandomPlayer};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -35,6 +36,10 @@ pub struct TraceArgs {
     /// Also save the moves played to this file.
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
+    /// The search player's seats and budget (1000 iterations a move
+    /// unless `--think` or `--iterations` says otherwise).
+    #[command(flatten)]
+    pub ai: AiArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -84,11 +89,24 @@ fn finish(
     }
 }
 
+/// The search player's budget a move in `gdl trace` and `gdl random`
+/// when neither `--think` nor `--iterations` is given.
+pub const DEFAULT_BUDGET: Budget = Budget::Iterations(1000);
+
 /// Runs `gdl trace`.
 pub fn trace(args: TraceArgs) -> Result<ExitCode, Failure> {
     let mut loaded = load(&args.file, &args.limits)?;
     let mut player = RandomPlayer::new(args.seed);
-    let replay = Trace::random(&mut loaded.game, &mut player, args.max_steps);
+    let budget = args.ai.budget(DEFAULT_BUDGET);
+    let mut seats = args.ai.seats(&loaded.game, budget, args.seed)?;
+    let replay = Trace::play(&mut loaded.game, args.max_steps, |game, state| {
+        let joint = seats.joint(game, state, &mut player)?;
+        seats.observe(&joint);
+        Ok(joint)
+    });
+    if seats.any() {
+        eprintln!("{}", seats.summary());
+    }
     finish(
         replay,
         args.format,

@@ -143,6 +143,11 @@ impl Game {
         Some(s)
     }
 
+    /// The limits the game was loaded with.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
     /// The warnings of the rules file (it has no errors, or it would not
     /// have loaded).
     pub fn warnings(&self) -> &[Diagnostic] {

@@ -1,0 +1,469 @@
+//! `gdl analyse FILE`: what self-play of the search player says about a
+//! game: each seat's wins, losses and draws (with 95% confidence
+//! intervals), how often the step limit ends a game, game length,
+//! branching factor, and how often a role has a single legal move.
+//!
+//! Game i is played with seed S+i, the search player in every seat (each
+//! role's player seeded S+i plus its role number), so with an iteration
+//! budget the figures do not depend on the number of threads.
+
+use super::{game_seed, load, threads, Failure, LimitArgs};
+use gdl::{Budget, Game, GameError, SearchPlayer};
+use serde::Serialize;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// How to print the analysis.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// A table for people.
+    Text,
+    /// For programs.
+    Json,
+}
+
+/// Arguments of `gdl analyse`.
+#[derive(clap::Args)]
+pub struct AnalyseArgs {
+    /// The rules file.
+    pub file: PathBuf,
+    /// How many games of self-play.
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Seed of the first game; game i uses seed S+i.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Search iterations per move: the strength of play (a seed then
+    /// gives one game).
+    #[arg(long, default_value_t = 200, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub iterations: u64,
+    /// Seconds per move instead of a number of iterations (the games then
+    /// vary from run to run).
+    #[arg(long, value_name = "SECONDS", value_parser = think_seconds)]
+    pub think: Option<f64>,
+    /// Threads to play games on; 0 uses every core.
+    #[arg(long, default_value_t = 1, value_parser = super::thread_count)]
+    pub threads: usize,
+    /// Give up on a game after this many steps.
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    pub max_steps: usize,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// Reads `--think`: a positive number of seconds, at most a day.
+fn think_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= 86_400.0 => Ok(s),
+        _ => Err("expected a positive number of seconds (at most 86400)".into()),
+    }
+}
+
+/// What one game of self-play showed.
+#[derive(Clone, Debug)]
+struct Played {
+    steps: usize,
+    /// `None` when the step limit ended it.
+    goals: Option<Vec<u8>>,
+    /// Per state before a joint move: each role's legal move count.
+    legal: Vec<Vec<usize>>,
+}
+
+/// Plays game `seed` with the search player in every seat.
+fn self_play(
+    game: &mut Game,
+    budget: Budget,
+    seed: u64,
+    max_steps: usize,
+) -> Result<Played, (usize, GameError)> {
+    let roles = game.roles();
+    let mut players: Vec<SearchPlayer> = roles
+        .iter()
+        .map(|&r| SearchPlayer::new(game, r, budget, seed.wrapping_add(r.0 as u64)))
+        .collect();
+    let mut state = game.initial_state();
+    let mut legal = Vec::new();
+    let mut steps = 0;
+    // One joint move a step: each role's player chooses its move.
+    while !game.is_terminal(&state).map_err(|e| (steps, e))? {
+        if steps >= max_steps {
+            return Ok(Played {
+                steps,
+                goals: None,
+                legal,
+            });
+        }
+        let mut counts = Vec::with_capacity(roles.len());
+        let mut joint = Vec::with_capacity(roles.len());
+        for (&role, player) in roles.iter().zip(&mut players) {
+            counts.push(
+                game.legal_moves(&state, role)
+                    .map_err(|e| (steps, e))?
+                    .len(),
+            );
+            joint.push(player.choose(game, &state).map_err(|e| (steps, e))?);
+        }
+        legal.push(counts);
+        for p in &mut players {
+            p.observe(&joint);
+        }
+        state = game.next_state(&state, &joint).map_err(|e| (steps, e))?;
+        steps += 1;
+    }
+    let goals = game.goals(&state).map_err(|e| (steps, e))?;
+    Ok(Played {
+        steps,
+        goals: Some(goals),
+        legal,
+    })
+}
+
+/// A share with its 95% confidence interval (Wilson's score interval).
+#[derive(Clone, Copy, Debug, Serialize, PartialEq)]
+pub struct Rate {
+    /// How many of the games.
+    pub count: usize,
+    /// The share, 0..1.
+    pub rate: f64,
+    /// The interval's bounds.
+    pub low: f64,
+    /// See `low`.
+    pub high: f64,
+}
+
+impl Rate {
+    /// `count` of `n`, with the Wilson score interval at 95% (z = 1.96),
+    /// which stays within 0..1 and is sound for small counts.
+    pub fn new(count: usize, n: usize) -> Rate {
+        if n == 0 {
+            return Rate {
+                count,
+                rate: 0.0,
+                low: 0.0,
+                high: 1.0,
+            };
+        }
+        let (k, n) = (count as f64, n as f64);
+        let z = 1.96f64;
+        let p = k / n;
+        let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+        let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+        Rate {
+            count,
+            rate: p,
+            low: (centre - half).max(0.0),
+            high: (centre + half).min(1.0),
+        }
+    }
+}
+
+/// One seat's figures.
+#[derive(Debug, Serialize)]
+pub struct Seat {
+    /// The role.
+    pub role: String,
+    /// Games it ended alone with the best goal, of all games played.
+    pub wins: Rate,
+    /// Games it ended sharing the best goal with another role.
+    pub draws: Rate,
+    /// Games another role ended with a better goal.
+    pub losses: Rate,
+    /// Its mean goal over the games that ended.
+    pub mean_goal: f64,
+    /// Its mean number of legal moves, over every state played.
+    pub mean_legal: f64,
+    /// Share of the states played where it had a single legal move.
+    pub forced: f64,
+}
+
+/// The analysis of a series of games.
+#[derive(Debug, Serialize)]
+pub struct Analysis {
+    /// The rules file's name.
+    pub rules: String,
+    /// Games played.
+    pub games: usize,
+    /// The first game's seed.
+    pub seed: u64,
+    /// The search budget a move: `N iterations` or `S seconds`.
+    pub budget: String,
+    /// Games the step limit ended (their seats count neither win, draw nor
+    /// loss).
+    pub step_limit: Rate,
+    /// The step limit.
+    pub max_steps: usize,
+    /// Game length: mean, least, most.
+    pub mean_length: f64,
+    /// See `mean_length`.
+    pub min_length: usize,
+    /// See `mean_length`.
+    pub max_length: usize,
+    /// Mean joint moves (the product of every role's legal moves) per
+    /// state played.
+    pub branching: f64,
+    /// Per seat, in role order.
+    pub seats: Vec<Seat>,
+}
+
+fn analysis(
+    rules: &str,
+    roles: &[String],
+    played: &[Played],
+    seed: u64,
+    budget: String,
+    max_steps: usize,
+) -> Analysis {
+    let n = played.len();
+    let states: Vec<&Vec<usize>> = played.iter().flat_map(|p| &p.legal).collect();
+    let lengths: Vec<usize> = played.iter().map(|p| p.steps).collect();
+    let mean = |sum: f64, count: usize| if count == 0 { 0.0 } else { sum / count as f64 };
+    let seats = (0..roles.len())
+        .map(|r| {
+            let (mut wins, mut draws, mut losses, mut goal, mut ended) = (0, 0, 0, 0.0, 0);
+            // A role wins alone with the best goal, draws sharing it,
+            // loses below it.
+            for goals in played.iter().filter_map(|p| p.goals.as_ref()) {
+                let best = goals.iter().copied().max().unwrap_or(0);
+                let top = goals.iter().filter(|&&g| g == best).count();
+                match (goals[r] == best, top) {
+                    (true, 1) => wins += 1,
+                    (true, _) => draws += 1,
+                    _ => losses += 1,
+                }
+                goal += goals[r] as f64;
+                ended += 1;
+            }
+            Seat {
+                role: roles[r].clone(),
+                wins: Rate::new(wins, n),
+                draws: Rate::new(draws, n),
+                losses: Rate::new(losses, n),
+                mean_goal: mean(goal, ended),
+                mean_legal: mean(states.iter().map(|s| s[r] as f64).sum(), states.len()),
+                forced: mean(
+                    states.iter().filter(|s| s[r] == 1).count() as f64,
+                    states.len(),
+                ),
+            }
+        })
+        .collect();
+    Analysis {
+        rules: rules.to_string(),
+        games: n,
+        seed,
+        budget,
+        step_limit: Rate::new(played.iter().filter(|p| p.goals.is_none()).count(), n),
+        max_steps,
+        mean_length: mean(lengths.iter().sum::<usize>() as f64, n),
+        min_length: lengths.iter().copied().min().unwrap_or(0),
+        max_length: lengths.iter().copied().max().unwrap_or(0),
+        branching: mean(
+            states
+                .iter()
+                .map(|s| s.iter().product::<usize>() as f64)
+                .sum(),
+            states.len(),
+        ),
+        seats,
+    }
+}
+
+/// `45.0% (35.6-54.8)`: a rate with its interval, in percent.
+fn percent(r: &Rate) -> String {
+    format!(
+        "{:.1}% ({:.1}-{:.1})",
+        r.rate * 100.0,
+        r.low * 100.0,
+        r.high * 100.0
+    )
+}
+
+impl Analysis {
+    /// The table for people.
+    pub fn to_text(&self) -> String {
+        let mut out = format!(
+            "{}: {} games of self-play (seeds {} to {}), search {} a move\n",
+            self.rules,
+            self.games,
+            self.seed,
+            self.seed.wrapping_add(self.games.saturating_sub(1) as u64),
+            self.budget
+        );
+        out.push_str(&format!(
+            "length: mean {:.1}, min {}, max {}\n",
+            self.mean_length, self.min_length, self.max_length
+        ));
+        out.push_str(&format!(
+            "ended by the step limit ({}): {}\n",
+            self.max_steps,
+            percent(&self.step_limit)
+        ));
+        out.push_str(&format!(
+            "branching: {:.1} joint moves a state\n",
+            self.branching
+        ));
+        let width = self
+            .seats
+            .iter()
+            .map(|s| s.role.len())
+            .max()
+            .unwrap_or(4)
+            .max(4);
+        out.push_str(&format!(
+            "{:<width$}  {:<20}  {:<20}  {:<20}  {:>9}  {:>7}  {:>7}\n",
+            "seat", "wins (95% CI)", "draws", "losses", "mean goal", "moves", "forced"
+        ));
+        for s in &self.seats {
+            out.push_str(&format!(
+                "{:<width$}  {:<20}  {:<20}  {:<20}  {:>9.1}  {:>7.1}  {:>6.1}%\n",
+                s.role,
+                percent(&s.wins),
+                percent(&s.draws),
+                percent(&s.losses),
+                s.mean_goal,
+                s.mean_legal,
+                s.forced * 100.0
+            ));
+        }
+        out
+    }
+}
+
+/// Runs `gdl analyse`.
+pub fn analyse(args: AnalyseArgs) -> Result<ExitCode, Failure> {
+    let loaded = load(&args.file, &args.limits)?;
+    let game = loaded.game;
+    let roles: Vec<String> = (game.roles().iter())
+        .map(|&r| game.role_name(r).to_string())
+        .collect();
+    let (budget, budget_text) = match args.think {
+        Some(s) => (
+            Budget::Time(Duration::from_secs_f64(s)),
+            format!("{s} seconds"),
+        ),
+        None => (
+            Budget::Iterations(args.iterations),
+            format!("{} iterations", args.iterations),
+        ),
+    };
+    let n = args.games;
+    let results: Mutex<Vec<Option<Played>>> = Mutex::new(vec![None; n.min(1 << 20)]);
+    let first_error: Mutex<Option<(usize, usize, GameError)>> = Mutex::new(None);
+    let next = AtomicUsize::new(0);
+    // Games are handed out in order to the threads; each result goes to
+    // its game's place, so the figures do not depend on the threads.
+    std::thread::scope(|scope| {
+        for _ in 0..threads(args.threads).min(n.max(1)) {
+            let mut game = game.clone();
+            let (results, first_error, next) = (&results, &first_error, &next);
+            let (seed, max_steps) = (args.seed, args.max_steps);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= n {
+                    break;
+                }
+                match self_play(&mut game, budget, game_seed(seed, i), max_steps) {
+                    Ok(p) => {
+                        if let Ok(mut r) = results.lock() {
+                            if r.len() <= i {
+                                r.resize(i + 1, None);
+                            }
+                            r[i] = Some(p);
+                        }
+                    }
+                    Err((step, e)) => {
+                        if let Ok(mut slot) = first_error.lock() {
+                            if slot.as_ref().is_none_or(|(g, _, _)| i < *g) {
+                                *slot = Some((i, step, e));
+                            }
+                        }
+                        next.store(n, Ordering::Relaxed);
+                    }
+                }
+            });
+        }
+    });
+    if let Some((g, step, e)) = first_error.into_inner().ok().flatten() {
+        return Err(Failure::Game(format!(
+            "game {g} (seed {}): step {step}: {}",
+            game_seed(args.seed, g),
+            super::describe(&e)
+        )));
+    }
+    let played: Vec<Played> = results
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .collect();
+    let a = analysis(
+        &loaded.name,
+        &roles,
+        &played,
+        args.seed,
+        budget_text,
+        args.max_steps,
+    );
+    match args.format {
+        Format::Text => print!("{}", a.to_text()),
+        Format::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&a)
+                .map_err(|e| Failure::Io(format!("cannot write the analysis: {e}")))?
+        ),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_intervals() {
+        let r = Rate::new(50, 100);
+        assert!((r.low - 0.404).abs() < 0.001 && (r.high - 0.596).abs() < 0.001);
+        let none = Rate::new(0, 10);
+        assert_eq!(none.low, 0.0);
+        assert!((none.high - 0.278).abs() < 0.001);
+        assert_eq!(Rate::new(0, 0).high, 1.0);
+    }
+
+    #[test]
+    fn seats_count_wins_draws_losses_and_forced_moves() {
+        let roles = vec!["a".to_string(), "b".to_string()];
+        let played = vec![
+            Played {
+                steps: 2,
+                goals: Some(vec![100, 0]),
+                legal: vec![vec![3, 1], vec![1, 2]],
+            },
+            Played {
+                steps: 1,
+                goals: Some(vec![50, 50]),
+                legal: vec![vec![2, 1]],
+            },
+            Played {
+                steps: 4,
+                goals: None,
+                legal: vec![vec![1, 1]; 4],
+            },
+        ];
+        let a = analysis("x.gdl", &roles, &played, 0, "1 iterations".into(), 4);
+        assert_eq!(a.seats[0].wins.count, 1);
+        assert_eq!(a.seats[0].draws.count, 1);
+        assert_eq!(a.seats[1].losses.count, 1);
+        assert_eq!(a.step_limit.count, 1);
+        assert!((a.mean_length - 7.0 / 3.0).abs() < 1e-9);
+        // States: (3,1) (1,2) (2,1) and four (1,1): 3+2+2+4 = 11 joint moves.
+        assert!((a.branching - 11.0 / 7.0).abs() < 1e-9);
+        assert!((a.seats[1].forced - 6.0 / 7.0).abs() < 1e-9);
+    }
+}
