@@ -104,9 +104,23 @@ fn stepped_playout(
     rng: &mut impl Rng,
     max_steps: usize,
 ) -> Result<Playout, GameError> {
+    stepped_with(game, stepper, state, max_steps, |_, _, n| {
+        rng.gen_range(0..n)
+    })
+}
+
+/// Plays on `stepper` from `state` until a terminal state or `max_steps`
+/// joint moves, each role playing the `pick(stepper, role, n)`-th of its
+/// `n` legal moves (in the stepper's order).
+fn stepped_with(
+    game: &mut Game,
+    stepper: &mut Stepper,
+    state: &State,
+    max_steps: usize,
+    mut pick: impl FnMut(&mut Stepper, usize, usize) -> usize,
+) -> Result<Playout, GameError> {
     stepper.set_state(state);
-    let roles = game.roles().len();
-    let mut joint = vec![0; roles];
+    let mut joint = vec![0; game.roles().len()];
     let mut steps = 0;
     while steps < max_steps && !stepper.is_terminal() {
         for (role, k) in joint.iter_mut().enumerate() {
@@ -116,7 +130,7 @@ fn stepped_playout(
                     role: game.role_name(Role(role as u32)).to_string(),
                 });
             }
-            *k = rng.gen_range(0..n);
+            *k = pick(stepper, role, n);
         }
         stepper.play_nth(&joint);
         steps += 1;
@@ -244,23 +258,10 @@ impl RandomPlayer {
         state: &State,
         max_steps: usize,
     ) -> Result<Playout, GameError> {
-        stepper.set_state(state);
-        let mut joint = vec![0; game.roles().len()];
-        let mut steps = 0;
-        while steps < max_steps && !stepper.is_terminal() {
-            for (role, k) in joint.iter_mut().enumerate() {
-                let n = stepper.legal_count(role);
-                if n == 0 {
-                    return Err(GameError::NoLegalMove {
-                        role: game.role_name(Role(role as u32)).to_string(),
-                    });
-                }
-                *k = stepper.nth_natural(role, self.rng.gen_range(0..n));
-            }
-            stepper.play_nth(&joint);
-            steps += 1;
-        }
-        finish(game, stepper, steps)
+        let rng = &mut self.rng;
+        stepped_with(game, stepper, state, max_steps, |stepper, role, n| {
+            stepper.nth_natural(role, rng.gen_range(0..n))
+        })
     }
 
     /// One random legal move per role, in role order.
