@@ -464,15 +464,7 @@ fn one_line(d: &Difference, roles: &[String]) -> Option<String> {
             role,
             played,
             legal,
-        } => format!(
-            "illegal move {} for {role}\n  legal moves of {role}: {}",
-            gdl::clip(played),
-            if legal.is_empty() {
-                "none".to_string()
-            } else {
-                legal.join(" ")
-            }
-        ),
+        } => illegal_move(role, played, legal),
         Difference::Stopped { reason } => reason.clone(),
         Difference::State { .. } | Difference::Legal { .. } => return None,
     })
@@ -497,6 +489,19 @@ fn lines(d: &Difference) -> String {
         let _ = writeln!(out, "    - {f}");
     }
     out
+}
+
+/// An illegal move for people, the legal ones on a line of their own.
+pub fn illegal_move(role: &str, played: &str, legal: &[String]) -> String {
+    format!(
+        "illegal move {} for {role}\n  legal moves of {role}: {}",
+        gdl::clip(played),
+        if legal.is_empty() {
+            "none".to_string()
+        } else {
+            legal.join(" ")
+        }
+    )
 }
 
 #[cfg(test)]

@@ -67,15 +67,7 @@ pub fn describe(e: &GameError) -> String {
             role,
             played,
             legal,
-        } => format!(
-            "illegal move {} for {role}\n  legal moves of {role}: {}",
-            gdl::clip(played),
-            if legal.is_empty() {
-                "none".to_string()
-            } else {
-                legal.join(" ")
-            }
-        ),
+        } => crate::compare::illegal_move(role, played, legal),
         other => other.to_string(),
     }
 }
