@@ -65,14 +65,9 @@ pub fn random_playout(
         return playout;
     }
     let roles = game.roles();
-    let mut state = state.clone();
-    let mut joint = Vec::with_capacity(roles.len());
-    let mut steps = 0;
-    let mut terminal = game.is_terminal(&state)?;
-    while steps < max_steps && !terminal {
-        joint.clear();
+    played_with(game, state, max_steps, |game, state, joint| {
         for &role in &roles {
-            let moves = game.legal_moves(&state, role)?;
+            let moves = game.legal_moves(state, role)?;
             if moves.is_empty() {
                 return Err(GameError::NoLegalMove {
                     role: game.role_name(role).to_string(),
@@ -80,6 +75,26 @@ pub fn random_playout(
             }
             joint.push(moves[rng.gen_range(0..moves.len())]);
         }
+        Ok(())
+    })
+}
+
+/// Plays through the general API from `state` until a terminal state or
+/// `max_steps` joint moves, `choose` filling the (emptied) joint move of
+/// each state.
+fn played_with(
+    game: &mut Game,
+    state: &State,
+    max_steps: usize,
+    mut choose: impl FnMut(&mut Game, &State, &mut Vec<Move>) -> Result<(), GameError>,
+) -> Result<Playout, GameError> {
+    let mut state = state.clone();
+    let mut joint = Vec::new();
+    let mut steps = 0;
+    let mut terminal = game.is_terminal(&state)?;
+    while steps < max_steps && !terminal {
+        joint.clear();
+        choose(game, &state, &mut joint)?;
         state = game.next_state(&state, &joint)?;
         steps += 1;
         terminal = game.is_terminal(&state)?;
@@ -229,24 +244,9 @@ impl RandomPlayer {
             game.put_stepper(stepper);
             return playout;
         }
-        let mut state = state.clone();
-        let mut steps = 0;
-        let mut terminal = game.is_terminal(&state)?;
-        while steps < max_steps && !terminal {
-            let joint = self.joint(game, &state)?;
-            state = game.next_state(&state, &joint)?;
-            steps += 1;
-            terminal = game.is_terminal(&state)?;
-        }
-        let goals = if terminal {
-            Some(game.goals(&state)?)
-        } else {
-            None
-        };
-        Ok(Playout {
-            steps,
-            goals,
-            last: state,
+        played_with(game, state, max_steps, |game, state, joint| {
+            *joint = self.joint(game, state)?;
+            Ok(())
         })
     }
 
