@@ -4,8 +4,10 @@
 //! the binary.
 
 pub mod board;
+pub mod cli;
 pub mod command;
 pub mod compare;
+pub mod fuzz;
 pub mod measure;
 pub mod record;
 pub mod trace;

@@ -1,0 +1,292 @@
+//! The body of the fuzz target for the command line (`fuzz/fuzz_targets/
+//! command_line.rs`), here so that `cargo test` replays its checked-in
+//! corpus through the very same code (`tests/fuzz_command_line.rs`).
+//!
+//! An input is a command line and the files it works on, together:
+//!
+//! ```text
+//! trace game.gdl --seed 3 --format json
+//! (role x) (init (c 0)) ...          <- the file game.gdl
+//! --- moves.txt                      <- a line `--- NAME` starts another file
+//! (mark 1 1)
+//! ```
+//!
+//! The first line is split at white space into the arguments after `gdl`;
+//! the rest is `game.gdl`, cut into further files at each `--- NAME` line.
+//! The files are written in a scratch folder that is the process's working
+//! folder, emptied before each input, and the subcommand runs as the binary
+//! runs it ([`Command::run`]) on a thread of its own. It must return (any
+//! exit status) without panicking; a panic, an abort or a hang is a
+//! finding.
+//!
+//! So that the fuzzer explores the command rather than the machine, inputs
+//! that would reach outside the scratch folder or ask for long work are
+//! passed over: arguments naming a path with `/`, `..` or `-` (standard
+//! input), numbers above 3 (depths, limits, counts: all small) and sizes
+//! above 512 MiB; commands that serve or wait on the network or a person.
+//! What a command does by default is cut down too (a few games, a few
+//! search iterations, 0.05 s of benchmark, 100 steps), and unless the input
+//! sets it, `--max-memory 256M` is given.
+
+use crate::cli::{is_print_failure, message, Args, Command, STACK_BYTES};
+use crate::command::ai::AiArgs;
+use clap::Parser;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// The largest plain number an argument may be.
+const MAX_NUMBER: f64 = 3.0;
+
+/// The largest size (`512M`) an argument may be.
+const MAX_SIZE: f64 = 512.0 * 1024.0 * 1024.0;
+
+/// The most files an input may write.
+const MAX_FILES: usize = 4;
+
+/// The memory budget given when the input sets none.
+const MEMORY: &str = "256M";
+
+/// Runs one input (see the module's documentation); whether it ran (false:
+/// passed over, as asking for too much or for the world outside).
+pub fn command_line(data: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(data);
+    let (line, rest) = text.split_once('\n').unwrap_or((&text, ""));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if !words.iter().all(|w| admissible(w)) {
+        return false;
+    }
+    let Some(files) = files(rest) else {
+        return false;
+    };
+    let Some(mut args) = parse(&words) else {
+        return false;
+    };
+    if !bounded(&mut args.command) {
+        return false;
+    }
+    let folder = scratch_folder();
+    for (name, contents) in files {
+        // A file that cannot be written is an input passed over.
+        let path = folder.join(name);
+        let folder_made = path
+            .parent()
+            .is_none_or(|p| std::fs::create_dir_all(p).is_ok());
+        if !folder_made || std::fs::write(path, contents).is_err() {
+            return false;
+        }
+    }
+    let command = std::thread::Builder::new()
+        .name("gdl".into())
+        .stack_size(STACK_BYTES)
+        .spawn(move || {
+            // Its failure is an answer like any other; only a panic is not.
+            let _ = args.command.run();
+        })
+        .expect("the command's thread starts");
+    if let Err(panic) = command.join() {
+        // Standard output may be closed under the fuzzer: failing to print
+        // is the binary's exit status 2, not a finding.
+        if !message(&*panic).is_some_and(is_print_failure) {
+            std::panic::resume_unwind(panic);
+        }
+    }
+    true
+}
+
+/// Whether an argument stays inside the scratch folder and asks for little
+/// work.
+fn admissible(word: &str) -> bool {
+    if word.contains('/') || word == ".." || word == "-" {
+        return false;
+    }
+    match magnitude(word) {
+        Some((n, false)) => n.abs() <= MAX_NUMBER,
+        Some((n, true)) => n.abs() <= MAX_SIZE,
+        None => true,
+    }
+}
+
+/// The value of a word that reads as a number (`2.5`, `1e3`) or a size
+/// (`64K`, `1.5GiB`), and whether it was a size.
+fn magnitude(word: &str) -> Option<(f64, bool)> {
+    if let Ok(n) = word.parse::<f64>() {
+        return Some((n, false));
+    }
+    let upper = word.to_ascii_uppercase();
+    let digits = upper
+        .strip_suffix("IB")
+        .or_else(|| upper.strip_suffix('B'))
+        .unwrap_or(&upper);
+    let (number, unit) = digits.split_at(digits.len().checked_sub(1)?);
+    let scale = match unit {
+        "K" => 1024.0,
+        "M" => 1024.0 * 1024.0,
+        "G" => 1024.0 * 1024.0 * 1024.0,
+        "T" => 1024.0 * 1024.0 * 1024.0 * 1024.0,
+        _ => return None,
+    };
+    Some((number.parse::<f64>().ok()? * scale, true))
+}
+
+/// Whether a file's name is a path inside the scratch folder: relative,
+/// with no `..`, naming a file.
+fn inside(name: &Path) -> bool {
+    use std::path::Component;
+    name.file_name().is_some() && name.components().all(|c| matches!(c, Component::Normal(_)))
+}
+
+/// The files of an input: `game.gdl` first, then one per `--- NAME` line
+/// (`NAME` may name a subfolder: `game.games/seed-1.json`); `None` when a
+/// name would leave the scratch folder or there are too many.
+fn files(rest: &str) -> Option<Vec<(String, String)>> {
+    let mut files = vec![("game.gdl".to_string(), String::new())];
+    for line in rest.split_inclusive('\n') {
+        if let Some(name) = line.trim_end().strip_prefix("--- ") {
+            let name = name.trim();
+            if !inside(Path::new(name)) {
+                return None;
+            }
+            files.push((name.to_string(), String::new()));
+            if files.len() > MAX_FILES {
+                return None;
+            }
+        } else {
+            files.last_mut()?.1.push_str(line);
+        }
+    }
+    Some(files)
+}
+
+/// The command line as clap reads it, with `--max-memory` added after the
+/// subcommand when the input sets none (and the subcommand takes it).
+fn parse(words: &[&str]) -> Option<Args> {
+    let given = std::iter::once("gdl").chain(words.iter().copied());
+    if !words.iter().any(|w| w.starts_with("--max-memory")) && !words.is_empty() {
+        let mut bounded: Vec<&str> = given.clone().take(2).collect();
+        bounded.extend(["--max-memory", MEMORY]);
+        bounded.extend(words[1..].iter().copied());
+        if let Ok(args) = Args::try_parse_from(bounded) {
+            return Some(args);
+        }
+    }
+    Args::try_parse_from(given).ok()
+}
+
+/// The most steps a game of the input may take.
+const MAX_STEPS: usize = 100;
+
+/// Whether a subcommand runs to its end on its own (not one that waits for
+/// a person at the keyboard), after cutting what it was asked to do, or
+/// does by default, down to a few games, a few search iterations and a
+/// fraction of a second of benchmark: the fuzzer is after the paths, not
+/// the work.
+fn bounded(command: &mut Command) -> bool {
+    match command {
+        Command::Play(args) => {
+            few_iterations(&mut args.ai);
+            args.moves.is_some()
+        }
+        Command::Trace(args) => {
+            few_iterations(&mut args.ai);
+            args.max_steps = args.max_steps.min(MAX_STEPS);
+            true
+        }
+        Command::Record(args) => {
+            args.max_steps = args.max_steps.min(MAX_STEPS);
+            true
+        }
+        Command::Random(args) => {
+            few_iterations(&mut args.ai);
+            args.games = args.games.min(3);
+            args.max_steps = args.max_steps.min(MAX_STEPS);
+            true
+        }
+        Command::Bench(args) => {
+            args.seconds = args.seconds.min(0.05);
+            args.rounds = args.rounds.min(2);
+            args.max_steps = args.max_steps.min(MAX_STEPS);
+            true
+        }
+        Command::Analyse(args) => {
+            args.games = args.games.min(2);
+            args.iterations = args.iterations.min(20);
+            args.think = args.think.map(|s| s.min(0.01));
+            args.max_steps = args.max_steps.min(MAX_STEPS);
+            true
+        }
+        Command::Check(_)
+        | Command::Plan(_)
+        | Command::Replay(_)
+        | Command::Test(_)
+        | Command::Perft(_) => true,
+    }
+}
+
+/// Cuts the search player's budget to a few iterations a move.
+fn few_iterations(ai: &mut AiArgs) {
+    ai.think = None;
+    ai.iterations = Some(ai.iterations.unwrap_or(10).min(10));
+}
+
+/// The working folder of the process, made a scratch folder of its own the
+/// first time and emptied at every call.
+fn scratch_folder() -> &'static Path {
+    static FOLDER: OnceLock<PathBuf> = OnceLock::new();
+    let folder = FOLDER.get_or_init(|| {
+        let folder = std::env::temp_dir().join(format!("gdl-fuzz-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).expect("the scratch folder can be made");
+        std::env::set_current_dir(&folder).expect("the scratch folder can be entered");
+        folder
+    });
+    if let Ok(entries) = std::fs::read_dir(folder) {
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let _ = std::fs::remove_dir_all(&path).or_else(|_| std::fs::remove_file(&path));
+        }
+    }
+    folder
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_and_sizes_are_bounded() {
+        assert!(admissible("3"));
+        assert!(!admissible("4"));
+        assert!(!admissible("1e400"));
+        assert!(admissible("512M"));
+        assert!(admissible("64kib"));
+        assert!(!admissible("1G"));
+        assert!(admissible("(mark"));
+        assert!(!admissible("/etc/passwd"));
+        assert!(!admissible(".."));
+    }
+
+    #[test]
+    fn files_are_cut_at_their_names() {
+        let files = files("(role x)\n--- moves.txt\n(a)\n(b)\n").unwrap();
+        assert_eq!(files[0], ("game.gdl".into(), "(role x)\n".into()));
+        assert_eq!(files[1], ("moves.txt".into(), "(a)\n(b)\n".into()));
+        assert!(super::files("--- ../x\n").is_none());
+        assert!(super::files("--- /etc/x\n").is_none());
+        assert!(super::files("--- game.games/seed-1.json\n{}").is_some());
+    }
+
+    #[test]
+    fn a_memory_budget_is_added_where_the_subcommand_takes_one() {
+        let Command::Check(check) = parse(&["check", "game.gdl"]).expect("parses").command else {
+            panic!("not read as check");
+        };
+        assert_eq!(check.limits.max_memory, Some(256 << 20));
+        let Command::Check(check) = parse(&["check", "game.gdl", "--max-memory", "1M"])
+            .expect("parses")
+            .command
+        else {
+            panic!("not read as check");
+        };
+        assert_eq!(check.limits.max_memory, Some(1 << 20));
+        assert!(parse(&["nonsense"]).is_none());
+    }
+}
