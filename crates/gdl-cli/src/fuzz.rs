@@ -117,14 +117,15 @@ fn magnitude(word: &str) -> Option<(f64, bool)> {
         .strip_suffix("IB")
         .or_else(|| upper.strip_suffix('B'))
         .unwrap_or(&upper);
-    let (number, unit) = digits.split_at(digits.len().checked_sub(1)?);
+    let unit = digits.chars().last()?;
     let scale = match unit {
-        "K" => 1024.0,
-        "M" => 1024.0 * 1024.0,
-        "G" => 1024.0 * 1024.0 * 1024.0,
-        "T" => 1024.0 * 1024.0 * 1024.0 * 1024.0,
+        'K' => 1024.0,
+        'M' => 1024.0 * 1024.0,
+        'G' => 1024.0 * 1024.0 * 1024.0,
+        'T' => 1024.0 * 1024.0 * 1024.0 * 1024.0,
         _ => return None,
     };
+    let number = &digits[..digits.len() - unit.len_utf8()];
     Some((number.parse::<f64>().ok()? * scale, true))
 }
 
@@ -262,6 +263,7 @@ mod tests {
         assert!(admissible("(mark"));
         assert!(!admissible("/etc/passwd"));
         assert!(!admissible(".."));
+        assert!(admissible("x\u{fffd}"), "a word ending in a wide character");
     }
 
     #[test]
