@@ -230,11 +230,16 @@ fn few_iterations(ai: &mut AiArgs) {
 }
 
 /// The working folder of the process, made a scratch folder of its own the
-/// first time and emptied at every call.
+/// first time and emptied at every call. The folders live side by side in
+/// `$TMPDIR/gdl-fuzz/`, one per process id; a fuzzer's forked runs end
+/// without cleaning up, so each new process removes the folders of processes
+/// that are gone (on Linux, where `/proc` says which are alive).
 fn scratch_folder() -> &'static Path {
     static FOLDER: OnceLock<PathBuf> = OnceLock::new();
     let folder = FOLDER.get_or_init(|| {
-        let folder = std::env::temp_dir().join(format!("gdl-fuzz-{}", std::process::id()));
+        let parent = std::env::temp_dir().join("gdl-fuzz");
+        remove_folders_of_ended_processes(&parent);
+        let folder = parent.join(std::process::id().to_string());
         std::fs::create_dir_all(&folder).expect("the scratch folder can be made");
         std::env::set_current_dir(&folder).expect("the scratch folder can be entered");
         folder
@@ -246,6 +251,24 @@ fn scratch_folder() -> &'static Path {
         }
     }
     folder
+}
+
+/// Removes the scratch folders under `parent` whose process has ended.
+fn remove_folders_of_ended_processes(parent: &Path) {
+    let proc = Path::new("/proc");
+    if !proc.is_dir() {
+        return;
+    }
+    for entry in std::fs::read_dir(parent).into_iter().flatten().flatten() {
+        let name = entry.file_name();
+        let ended = name
+            .to_str()
+            .and_then(|name| name.parse::<u32>().ok())
+            .is_some_and(|pid| !proc.join(pid.to_string()).exists());
+        if ended {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 #[cfg(test)]

@@ -29,6 +29,10 @@ const JOIN12: &str = "(<= (big ?v0 ?v1 ?v2 ?v3 ?v4 ?v5 ?v6 ?v7 ?v8 ?v9 ?v10 ?v11
                       (c ?v0) (c ?v1) (c ?v2) (c ?v3) (c ?v4) (c ?v5) (c ?v6) (c ?v7) \
                       (c ?v8) (c ?v9) (c ?v10) (c ?v11))";
 
+/// `big` asked with every place free: it must be derived whole (asked
+/// bound, it is derived on demand: see the test after these).
+const FREE12: &str = "(big ?v0 ?v1 ?v2 ?v3 ?v4 ?v5 ?v6 ?v7 ?v8 ?v9 ?v10 ?v11)";
+
 fn expect(dir: &Path, args: &[&str], code: i32) -> Run {
     let run = gdl_in(dir, args, "");
     assert_eq!(run.code, code, "{args:?}:\n{}", run.screen());
@@ -37,11 +41,7 @@ fn expect(dir: &Path, args: &[&str], code: i32) -> Run {
 
 #[test]
 fn a_runaway_join_stops_at_the_facts_limit() {
-    let dir = join_game(
-        "join12_facts",
-        JOIN12,
-        "(big k1 k1 k1 k1 k1 k1 k1 k1 k1 k1 k1 k1)",
-    );
+    let dir = join_game("join12_facts", JOIN12, FREE12);
     insta::assert_snapshot!(
         expect(&dir, &["check", "join.kif", "--max-facts", "1000"], 1).screen()
     );
@@ -49,11 +49,7 @@ fn a_runaway_join_stops_at_the_facts_limit() {
 
 #[test]
 fn a_runaway_join_stops_at_the_memory_limit() {
-    let dir = join_game(
-        "join12_memory",
-        JOIN12,
-        "(big k1 k1 k1 k1 k1 k1 k1 k1 k1 k1 k1 k1)",
-    );
+    let dir = join_game("join12_memory", JOIN12, FREE12);
     let args = [
         "check",
         "join.kif",
@@ -65,6 +61,22 @@ fn a_runaway_join_stops_at_the_memory_limit() {
         "1000000000000",
     ];
     insta::assert_snapshot!(expect(&dir, &args, 1).screen());
+}
+
+/// The same join asked one bound question (the reproduction of the
+/// published report, which aborted at 4.27 GB): `big` is derived on demand,
+/// for that question only, whatever the limits.
+#[test]
+fn a_runaway_join_asked_bound_is_answered_on_demand() {
+    let dir = join_game(
+        "join12_bound",
+        JOIN12,
+        "(big k1 k1 k1 k1 k1 k1 k1 k1 k1 k1 k1 k1)",
+    );
+    let run = expect(&dir, &["check", "join.kif", "--max-facts", "1000"], 0);
+    assert!(run.stdout.contains("join.kif: valid"), "{}", run.screen());
+    let run = expect(&dir, &["plan", "join.kif"], 0);
+    assert!(run.stdout.contains("big?/12"), "{}", run.screen());
 }
 
 /// Seven variables joined, of which the head keeps two: 900 facts. Each

@@ -6,6 +6,7 @@
 
 mod check;
 mod corpus;
+mod demand;
 mod figures;
 mod fuzz_corpus;
 mod naive_model;

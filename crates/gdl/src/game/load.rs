@@ -10,12 +10,15 @@ use super::Game;
 use crate::engine::ground::{Grounded, Values};
 use crate::engine::interp::{run_strata, RunScratch, SizeHints, Store, Target};
 use crate::error::{Diagnostic, GameError, LoadError};
-use crate::limits::Limits;
+use crate::limits::{LimitKind, Limits};
 use crate::plan::{self, Phase, Program, RelId};
 use crate::source::SourceFile;
+use crate::syntax::normal::Clause;
 use crate::syntax::symbol::Symbols;
 use crate::syntax::term::{TermId, TermTable};
 use crate::syntax::{kif, normal};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -112,49 +115,78 @@ impl Game {
             return Err(invalid(file, diagnostics));
         }
         let mut symbols = description.symbols.clone();
-        let mut terms = TermTable::new();
-        let program = plan::plan(&clauses, &mut terms, &mut symbols);
-        let sizes = Arc::new(SizeHints::new(program.relations.len()));
-        let mut static_facts = Store::new(&program, &sizes);
-        // Only the static facts that play needs: `base`, `input` and other
-        // relations nothing in play uses are never derived (an exact `base`
-        // of a game with a position history could not be held).
-        let kw = program.keywords;
-        let mut static_strata: Vec<usize> =
-            [kw.role, kw.init, kw.legal, kw.next, kw.terminal, kw.goal]
-                .into_iter()
-                .flat_map(|r| program.needed(r))
-                .filter(|&c| program.components[c].phase == Phase::Static)
+        let mut clauses = clauses;
+        let prepared = match derive_static(&mut clauses, &mut symbols, &limits) {
+            Ok(p) => p,
+            Err(e) => {
+                let span = limit_span(&e.error, &e.program, &description, &symbols);
+                let d = Diagnostic::error("runaway", span, e.error.to_string())
+                    .with_label("deriving the facts that do not depend on the state");
+                return Err(invalid(file, vec![d]));
+            }
+        };
+        let mut game = Game::assemble(prepared, &symbols, &file, &diagnostics, limits, true);
+        // Where grounding was tried and failed, a relation of the state
+        // whose questions never change may be derived for those questions
+        // only (plan::demand): the rules so transformed are kept when they
+        // cost less to play. With grounding off (`gdl check` needs only
+        // the static facts) the rules are played as written.
+        if game.rules.ground.is_none() && limits.max_ground_work > 0 {
+            let state: Vec<_> = (game.rules.program.relations.iter())
+                .filter(|r| r.phase == Phase::State)
+                .map(|r| r.name)
                 .collect();
-        static_strata.sort_unstable();
-        static_strata.dedup();
-        if let Err(e) = run_strata(
-            &program,
-            &static_strata,
-            &mut static_facts,
-            Target::Static,
-            &mut terms,
-            &symbols,
-            &limits,
-        ) {
-            let span = limit_span(&e, &program, &description, &symbols);
-            let d = Diagnostic::error("runaway", span, e.to_string())
-                .with_label("deriving the facts that do not depend on the state");
-            return Err(invalid(file, vec![d]));
+            // The demands are meant to be few: many would cost more to
+            // derive than the race can win back.
+            let few = Limits {
+                max_facts: limits.max_facts.min(MAX_DEMAND_FACTS),
+                ..limits
+            };
+            let transformed = plan::demand::demand_fixed_questions(&clauses, &state, &mut symbols)
+                .and_then(|mut c| derive_static(&mut c, &mut symbols, &few).ok());
+            if let Some(prepared) = transformed {
+                let other = Game::assemble(prepared, &symbols, &file, &diagnostics, limits, false);
+                if other.costs_less_than(&game) {
+                    game = other;
+                }
+                game.symbols = symbols;
+            }
         }
-        let roles: Vec<TermId> = static_facts
-            .relation(kw.role)
-            .rows()
-            .map(|r| r[0])
-            .collect();
-        let role_names: Vec<String> = roles.iter().map(|&t| terms.text(t, &symbols)).collect();
-        let initial = State::from_terms(
-            static_facts
-                .relation(kw.init)
-                .rows()
-                .map(|r| r[0])
-                .collect(),
-        );
+        Ok(game)
+    }
+
+    /// The game of the planned `prepared` rules, grounded when `grounding`
+    /// and it fits the limits.
+    fn assemble(
+        prepared: Prepared,
+        symbols: &Symbols,
+        file: &SourceFile,
+        warnings: &[Diagnostic],
+        limits: Limits,
+        grounding: bool,
+    ) -> Game {
+        let Prepared {
+            program,
+            sizes,
+            static_facts,
+            mut terms,
+        } = prepared;
+        let (roles, initial) = start(&program, &static_facts);
+        let ground = (grounding && limits.max_ground_work > 0)
+            .then(|| {
+                Grounded::new(
+                    &program,
+                    &static_facts,
+                    &initial.0,
+                    &mut terms,
+                    symbols,
+                    &limits,
+                )
+            })
+            .and_then(Result::ok)
+            .map(|g| GroundTables::new(g, &program, &static_facts, &roles));
+        let kw = program.keywords;
+        let role_names: Vec<String> = roles.iter().map(|&t| terms.text(t, symbols)).collect();
         let of_phase = |target: RelId, phase: Phase| -> Vec<usize> {
             program
                 .needed(target)
@@ -162,22 +194,9 @@ impl Game {
                 .filter(|&c| program.components[c].phase == phase)
                 .collect()
         };
-        let ground = (limits.max_ground_work > 0)
-            .then(|| {
-                Grounded::new(
-                    &program,
-                    &static_facts,
-                    &initial.0,
-                    &mut terms,
-                    &symbols,
-                    &limits,
-                )
-            })
-            .and_then(Result::ok)
-            .map(|g| GroundTables::new(g, &program, &static_facts, &roles));
         let stepper = ground
             .as_ref()
-            .and_then(|g| step_tables(g, &program, &roles, &role_names, &terms, &symbols))
+            .and_then(|g| step_tables(g, &program, &roles, &role_names, &terms, symbols))
             .map(Arc::new);
         let rules = Rules {
             ground,
@@ -187,12 +206,12 @@ impl Game {
             goal: of_phase(kw.goal, Phase::State),
             next_state: of_phase(kw.next, Phase::State),
             next_moves: of_phase(kw.next, Phase::Move),
-            source: file,
+            source: file.clone(),
             static_facts,
             roles,
             role_names,
             initial,
-            warnings: diagnostics,
+            warnings: warnings.to_vec(),
             program,
             sizes,
         };
@@ -200,9 +219,9 @@ impl Game {
             Some(_) => DEFAULT_MEMO_CAPACITY,
             None => DEFAULT_INTERPRETED_MEMO_CAPACITY,
         };
-        Ok(Game {
+        Game {
             terms,
-            symbols,
+            symbols: symbols.clone(),
             memo: Memo::new(capacity, limits.max_memory / MEMO_SHARE),
             limits,
             scratch: Values::default(),
@@ -213,8 +232,213 @@ impl Game {
             stepper: None,
             detached: None,
             detaching: false,
-        })
+        }
     }
+
+    /// Whether this game's rules cost less to play than `other`'s (the same
+    /// game, planned another way): each plays the same seeded random
+    /// playouts for [`RACE_STATES`] states in all, asking what a playout
+    /// asks, and the join work each spends is compared (a count, not a
+    /// time: the same on every machine). Both run under a bound on their
+    /// work, raised sixteenfold while neither finishes under it, so that a
+    /// plan that would take hours stops early and loses. A plan that fails
+    /// loses; a tie, or both failing, keeps `other`.
+    fn costs_less_than(&self, other: &Game) -> bool {
+        let mut bound = RACE_FIRST_BOUND;
+        loop {
+            match (self.clone().race(bound), other.clone().race(bound)) {
+                (Race::Done(mine), Race::Done(theirs)) => return mine < theirs,
+                (Race::Done(_), _) => return true,
+                (Race::OverBound, Race::OverBound) if bound < RACE_LAST_BOUND => bound *= 16,
+                _ => return false,
+            }
+        }
+    }
+
+    /// How the race's playouts go with each evaluation's work, and their
+    /// work in all, bounded by `bound` (and by the game's limits).
+    fn race(&mut self, bound: u64) -> Race {
+        self.limits.max_work = self.limits.max_work.min(bound);
+        self.run.work_done = 0;
+        let mut rng = Pcg64::seed_from_u64(0);
+        let mut states = 0;
+        loop {
+            let mut state = self.initial_state();
+            loop {
+                states += 1;
+                if states > RACE_STATES {
+                    return Race::Done(self.run.work_done);
+                }
+                match self.random_step(&state, &mut rng) {
+                    Ok(Some(next)) => state = next,
+                    Ok(None) => break,
+                    Err(GameError::Limit {
+                        kind: LimitKind::JoinWork,
+                        ..
+                    }) => return Race::OverBound,
+                    Err(_) => return Race::Failed,
+                }
+                if self.run.work_done > bound {
+                    return Race::OverBound;
+                }
+            }
+        }
+    }
+
+    /// The state after every role plays a move chosen at random, `None` at
+    /// a terminal state (its goals asked) or where a role has no move.
+    fn random_step(&mut self, state: &State, rng: &mut Pcg64) -> Result<Option<State>, GameError> {
+        if self.is_terminal(state)? {
+            self.goals(state)?;
+            return Ok(None);
+        }
+        let mut joint = Vec::new();
+        for role in self.roles() {
+            let moves = self.legal_moves(state, role)?;
+            if moves.is_empty() {
+                return Ok(None);
+            }
+            joint.push(moves[rng.gen_range(0..moves.len())]);
+        }
+        self.next_state(state, &joint).map(Some)
+    }
+}
+
+/// How many states [`Game::costs_less_than`] visits in each plan.
+const RACE_STATES: usize = 24;
+
+/// The first bound on the work of a race's playouts, and the last.
+const RACE_FIRST_BOUND: u64 = 1 << 20;
+const RACE_LAST_BOUND: u64 = 1 << 36;
+
+/// How a plan's race went.
+enum Race {
+    /// It visited every state, with this much work.
+    Done(u64),
+    /// It would have worked past the bound.
+    OverBound,
+    /// It stopped at an error other than the bound.
+    Failed,
+}
+
+/// The facts limit under which the static facts are first derived: a
+/// relation that outgrows it is derived on demand where it can be.
+const DEMAND_PROBE_FACTS: usize = 1 << 20;
+
+/// The most facts the static facts of rules whose fixed questions are
+/// derived on demand may hold (their demands with the game's static facts).
+const MAX_DEMAND_FACTS: usize = 1 << 16;
+
+/// How many relations may be turned to derivation on demand.
+const MAX_DEMAND_ROUNDS: usize = 4;
+
+/// The roles (in order) and the initial state, from the static facts.
+fn start(program: &Program, static_facts: &Store) -> (Vec<TermId>, State) {
+    let kw = program.keywords;
+    let roles = static_facts
+        .relation(kw.role)
+        .rows()
+        .map(|r| r[0])
+        .collect();
+    let initial = State::from_terms(
+        static_facts
+            .relation(kw.init)
+            .rows()
+            .map(|r| r[0])
+            .collect(),
+    );
+    (roles, initial)
+}
+
+/// A planned program and its static facts.
+struct Prepared {
+    program: Program,
+    sizes: Arc<SizeHints>,
+    static_facts: Store,
+    terms: TermTable,
+}
+
+/// A limit reached deriving the static facts, with the program it was
+/// reached in (to locate it).
+struct Runaway {
+    error: GameError,
+    program: Box<Program>,
+}
+
+/// Plans the clauses and derives their static facts, first under a small
+/// facts limit: a relation that outgrows it is derived on demand instead
+/// when the rules only ask it bound questions (plan::demand, which rewrites
+/// `clauses`), and only when it cannot be is the whole model derived under
+/// the real limits.
+fn derive_static(
+    clauses: &mut Vec<Clause>,
+    symbols: &mut Symbols,
+    limits: &Limits,
+) -> Result<Prepared, Runaway> {
+    let mut probing = limits.max_facts > DEMAND_PROBE_FACTS;
+    let mut demanded = 0;
+    loop {
+        let mut terms = TermTable::new();
+        let program = plan::plan(clauses, &mut terms, symbols);
+        let sizes = Arc::new(SizeHints::new(program.relations.len()));
+        let mut static_facts = Store::new(&program, &sizes);
+        let now = match probing {
+            true => Limits {
+                max_facts: DEMAND_PROBE_FACTS,
+                ..*limits
+            },
+            false => *limits,
+        };
+        let Err(error) = run_strata(
+            &program,
+            &static_strata(&program),
+            &mut static_facts,
+            Target::Static,
+            &mut terms,
+            symbols,
+            &now,
+        ) else {
+            return Ok(Prepared {
+                program,
+                sizes,
+                static_facts,
+                terms,
+            });
+        };
+        if let GameError::Limit { relation, .. } = &error {
+            let on_demand = (demanded < MAX_DEMAND_ROUNDS)
+                .then(|| symbols.get(relation))
+                .flatten()
+                .and_then(|r| plan::demand::demand(clauses, r, symbols));
+            if let Some(transformed) = on_demand {
+                *clauses = transformed;
+                demanded += 1;
+                continue;
+            }
+        }
+        if !probing {
+            return Err(Runaway {
+                error,
+                program: Box::new(program),
+            });
+        }
+        probing = false;
+    }
+}
+
+/// The strata of static facts that play needs: `base`, `input` and other
+/// relations nothing in play uses are never derived (an exact `base` of a
+/// game with a position history could not be held).
+fn static_strata(program: &Program) -> Vec<usize> {
+    let kw = program.keywords;
+    let mut strata: Vec<usize> = [kw.role, kw.init, kw.legal, kw.next, kw.terminal, kw.goal]
+        .into_iter()
+        .flat_map(|r| program.needed(r))
+        .filter(|&c| program.components[c].phase == Phase::Static)
+        .collect();
+    strata.sort_unstable();
+    strata.dedup();
+    strata
 }
 
 /// Where to point a limit error raised at load: the first rule deriving the

@@ -3,6 +3,8 @@
 //! components in dependency order), and for every clause a join plan that
 //! fixes once the order of its body literals and the index each one uses.
 
+pub mod demand;
+
 use crate::analysis::graph::DepGraph;
 use crate::syntax::ast::{Sentence, Term};
 use crate::syntax::keywords::KEYWORDS;

@@ -45,6 +45,9 @@ pub struct RunScratch {
     delta: Vec<(u32, u32)>,
     /// Per relation of the stratum running: its rows when the round began.
     start: Vec<u32>,
+    /// The join work (candidate facts looked at) of every run so far: how
+    /// loading compares two plans of one game.
+    pub work_done: u64,
 }
 
 /// `run_strata`, in the working memory `scratch`.
@@ -66,6 +69,7 @@ pub fn run_strata_in(
         tuples,
         delta,
         start,
+        work_done,
     } = scratch;
     delta.clear();
     delta.resize(p.relations.len(), (0, 0));
@@ -139,6 +143,7 @@ pub fn run_strata_in(
             delta[r.0 as usize] = (0, 0);
         }
     }
+    *work_done += limits.max_work - work.get();
     let phase = match below {
         Target::State { .. } => Phase::State,
         Target::Move { .. } => Phase::Move,

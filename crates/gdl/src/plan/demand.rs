@@ -1,0 +1,410 @@
+//! The demand transformation (magic sets): a relation far too large to
+//! derive whole, of which the rules only ever ask bound questions, is
+//! derived only for the questions asked.
+//!
+//! mummymaze1p's `(direction-from ?x1 ?y1 ?x2 ?y2 ?dir)` joins two
+//! relations over every pair of numbers its `succ` counts up to: millions
+//! of facts, of which a state asks a handful, always with the four places
+//! bound. For a relation `r` asked with the places `P` bound (its
+//! *pattern*), the transformation adds a *demand* relation `r?` holding
+//! the values asked at `P`, and
+//!
+//! ```text
+//! r(args)  :- r?(args at P), body.              each rule of r, restricted
+//! r?(a at P) :- h?(head at P'), binders.        for each use r(a) in a rule of h
+//! ```
+//!
+//! where the binders are the use's rule's other positive sentences (not
+//! those of demanded relations: the demand of a use is what the rest of its
+//! rule binds) and `h?` is there when `h` is itself demanded. When the
+//! question of a use's head `h` would bind more of `r`'s places than the
+//! rest of the rule does, `h` is demanded too, and so on up to rules that
+//! bind them (mummymaze1p's `doesprime` asks `movetoward` with four places
+//! bound, which asks `direction-from`). A relation asked with no place
+//! bound is not demanded.
+//! Dropping negations and demanded sentences from the binders asks more
+//! than needed, never less: the model restricted to what is asked is the
+//! same.
+//!
+//! The transformation gives up (and the relation is derived whole, as
+//! before) when a keyword of the game loop (`legal`, `next`, `goal`, ...)
+//! would have to be demanded, when a demanded relation is asked under
+//! `not`, or when the transformed rules would not be stratified.
+
+use crate::analysis::graph::DepGraph;
+use crate::syntax::ast::{Sentence, Term};
+use crate::syntax::keywords::keyword_named;
+use crate::syntax::normal::{Clause, NLit};
+use crate::syntax::symbol::{Symbol, Symbols};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// The most relations one transformation may demand.
+const MAX_DEMANDED: usize = 64;
+
+/// The places of a relation that every question binds (its pattern).
+type Pattern = Vec<bool>;
+
+/// The clauses with `target` derived on demand, or `None` when it cannot
+/// be (see the module's documentation). New relation names are interned
+/// into `symbols`.
+pub fn demand(clauses: &[Clause], target: Symbol, symbols: &mut Symbols) -> Option<Vec<Clause>> {
+    transform(clauses, target, symbols).map(|(out, _)| out)
+}
+
+/// Every relation of the state (`phase` gives each relation's) derived on
+/// demand where what it is asked never changes: where its questions come
+/// from the rules' constants and static facts alone (chineseCheckers3's
+/// `(count ?x ?y ?z ?player ?payoff)`, every triple of cells, asked by the
+/// goal rules for three cells named in them). Such a relation is then
+/// derived for those questions only, in every state, and nothing becomes
+/// more dynamic than it was. `None` when no relation qualifies. The
+/// questions may be so many that the rules as written cost less: loading
+/// measures both and keeps the cheaper.
+pub fn demand_fixed_questions(
+    clauses: &[Clause],
+    state_relations: &[Symbol],
+    symbols: &mut Symbols,
+) -> Option<Vec<Clause>> {
+    let mut current: Option<Vec<Clause>> = None;
+    let mut done: FxHashSet<Symbol> = FxHashSet::default();
+    for &r in state_relations {
+        if done.contains(&r) {
+            continue;
+        }
+        let base = current.as_deref().unwrap_or(clauses);
+        let Some((out, demanded)) = transform(base, r, symbols) else {
+            continue;
+        };
+        if fixed(&out, &demanded, symbols) {
+            done.extend(demanded.iter().map(|&(r, _)| r));
+            current = Some(out);
+        }
+    }
+    current
+}
+
+/// Whether the demand relations depend neither on `true` nor on `does`.
+fn fixed(clauses: &[Clause], demanded: &[(Symbol, Symbol)], symbols: &Symbols) -> bool {
+    let mut graph = DepGraph::new(clauses);
+    let changing: Vec<usize> = ["true", "does"]
+        .into_iter()
+        .filter_map(|k| symbols.get(k))
+        .map(|k| graph.index(k))
+        .collect();
+    let reach = graph.depends_on(&changing);
+    demanded.iter().all(|&(_, question)| {
+        let q = graph.index(question);
+        q < reach.len() && !reach[q].iter().any(|&d| d)
+    })
+}
+
+/// Each demanded relation with its demand relation (`r` with `r?`).
+type Demands = Vec<(Symbol, Symbol)>;
+
+/// [`demand`], also giving each demanded relation with its demand
+/// relation.
+fn transform(
+    clauses: &[Clause],
+    target: Symbol,
+    symbols: &mut Symbols,
+) -> Option<(Vec<Clause>, Demands)> {
+    let patterns = patterns(clauses, target, symbols)?;
+    let demand_of: FxHashMap<Symbol, Symbol> = patterns
+        .keys()
+        .map(|&r| (r, fresh_name(symbols, r)))
+        .collect();
+    let mut out = Vec::with_capacity(clauses.len() * 2);
+    for c in clauses {
+        let mut restricted = c.clone();
+        if let Some(pattern) = patterns.get(&c.head.name) {
+            let ask = asked(&c.head, pattern, demand_of[&c.head.name]);
+            restricted.body.insert(0, NLit::Pos(ask));
+        }
+        out.push(restricted);
+        for (i, lit) in c.body.iter().enumerate() {
+            let NLit::Pos(used) = lit else { continue };
+            let Some(pattern) = patterns.get(&used.name) else {
+                continue;
+            };
+            let mut body: Vec<NLit> = Vec::new();
+            if let Some(head_pattern) = patterns.get(&c.head.name) {
+                body.push(NLit::Pos(asked(
+                    &c.head,
+                    head_pattern,
+                    demand_of[&c.head.name],
+                )));
+            }
+            body.extend(c.body.iter().enumerate().filter_map(|(j, l)| match l {
+                NLit::Pos(s) if j != i && !patterns.contains_key(&s.name) => Some(l.clone()),
+                _ => None,
+            }));
+            out.push(Clause {
+                head: asked(used, pattern, demand_of[&used.name]),
+                body,
+                rule: c.rule,
+                span: c.span,
+            });
+        }
+    }
+    let demanded = demand_of.into_iter().collect();
+    stratified(&out).then_some((out, demanded))
+}
+
+/// The pattern of every relation to demand, starting from `target`: a
+/// rule that uses a demanded relation has its own head demanded too when
+/// that head's question would bind more of the use's places than the rest
+/// of its body does (and the head may be demanded: not a keyword, not one
+/// found to be asked with nothing bound).
+fn patterns(
+    clauses: &[Clause],
+    target: Symbol,
+    symbols: &Symbols,
+) -> Option<FxHashMap<Symbol, Pattern>> {
+    let arity = |r: Symbol| -> Option<usize> {
+        clauses
+            .iter()
+            .find(|c| c.head.name == r)
+            .map(|c| c.head.args.len())
+    };
+    // Not a keyword, nor a demand relation of an earlier transformation.
+    let demandable = |r: Symbol| {
+        let name = symbols.name(r);
+        keyword_named(name).is_none() && !name.ends_with('?') && arity(r).is_some()
+    };
+    if !demandable(target) {
+        return None;
+    }
+    let mut demanded: Vec<Symbol> = vec![target];
+    let mut refused: FxHashSet<Symbol> = FxHashSet::default();
+    loop {
+        let patterns = fixpoint(clauses, &demanded, &arity)?;
+        let mut widened = patterns.clone();
+        let raise = clauses.iter().find_map(|c| {
+            let h = c.head.name;
+            if patterns.contains_key(&h) || refused.contains(&h) || !demandable(h) {
+                return None;
+            }
+            widened.insert(h, vec![true; c.head.args.len()]);
+            let (now, then) = (bound_variables(c, &patterns), bound_variables(c, &widened));
+            widened.remove(&h);
+            let helps = c.body.iter().any(|lit| match lit {
+                NLit::Pos(s) if patterns.contains_key(&s.name) => s
+                    .args
+                    .iter()
+                    .any(|a| !variables_within(a, &now) && variables_within(a, &then)),
+                _ => false,
+            });
+            helps.then_some(h)
+        });
+        if let Some(h) = raise.filter(|_| demanded.len() < MAX_DEMANDED) {
+            demanded.push(h);
+            continue;
+        }
+        if let Some(&r) = demanded.iter().find(|r| !patterns[r].iter().any(|&b| b)) {
+            if r == target {
+                return None;
+            }
+            refused.insert(r);
+            demanded.retain(|&d| d != r);
+            continue;
+        }
+        return Some(patterns);
+    }
+}
+
+/// The patterns of the relations `demanded`: from "every place bound" down
+/// to what every use binds, recomputed until nothing changes; `None` when
+/// one of them is asked under `not`.
+fn fixpoint(
+    clauses: &[Clause],
+    demanded: &[Symbol],
+    arity: &impl Fn(Symbol) -> Option<usize>,
+) -> Option<FxHashMap<Symbol, Pattern>> {
+    let mut patterns: FxHashMap<Symbol, Pattern> = FxHashMap::default();
+    for &r in demanded {
+        patterns.insert(r, vec![true; arity(r)?]);
+    }
+    loop {
+        let mut next = patterns.clone();
+        for c in clauses {
+            let bound = bound_variables(c, &patterns);
+            for lit in &c.body {
+                let used = match lit {
+                    NLit::Pos(s) => s,
+                    NLit::Neg(s) if patterns.contains_key(&s.name) => return None,
+                    _ => continue,
+                };
+                if let Some(pattern) = next.get_mut(&used.name) {
+                    for (place, arg) in pattern.iter_mut().zip(&used.args) {
+                        *place &= variables_within(arg, &bound);
+                    }
+                }
+            }
+        }
+        if next == patterns {
+            return Some(patterns);
+        }
+        patterns = next;
+    }
+}
+
+/// The variables of a clause that its question (when its head is
+/// demanded) and its positive sentences of relations not demanded bind.
+fn bound_variables(c: &Clause, patterns: &FxHashMap<Symbol, Pattern>) -> FxHashSet<Symbol> {
+    let mut bound = FxHashSet::default();
+    let mut add = |t: &Term| {
+        t.for_each_var(&mut |v, _| {
+            bound.insert(v);
+        })
+    };
+    if let Some(pattern) = patterns.get(&c.head.name) {
+        c.head
+            .args
+            .iter()
+            .zip(pattern)
+            .filter(|(_, &b)| b)
+            .for_each(|(a, _)| add(a));
+    }
+    for lit in &c.body {
+        if let NLit::Pos(s) = lit {
+            if !patterns.contains_key(&s.name) {
+                s.args.iter().for_each(&mut add);
+            }
+        }
+    }
+    bound
+}
+
+/// Whether every variable of a term is in `bound`.
+fn variables_within(t: &Term, bound: &FxHashSet<Symbol>) -> bool {
+    let mut all = true;
+    t.for_each_var(&mut |v, _| all &= bound.contains(&v));
+    all
+}
+
+/// The question `r?(args at pattern)` that a sentence of `r` asks.
+fn asked(s: &Sentence, pattern: &[bool], demand: Symbol) -> Sentence {
+    Sentence {
+        name: demand,
+        name_span: s.name_span,
+        args: s
+            .args
+            .iter()
+            .zip(pattern)
+            .filter(|(_, &b)| b)
+            .map(|(a, _)| a.clone())
+            .collect(),
+        span: s.span,
+    }
+}
+
+/// A name for the demand relation of `r` that no rule uses: `r?` (or
+/// `r??`, ... should a rule use that).
+fn fresh_name(symbols: &mut Symbols, r: Symbol) -> Symbol {
+    let mut name = format!("{}?", symbols.name(r));
+    while symbols.get(&name).is_some() {
+        name.push('?');
+    }
+    symbols.intern(&name)
+}
+
+/// Whether no relation depends on itself through `not`.
+fn stratified(clauses: &[Clause]) -> bool {
+    let graph = DepGraph::new(clauses);
+    let (component, _) = graph.components();
+    graph
+        .edges
+        .iter()
+        .all(|e| !e.negative || component[e.head] != component[e.body])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::SourceFile;
+    use crate::syntax::{kif, normal};
+
+    fn transformed(rules: &str, target: &str) -> Option<String> {
+        let file = SourceFile::new("t.gdl", rules);
+        let d = kif::parse(&file, 100).expect("parses");
+        let clauses = normal::normalize(&d).expect("normalises");
+        let mut symbols = d.symbols.clone();
+        let target = symbols.get(target).expect("a relation of the rules");
+        let out = demand(&clauses, target, &mut symbols)?;
+        Some(
+            out.iter()
+                .map(|c| {
+                    let body: Vec<String> = c
+                        .body
+                        .iter()
+                        .map(|l| match l {
+                            NLit::Pos(s) => sentence(s, &symbols),
+                            NLit::Neg(s) => format!("(not {})", sentence(s, &symbols)),
+                            _ => "distinct".into(),
+                        })
+                        .collect();
+                    format!("{} :- {}", sentence(&c.head, &symbols), body.join(" "))
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+        )
+    }
+
+    fn sentence(s: &Sentence, symbols: &Symbols) -> String {
+        let args: Vec<String> = s.args.iter().map(|a| term(a, symbols)).collect();
+        format!("({} {})", symbols.name(s.name), args.join(" "))
+    }
+
+    fn term(t: &Term, symbols: &Symbols) -> String {
+        match t {
+            Term::Atom(s, _) | Term::Var(s, _) => symbols.name(*s).to_string(),
+            Term::Func(f, args, _) => {
+                let args: Vec<String> = args.iter().map(|a| term(a, symbols)).collect();
+                format!("({} {})", symbols.name(*f), args.join(" "))
+            }
+        }
+    }
+
+    const CHAIN: &str = "
+        (role r) (init (at 1)) (n 1) (n 2) (n 3)
+        (<= (far ?a ?b) (n ?a) (n ?b))
+        (<= (step ?a ?b) (far ?a ?b))
+        (<= (legal r (go ?b)) (true (at ?a)) (n ?b) (step ?a ?b))
+        (<= (next (at ?b)) (does r (go ?b)))
+        (<= terminal (true (at 3)))
+        (<= (goal r 100) (true (at 3)))";
+
+    #[test]
+    fn a_relation_asked_bound_is_derived_for_the_questions() {
+        let out = transformed(CHAIN, "far").expect("transformed");
+        // step's only use binds both places, so far is asked through step.
+        assert!(
+            out.contains("(far ?a ?b) :- (far? ?a ?b) (n ?a) (n ?b)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("(step ?a ?b) :- (step? ?a ?b) (far ?a ?b)"),
+            "{out}"
+        );
+        assert!(out.contains("(far? ?a ?b) :- (step? ?a ?b)"), "{out}");
+        assert!(
+            out.contains("(step? ?a ?b) :- (true (at ?a)) (n ?b)"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn a_keyword_is_never_demanded() {
+        // `legal` asks `far` with nothing bound: it would have to be demanded.
+        let rules = "(role r) (n 1) (<= (far ?a ?b) (n ?a) (n ?b))
+            (<= (legal r (go ?a ?b)) (far ?a ?b))";
+        assert_eq!(transformed(rules, "far"), None);
+    }
+
+    #[test]
+    fn a_relation_asked_under_not_is_left_whole() {
+        let rules = "(role r) (n 1) (<= (far ?a ?b) (n ?a) (n ?b))
+            (<= (legal r (go ?a)) (n ?a) (not (far ?a ?a)))";
+        assert_eq!(transformed(rules, "far"), None);
+    }
+}

@@ -1,0 +1,135 @@
+//! Derivation on demand (`plan::demand`): a relation too large to derive
+//! whole (over a million facts), of which the rules only ask bound
+//! questions, is derived for the questions asked, and the game plays as
+//! the rules say. Costs about a second in release mode (the million facts
+//! derived before the relation is found too large).
+
+use gdl::{Game, Limits};
+
+/// A walk along 1,100 numbers whose legal step asks `(pair ?a ?b)`, the
+/// 1,210,000 pairs of numbers, always with both places bound.
+fn walk() -> String {
+    let mut rules = String::from("(role p)\n(init (at 0))\n");
+    for i in 0..1100 {
+        rules.push_str(&format!("(n {i}) (succ {i} {})\n", i + 1));
+    }
+    rules.push_str(
+        "(<= (pair ?a ?b) (n ?a) (n ?b))
+         (<= (legal p (go ?b)) (true (at ?a)) (succ ?a ?b) (pair ?a ?b))
+         (<= (next (at ?b)) (does p (go ?b)))
+         (<= terminal (true (at 3)))
+         (<= (goal p 100) (true (at 3)))
+         (<= (goal p 0) (not (true (at 3))))",
+    );
+    rules
+}
+
+#[test]
+fn a_huge_relation_asked_bound_is_derived_on_demand() {
+    let mut game = Game::from_source("walk.gdl", &walk()).expect("loads");
+    let plan = game.plan_text();
+    assert!(
+        plan.contains("pair?/2"),
+        "pair is not derived on demand:\n{plan}"
+    );
+    let p = game.roles()[0];
+    let mut state = game.initial_state();
+    for step in 1..=3 {
+        let moves = game.legal_moves(&state, p).expect("legal moves");
+        let texts: Vec<String> = moves.iter().map(|&m| game.move_text(m)).collect();
+        assert_eq!(texts, [format!("(go {step})")], "at step {step}");
+        state = game.next_state(&state, &[moves[0]]).expect("next state");
+    }
+    assert!(game.is_terminal(&state).expect("terminal"));
+}
+
+/// A counter game whose goal asks `(far 1 2 3)` and `(far 4 5 6)` of a
+/// relation of the state that pairs every three of 60 numbers while a
+/// light is on: 216,000 facts a state derived whole, too many atoms to
+/// ground.
+fn lights() -> String {
+    let mut rules = String::from("(role p)\n(init (count 0))\n(init on)\n");
+    for i in 0..60 {
+        rules.push_str(&format!("(n {i}) (succ {i} {})\n", i + 1));
+    }
+    rules.push_str(
+        "(<= (far ?a ?b ?c) (true on) (n ?a) (n ?b) (n ?c))
+         (legal p tick)
+         (<= (next (count ?m)) (true (count ?k)) (succ ?k ?m))
+         (next on)
+         (<= terminal (true (count 5)))
+         (<= (goal p 100) (far 1 2 3) (far 4 5 6))
+         (<= (goal p 0) (not (goal p 100)))",
+    );
+    rules
+}
+
+/// A counter game whose goal asks `(chosen ?a)` for each of 60 numbers:
+/// derived on demand, `chosen` would look at its 60 questions in every
+/// state where the rules as written look at the one number picked.
+fn pick() -> String {
+    let mut rules = String::from("(role p)\n(init (count 0))\n(init (pick 7))\n");
+    for i in 0..60 {
+        rules.push_str(&format!("(n {i}) (succ {i} {})\n", i + 1));
+    }
+    rules.push_str(
+        "(<= (chosen ?a) (true (pick ?a)) (n ?a))
+         (legal p tick)
+         (<= (next (count ?m)) (true (count ?k)) (succ ?k ?m))
+         (<= (next (pick ?a)) (true (pick ?a)))
+         (<= terminal (true (count 5)))
+         (<= (goal p 100) (n ?a) (chosen ?a))
+         (<= (goal p 0) (not (goal p 100)))",
+    );
+    rules
+}
+
+/// Plays `game` to its end by its only move, giving the goal.
+fn play_out(game: &mut Game) -> u8 {
+    let p = game.roles()[0];
+    let mut state = game.initial_state();
+    while !game.is_terminal(&state).expect("terminal") {
+        let moves = game.legal_moves(&state, p).expect("legal moves");
+        state = game.next_state(&state, &moves).expect("next state");
+    }
+    game.goals(&state).expect("goals")[0]
+}
+
+/// Where grounding fails (here on purpose), a relation of the state asked
+/// fixed questions is derived for them when that costs less.
+#[test]
+fn a_relation_of_the_state_asked_fixed_questions_is_derived_for_them() {
+    let mut game = Game::from_source("lights.gdl", &lights()).expect("loads");
+    let plan = game.plan_text();
+    assert!(
+        plan.contains("far?/3"),
+        "far is not derived on demand:\n{plan}"
+    );
+    assert_eq!(play_out(&mut game), 100);
+}
+
+/// The same transformation is measured against the rules as written and
+/// dropped when it costs more.
+#[test]
+fn demand_that_costs_more_keeps_the_rules_as_written() {
+    let limits = Limits {
+        max_ground_atoms: 10,
+        ..Limits::default()
+    };
+    let mut game = Game::from_source_with("pick.gdl", &pick(), limits).expect("loads");
+    let plan = game.plan_text();
+    assert!(
+        !plan.contains("chosen?/1"),
+        "a demand of every number costs more than it saves:\n{plan}"
+    );
+    assert_eq!(play_out(&mut game), 100);
+    let limits = Limits {
+        max_ground_work: 0,
+        ..limits
+    };
+    let game = Game::from_source_with("lights.gdl", &lights(), limits).expect("loads");
+    assert!(
+        !game.plan_text().contains("?/"),
+        "with grounding off (as `gdl check` loads) the rules are as written"
+    );
+}
