@@ -281,10 +281,17 @@ impl RandomPlayer {
 }
 
 /// Compares two texts in natural order: runs of digits compare as numbers,
-/// everything else character by character. `(cell a 9)` comes before
-/// `(cell a 10)`.
+/// everything else character by character, without case (as GDL compares
+/// names; texts equal but for case then compare by their bytes). `(cell a
+/// 9)` comes before `(cell a 10)`, and `(cell B 1)` before `(cell c 1)`: a
+/// game's moves and facts come in the same order however its names are
+/// written.
 pub fn natural_cmp(a: &str, b: &str) -> Ordering {
-    let (mut a, mut b) = (a.as_bytes(), b.as_bytes());
+    folded_cmp(a.as_bytes(), b.as_bytes()).then_with(|| a.cmp(b))
+}
+
+/// `natural_cmp` with ASCII letters compared in lower case.
+fn folded_cmp(mut a: &[u8], mut b: &[u8]) -> Ordering {
     loop {
         match (a.first(), b.first()) {
             (None, None) => return Ordering::Equal,
@@ -307,8 +314,9 @@ pub fn natural_cmp(a: &str, b: &str) -> Ordering {
                 b = &b[db..];
             }
             (Some(x), Some(y)) => {
+                let (x, y) = (x.to_ascii_lowercase(), y.to_ascii_lowercase());
                 if x != y {
-                    return x.cmp(y);
+                    return x.cmp(&y);
                 }
                 a = &a[1..];
                 b = &b[1..];
@@ -349,6 +357,11 @@ mod tests {
         );
         assert_eq!(natural_cmp("x2", "x10"), Ordering::Less);
         assert_eq!(natural_cmp("x", "x"), Ordering::Equal);
+        // Without case: as if written in lower case, ties broken by bytes.
+        assert_eq!(natural_cmp("(cell B 1)", "(cell c 1)"), Ordering::Less);
+        assert_eq!(natural_cmp("(cell b 2)", "(cell B 10)"), Ordering::Less);
+        assert_eq!(natural_cmp("_x", "Ax"), Ordering::Less);
+        assert_eq!(natural_cmp("Ax", "ax"), Ordering::Less);
     }
 }
 
