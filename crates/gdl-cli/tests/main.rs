@@ -5,6 +5,7 @@
 mod common;
 
 mod cli_ai;
+mod cli_bench_bound;
 mod cli_boards;
 mod cli_check;
 mod cli_hostile;
