@@ -124,7 +124,7 @@ impl Game {
                 .ok_or_else(|| {
                     PyValueError::new_err(format!(
                         "no role {:?}: the roles are {}",
-                        gdl::clip(&name),
+                        gdl::clip(name),
                         self.roles.join(", ")
                     ))
                 });
