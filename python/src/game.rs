@@ -115,16 +115,16 @@ impl Game {
                 });
         }
         if let Ok(name) = role.cast::<PyString>() {
-            let name = name.to_str()?.to_ascii_lowercase();
+            let name = name.to_str()?;
             return self
                 .roles
                 .iter()
-                .position(|r| *r == name)
+                .position(|r| r.eq_ignore_ascii_case(name))
                 .map(|i| Role(i as u32))
                 .ok_or_else(|| {
                     PyValueError::new_err(format!(
                         "no role {:?}: the roles are {}",
-                        gdl::clip(&name),
+                        gdl::clip(name),
                         self.roles.join(", ")
                     ))
                 });

@@ -103,9 +103,10 @@ fn write_term(obj: &Bound<'_, PyAny>, depth: usize, out: &mut String) -> PyResul
     Ok(())
 }
 
-/// The canonical KIF text of a term given as text or as a tuple: lower
-/// case, single spaces (`"(MARK  1 1)"` and `('mark', 1, 1)` are both
-/// `"(mark 1 1)"`). Raises ValueError when it is not one term.
+/// The KIF text of a term given as text or as a tuple, with single spaces
+/// and its names as written (`"(MARK  1 1)"` is `"(MARK 1 1)"`, and
+/// `('mark', 1, 1)` is `"(mark 1 1)"`; GDL compares them without case).
+/// Raises ValueError when it is not one term.
 pub fn canonical(obj: &Bound<'_, PyAny>) -> PyResult<String> {
     let text = py_to_text(obj)?;
     read_one(&text)
@@ -115,8 +116,8 @@ pub fn canonical(obj: &Bound<'_, PyAny>) -> PyResult<String> {
 
 /// Reads one KIF term as nested tuples of strings: ``"(mark 1 (b c))"``
 /// gives ``('mark', '1', ('b', 'c'))`` and ``"noop"`` gives ``'noop'``.
-/// Names are lower-cased (GDL ignores case); numbers stay strings (GDL has
-/// none). Raises ValueError unless the text is exactly one term.
+/// Names stay as written (GDL compares them without case); numbers stay
+/// strings (GDL has none). Raises ValueError unless the text is exactly one term.
 #[pyfunction]
 pub fn parse_term<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     guard(py, || {

@@ -176,7 +176,7 @@ impl State {
         guard(py, || {
             let text = canonical(fact)?;
             let facts = self.fact_texts();
-            Ok(facts.contains(&text))
+            Ok(facts.iter().any(|f| f.eq_ignore_ascii_case(&text)))
         })
     }
 

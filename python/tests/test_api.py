@@ -97,13 +97,32 @@ def test_moves_sort_in_natural_order():
 
 def test_terms_as_text_and_tuples():
     assert gdl.parse_term("(move a 2 (b 3))") == ("move", "a", "2", ("b", "3"))
-    assert gdl.parse_term("NOOP") == "noop"
+    assert gdl.parse_term("NOOP") == "NOOP"
     assert gdl.parse_term("(f)") == ("f",)
     assert gdl.term_text(("move", "a", 2, ("b", 3))) == "(move a 2 (b 3))"
     assert gdl.term_text("noop") == "noop"
     assert gdl.term_text(("f",)) == "(f)"
     for text in ["(cell 1 1 x)", "noop", "(f (g (h a)) b)"]:
         assert gdl.term_text(gdl.parse_term(text)) == text
+
+
+def test_names_as_the_rules_file_writes_them():
+    g = gdl.loads(
+        "(role Red) (init (Count 0)) (<= (legal Red (do thrustCounter)) (true (Count 0)))"
+        "(<= (next (Count 1)) (does Red (do thrustCounter))) (<= terminal (true (Count 1)))"
+        "(goal Red 100)"
+    )
+    assert g.roles == ("Red",)
+    s = g.initial_state()
+    assert s.facts() == ["(Count 0)"]
+    assert s.fact_tuples() == [("Count", "0")]
+    # Read without case: facts, roles and moves.
+    assert "(count 0)" in s and ("COUNT", 0) in s
+    [m] = g.legal_moves(s, "red")
+    assert str(m) == "(do thrustCounter)" and m.tuple == ("do", "thrustCounter")
+    assert g.parse_move("(DO THRUSTCOUNTER)") is m
+    end = g.next_state(s, ["(do thrustcounter)"])
+    assert g.is_terminal(end) and g.goals(end) == [100]
 
 
 def test_base_and_input(tictactoe):

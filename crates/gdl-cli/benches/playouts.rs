@@ -163,7 +163,8 @@ fn oracle_rate(playout: OraclePlayout, seconds: f64) -> f64 {
     let mut rng = Pcg64::seed_from_u64(0);
     let start = Instant::now();
     let mut rounds = Rounds::new(start, seconds, ROUNDS);
-    run_until(&mut rounds, || Ok::<_, ()>(playout(&mut rng))).expect("an oracle cannot fail");
+    run_until(&mut rounds, |_| Ok::<_, ()>(Some(playout(&mut rng))))
+        .expect("an oracle cannot fail");
     rounds
         .summary(start.elapsed().as_secs_f64())
         .playouts

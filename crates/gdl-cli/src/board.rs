@@ -82,7 +82,7 @@ pub struct BoardSpec {
     pub empty: Option<Vec<String>>,
     /// Cells drawn as holes.
     pub holes: Vec<(String, String)>,
-    /// How to show contents.
+    /// How to show contents, each content in lower case.
     pub pieces: BTreeMap<String, String>,
     /// The square numbering.
     pub numbers: Numbers,
@@ -177,7 +177,8 @@ impl BoardSpec {
                     let content = Kif::read_all(&content.join(" "))
                         .map_err(|e| format!("`piece`: {}", e[0].message))?;
                     let content: Vec<String> = content.iter().map(Kif::to_string).collect();
-                    self.pieces.insert(content.join(" "), shown.to_string());
+                    let content = content.join(" ").to_ascii_lowercase();
+                    self.pieces.insert(content, shown.to_string());
                 }
                 _ => return Err("`piece` needs a content and how to show it".into()),
             },
@@ -238,10 +239,13 @@ impl BoardSpec {
 /// Contents that mean an empty cell when the rules file does not say.
 const EMPTY_WORDS: [&str; 6] = ["b", "blank", "empty", "none", "nil", "-"];
 
-/// A cell of the grid: its content as written, already split from the fact.
+/// A cell of the grid, already split from the fact: its coordinates in
+/// lower case (as they are matched) and as written, and its content as
+/// written.
 struct CellFact {
     x: String,
     y: String,
+    written: (String, String),
     content: String,
 }
 
@@ -262,6 +266,9 @@ pub struct Board {
     holes: BTreeSet<(String, String)>,
     /// The cells of the spec's numbering given as a list, to look up.
     numbered: BTreeSet<(String, String)>,
+    /// Each coordinate met (in lower case, as cells are keyed) as the
+    /// rules file writes it, for the labels.
+    labels: BTreeMap<String, String>,
 }
 
 /// The most bytes a grid may take (the board of a state, drawn at every
@@ -306,6 +313,9 @@ impl Board {
                 } else {
                     self.contents.insert(cell.content.clone());
                 }
+                let (x, y) = cell.written;
+                self.labels.entry(cell.x.clone()).or_insert(x);
+                self.labels.entry(cell.y.clone()).or_insert(y);
                 self.seen.insert((cell.x, cell.y));
             }
         }
@@ -317,7 +327,7 @@ impl Board {
             if let Kif::List(items) = t {
                 if let Some((Kif::Atom(name), args)) = items.split_first() {
                     groups
-                        .entry((name.clone(), args.len()))
+                        .entry((name.to_ascii_lowercase(), args.len()))
                         .or_default()
                         .push(args);
                 }
@@ -349,22 +359,26 @@ impl Board {
         let (name, arity) = self.relation.as_ref()?;
         let Kif::List(items) = fact else { return None };
         let (head, args) = items.split_first()?;
-        if head.atom() != Some(name) || args.len() != *arity {
+        if !head.atom().is_some_and(|h| h.eq_ignore_ascii_case(name)) || args.len() != *arity {
             return None;
         }
-        let (x, y, used) = match self.spec.square {
+        let (written, (x, y), used) = match self.spec.square {
             Some(s) => {
                 let n: usize = args.get(s)?.atom()?.parse().ok()?;
                 let Numbers::List(list) = &self.spec.numbers else {
                     return None;
                 };
                 let (x, y) = list.get(n.checked_sub(1)?)?.clone();
-                (x, y, vec![s])
+                ((x.clone(), y.clone()), (x, y), vec![s])
             }
             None => {
-                let x = args.get(self.spec.x)?.atom()?.to_string();
-                let y = args.get(self.spec.y)?.atom()?.to_string();
-                (x, y, vec![self.spec.x, self.spec.y])
+                let x = args.get(self.spec.x)?.atom()?;
+                let y = args.get(self.spec.y)?.atom()?;
+                (
+                    (x.to_string(), y.to_string()),
+                    (x.to_ascii_lowercase(), y.to_ascii_lowercase()),
+                    vec![self.spec.x, self.spec.y],
+                )
             }
         };
         let content = if args.len() == used.len() + 1 || self.spec.relation.is_some() {
@@ -381,14 +395,26 @@ impl Board {
                 .collect();
             rest.join(" ")
         });
-        Some(CellFact { x, y, content })
+        Some(CellFact {
+            x,
+            y,
+            written,
+            content,
+        })
     }
 
     fn is_empty(&self, content: &str) -> bool {
         match &self.spec.empty {
-            Some(words) => words.iter().any(|w| w == content),
-            None => EMPTY_WORDS.contains(&content),
+            Some(words) => words.iter().any(|w| w.eq_ignore_ascii_case(content)),
+            None => EMPTY_WORDS.iter().any(|w| w.eq_ignore_ascii_case(content)),
         }
+    }
+
+    /// A coordinate (in lower case) as the rules file writes it.
+    fn label<'a>(&'a self, coordinate: &'a str) -> &'a str {
+        self.labels
+            .get(coordinate)
+            .map_or(coordinate, String::as_str)
     }
 
     /// The files, left to right: as annotated, else the coordinates seen,
@@ -465,13 +491,15 @@ impl Board {
         let mut out = String::new();
         let header = |out: &mut String| {
             let _ = write!(out, "{:rank_width$} ", "");
-            let labels: Vec<String> = files.iter().map(|f| format!("{f:<width$}")).collect();
+            let labels: Vec<String> = (files.iter())
+                .map(|f| format!("{:<width$}", self.label(f)))
+                .collect();
             let _ = writeln!(out, " {}", labels.join(" ").trim_end());
         };
         header(&mut out);
         for (yi, rank) in ranks.iter().enumerate() {
             let line = out.len();
-            let _ = write!(out, "{rank:>rank_width$} ");
+            let _ = write!(out, "{:>rank_width$} ", self.label(rank));
             for (xi, file) in files.iter().enumerate() {
                 let key = (file.clone(), rank.clone());
                 let text = match cells.get(&key) {
@@ -481,7 +509,7 @@ impl Board {
                 };
                 let _ = write!(out, " {text:<width$}");
             }
-            let _ = write!(out, "  {rank}");
+            let _ = write!(out, "  {}", self.label(rank));
             if !numbers.is_empty() {
                 out.push_str("    ");
                 for file in &files {
@@ -604,10 +632,10 @@ impl Board {
         let long = self
             .contents
             .iter()
-            .any(|c| !self.spec.pieces.contains_key(c) && c.chars().count() > 3);
+            .any(|c| self.piece(c).is_none() && c.chars().count() > 3);
         let mut taken: BTreeSet<String> = self.spec.pieces.values().cloned().collect();
         for c in &self.contents {
-            let s = match self.spec.pieces.get(c) {
+            let s = match self.piece(c) {
                 Some(s) => s.clone(),
                 None if !long => c.clone(),
                 None => {
@@ -632,6 +660,11 @@ impl Board {
             shown.insert(c.clone(), s);
         }
         shown
+    }
+
+    /// How the `piece` annotations show a content, if they do.
+    fn piece(&self, content: &str) -> Option<&String> {
+        self.spec.pieces.get(&content.to_ascii_lowercase())
     }
 }
 

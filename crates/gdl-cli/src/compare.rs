@@ -4,7 +4,10 @@
 //! as they stay legal; at every step what the record says (the state's
 //! facts, each role's legal moves, terminal, the step number, and the goals
 //! at the end) is compared with what the rules give. States and legal moves
-//! are sets: their order in the record does not matter. Every step that
+//! are sets: their order in the record does not matter, nor the case of
+//! their names (GDL compares names without case: a record of ggp-base,
+//! which writes names in lower case, agrees with rules that write
+//! `isList`). Every step that
 //! differs is kept, with what changed; a difference that leaves no way on
 //! (an illegal move, a move after the end) ends the comparison.
 
@@ -137,7 +140,10 @@ pub fn compare(game: &mut Game, record: &Record) -> Comparison {
         steps: Vec::new(),
     };
     if let Some(recorded) = &record.roles {
-        if *recorded != c.trace.roles {
+        let same = |a: &String, b: &String| a.eq_ignore_ascii_case(b);
+        if recorded.len() != c.trace.roles.len()
+            || !recorded.iter().zip(&c.trace.roles).all(|(a, b)| same(a, b))
+        {
             let rules = c.trace.roles.clone();
             c.differ(
                 0,
@@ -367,22 +373,24 @@ impl Comparing {
 }
 
 /// What `rules` has that `recorded` has not, and the other way round, each
-/// in the order of its list.
+/// in the order of its list; texts that differ only in case are the same.
 fn set_difference(rules: &[String], recorded: &[String]) -> (Vec<String>, Vec<String>) {
-    let rules_set: BTreeSet<&String> = rules.iter().collect();
-    let recorded_set: BTreeSet<&String> = recorded.iter().collect();
+    let set = |texts: &[String]| -> BTreeSet<String> {
+        texts.iter().map(|t| t.to_ascii_lowercase()).collect()
+    };
+    let (rules_set, recorded_set) = (set(rules), set(recorded));
     let added = rules
         .iter()
-        .filter(|f| !recorded_set.contains(f))
+        .filter(|f| !recorded_set.contains(&f.to_ascii_lowercase()))
         .cloned()
         .collect();
     let mut removed: Vec<String> = recorded
         .iter()
-        .filter(|f| !rules_set.contains(f))
+        .filter(|f| !rules_set.contains(&f.to_ascii_lowercase()))
         .cloned()
         .collect();
     removed.sort_by(|a, b| gdl::natural_cmp(a, b));
-    removed.dedup();
+    removed.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
     (added, removed)
 }
 
@@ -529,6 +537,24 @@ mod tests {
         );
         assert!(c.passed(), "{:?}", c.steps);
         assert_eq!(c.trace.goals, Some(vec![100, 0]));
+    }
+
+    #[test]
+    fn a_record_in_another_case_agrees() {
+        let c = compared(
+            r#"{"roles":["A","b"],"steps":[
+            {"step":0,"state":["(D 0)","(c 0)"],"terminal":false,"legal":[["WAIT","go"],["Go"]],"moves":["GO","go"]},
+            {"step":1,"state":["(d 0)","(C 1)"],"terminal":true,"legal":[]}],"goals":[100,0]}"#,
+        );
+        assert!(c.passed(), "{:?}", c.steps);
+        let c = compared(r#"{"roles":["a","b"],"steps":[{"step":0,"state":["(D 1)","(c 0)"]}]}"#);
+        assert_eq!(
+            c.steps[0].differences[0],
+            Difference::State {
+                added: vec!["(d 0)".into()],
+                removed: vec!["(D 1)".into()]
+            }
+        );
     }
 
     #[test]

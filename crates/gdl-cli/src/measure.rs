@@ -22,8 +22,8 @@ impl Count {
 }
 
 /// What a timed run counted, round by round. Rounds are equal slices of the
-/// run's time; a playout counts in the round in which it ended (the one
-/// under way at the deadline in the last round).
+/// run's time; a playout counts in the round in which it ended (one still
+/// under way at the deadline is stopped and not counted, by `run_until`).
 #[derive(Clone, Debug)]
 pub struct Rounds {
     start: Instant,
@@ -77,7 +77,8 @@ impl Rounds {
         total
     }
 
-    /// The rates of the run, `elapsed` seconds long in all.
+    /// The rates of the run, whose counted playouts took `elapsed` seconds
+    /// in all (the overall rates are over that time).
     pub fn summary(&self, elapsed: f64) -> Summary {
         let total = self.total();
         let round = self.round.as_secs_f64();
@@ -88,7 +89,12 @@ impl Rounds {
                 median: median(&rates),
                 low: rates[0],
                 high: rates[rates.len() - 1],
-                overall: f(&total) as f64 / elapsed,
+                // Nothing counted takes no time: no rate, 0.
+                overall: if elapsed > 0.0 {
+                    f(&total) as f64 / elapsed
+                } else {
+                    0.0
+                },
             }
         };
         Summary {
@@ -131,7 +137,8 @@ pub struct Rate {
 pub struct Summary {
     /// Everything counted.
     pub total: Count,
-    /// Wall-clock time of the run.
+    /// The time the counted playouts took, over which the overall rates
+    /// are computed.
     pub seconds: f64,
     /// Rounds the run was split into.
     pub rounds: usize,
@@ -143,21 +150,42 @@ pub struct Summary {
     pub mean_depth: f64,
 }
 
-/// Calls `playout` (which returns the joint moves it played) until the
-/// run's deadline, recording each in `rounds`. The first error stops the
-/// run.
+/// How a run went beyond its counts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Run {
+    /// The time from the run's start to the end of the last playout
+    /// counted (0 when none was): what the counted playouts took.
+    pub seconds: f64,
+    /// Whether a playout was under way at the deadline, stopped and not
+    /// counted.
+    pub stopped: bool,
+}
+
+/// Calls `playout` until the run's deadline, recording each playout that
+/// ends in `rounds`. `playout` is given the deadline and returns the joint
+/// moves it played, or `None` when it was still under way at the deadline
+/// and stopped there: it is not counted, and the run ends. The first error
+/// stops the run.
 pub fn run_until<E>(
     rounds: &mut Rounds,
-    mut playout: impl FnMut() -> Result<usize, E>,
-) -> Result<(), E> {
+    mut playout: impl FnMut(Instant) -> Result<Option<usize>, E>,
+) -> Result<Run, E> {
     let deadline = rounds.deadline();
+    let mut run = Run {
+        seconds: 0.0,
+        stopped: false,
+    };
     let mut now = Instant::now();
     while now < deadline {
-        let steps = playout()?;
+        let Some(steps) = playout(deadline)? else {
+            run.stopped = true;
+            break;
+        };
         now = Instant::now();
         rounds.record(now, steps);
+        run.seconds = now.duration_since(rounds.start).as_secs_f64();
     }
-    Ok(())
+    Ok(run)
 }
 
 /// The largest resident set this process has had so far, in KiB
@@ -226,22 +254,52 @@ mod tests {
     #[test]
     fn a_run_ends_at_its_deadline_and_stops_at_the_first_error() {
         let mut rounds = Rounds::new(Instant::now(), 0.05, 2);
-        run_until(&mut rounds, || Ok::<_, ()>(3)).unwrap();
+        let run = run_until(&mut rounds, |_| Ok::<_, ()>(Some(3))).unwrap();
         assert!(Instant::now() >= rounds.deadline());
+        assert!(!run.stopped);
+        assert!(run.seconds >= 0.05, "{run:?}");
         assert!(rounds.total().playouts > 0);
         assert_eq!(rounds.total().states, 3 * rounds.total().playouts);
         let mut calls = 0;
         let mut rounds = Rounds::new(Instant::now(), 60.0, 1);
-        let e = run_until(&mut rounds, || {
+        let e = run_until(&mut rounds, |_| {
             calls += 1;
             if calls == 3 {
                 Err("stop")
             } else {
-                Ok(1)
+                Ok(Some(1))
             }
         });
         assert_eq!(e, Err("stop"));
         assert_eq!(rounds.total().playouts, 2);
+    }
+
+    #[test]
+    fn a_playout_stopped_at_the_deadline_is_not_counted() {
+        let start = Instant::now();
+        let mut rounds = Rounds::new(start, 60.0, 3);
+        let mut calls = 0;
+        let run = run_until(&mut rounds, |deadline| {
+            assert_eq!(deadline, start + Duration::from_secs(60));
+            calls += 1;
+            Ok::<_, ()>((calls < 3).then_some(4))
+        })
+        .unwrap();
+        assert!(run.stopped);
+        assert_eq!(calls, 3);
+        assert_eq!(
+            rounds.total(),
+            Count {
+                playouts: 2,
+                states: 8
+            }
+        );
+        assert!(run.seconds > 0.0 && run.seconds < 60.0, "{run:?}");
+        // Nothing finished: the run ends where it began.
+        let mut rounds = Rounds::new(start, 60.0, 3);
+        let run = run_until(&mut rounds, |_| Ok::<_, ()>(None)).unwrap();
+        assert_eq!((run.seconds, run.stopped), (0.0, true));
+        assert_eq!(rounds.total().playouts, 0);
     }
 
     #[cfg(target_os = "linux")]

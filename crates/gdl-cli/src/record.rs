@@ -144,8 +144,8 @@ fn is_text_trace(text: &str) -> bool {
     first.starts_with("roles:") || text.lines().any(|l| l.starts_with("== step "))
 }
 
-/// The KIF terms of one line, each written back in gdl's form; on an error,
-/// its column (from 1) and message.
+/// The KIF terms of one line, each written back in gdl's form (single
+/// spaces, names as written); on an error, its column (from 1) and message.
 fn read_terms(line: &str) -> Result<Vec<String>, (usize, String)> {
     let terms = Kif::read_all(line).map_err(|errors| {
         let column = line[..errors[0].span.start as usize].chars().count() + 1;
@@ -260,7 +260,7 @@ mod tests {
             r.moves(),
             vec![
                 vec!["(move a 2 a 3)".to_string(), "noop".to_string()],
-                vec!["noop".to_string(), "(move b 7 b 6)".to_string()],
+                vec!["noop".to_string(), "(MOVE b 7 b 6)".to_string()],
             ]
         );
         let trace = "roles: a b\n\n== step 0 ==\n(cell 1 1 x)\nplayed: noop (mark 1 1)\n";
@@ -280,7 +280,7 @@ mod tests {
                 {"step":1,"state":[],"terminal":true,"legal":[]}],"goals":[100]}"#,
         )
         .unwrap();
-        assert_eq!(r.steps[0].state, Some(vec!["(s 0)".to_string()]));
+        assert_eq!(r.steps[0].state, Some(vec!["(S 0)".to_string()]));
         assert_eq!(r.steps[0].legal, None);
         assert_eq!(r.steps[0].terminal, None);
         assert_eq!(r.steps[1].legal, Some(vec![]));

@@ -5,10 +5,12 @@
 mod common;
 
 mod cli_ai;
+mod cli_bench_bound;
 mod cli_boards;
 mod cli_check;
 mod cli_hostile;
 mod cli_memory;
+mod cli_names;
 mod cli_play;
 mod cli_record;
 mod cli_stats;

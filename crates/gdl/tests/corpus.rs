@@ -3,7 +3,8 @@
 //! `NAME.1.json`, random games traced by ggp-base) is replayed move by
 //! move, and every step's state, each role's legal moves (as sets: the
 //! traces sort them as plain strings), terminal and the final goals must be
-//! the reference's. Each game plays on the engine its loading picks, and
+//! the reference's. Texts compare without case: ggp-base writes names in
+//! lower case, gdl as the rules file writes them. Each game plays on the engine its loading picks, and
 //! again on the interpreter alone for its first steps (`INTERPRETED_STEPS`),
 //! so that both engines are held to the reference within the CI budget.
 //! Without the corpus (a clone of the project alone) the test says it
@@ -143,7 +144,9 @@ fn replay(game: &mut Game, trace: &Value, steps: usize) -> Result<(), String> {
     let mut state = game.initial_state();
     for step in recorded.iter().take(steps) {
         let n = &step["step"];
-        let facts: BTreeSet<String> = game.state_facts(&state).into_iter().collect();
+        let facts: BTreeSet<String> = (game.state_facts(&state).iter())
+            .map(|f| f.to_ascii_lowercase())
+            .collect();
         if facts != texts(&step["state"]) {
             return Err(format!(
                 "step {n}: {}",
@@ -164,7 +167,7 @@ fn replay(game: &mut Game, trace: &Value, steps: usize) -> Result<(), String> {
             let moves: BTreeSet<String> =
                 (game.legal_moves(&state, *r).map_err(|e| e.to_string())?)
                     .into_iter()
-                    .map(|m| game.move_text(m))
+                    .map(|m| game.move_text(m).to_ascii_lowercase())
                     .collect();
             if moves != texts(legal) {
                 let what = format!("legal moves of {}", game.role_name(*r));
@@ -200,10 +203,10 @@ fn next(game: &mut Game, state: &State, joint: &[gdl::Move]) -> Result<State, St
     game.next_state(state, joint).map_err(|e| e.to_string())
 }
 
-/// The strings of a JSON array, as a set.
+/// The strings of a JSON array in lower case, as a set.
 fn texts(v: &Value) -> BTreeSet<String> {
     (v.as_array().into_iter().flatten())
-        .filter_map(|s| s.as_str().map(str::to_string))
+        .filter_map(|s| s.as_str().map(str::to_ascii_lowercase))
         .collect()
 }
 

@@ -1,14 +1,16 @@
 //! `gdl bench FILE`: random playouts from the initial state for a while,
 //! on one thread or more (each on its own clone of the game); playouts and
 //! states per second as the median of equal rounds, mean depth, peak
-//! memory; `--json` for scripts.
+//! memory; `--json` for scripts. The time is a bound: a playout under way
+//! when it is up is stopped and not counted, and the overall rates are
+//! over the time the finished playouts took.
 
 use super::{load, threads, Failure, LimitArgs, MAX_THREADS};
 use crate::measure::{peak_rss_kib, run_until, Rate, Rounds, Summary};
 use gdl::{Game, GameError};
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -32,7 +34,8 @@ pub struct BenchArgs {
     /// Threads to play on; 0 uses every core.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// Seed of the random choices (thread t uses seed S+t).
+    /// Seed of the first playout; the playouts use seeds S, S+1, S+2, ...
+    /// (thread t of n plays S+t, S+t+n, ...).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Stop a playout after this many steps.
@@ -45,31 +48,68 @@ pub struct BenchArgs {
     pub limits: LimitArgs,
 }
 
-/// What one thread saw: its rounds, and how many of its playouts the step
-/// limit cut short.
+/// What one thread saw: its rounds, how many of its playouts the step
+/// limit cut short, whether one was stopped at the deadline, and how long
+/// its finished playouts took.
 struct Thread {
     rounds: Rounds,
     cut: u64,
+    stopped: bool,
+    seconds: f64,
+}
+
+/// A playout that went wrong: its seed, the step, the error.
+struct PlayoutError {
+    seed: u64,
+    step: usize,
+    error: GameError,
+}
+
+impl PlayoutError {
+    /// The error for people, with how to play the playout again (as `gdl
+    /// random` names the game that went wrong).
+    fn describe(&self, file: &Path) -> String {
+        format!(
+            "playout with seed {seed} (the first of gdl bench {} --seed {seed}): step {}: {}",
+            file.display(),
+            self.step,
+            super::describe(&self.error),
+            seed = self.seed,
+        )
+    }
 }
 
 /// One thread's share of the run: the library's random playouts until the
-/// deadline (the playout under way then is finished and counted).
+/// deadline, playout `k` with seed `first + k * stride` (the playout
+/// under way at the deadline is stopped and not counted).
 fn play(
     game: &mut Game,
-    seed: u64,
+    (first, stride): (u64, u64),
     mut rounds: Rounds,
     max_steps: usize,
-) -> Result<Thread, GameError> {
-    let mut rng = Pcg64::seed_from_u64(seed);
+) -> Result<Thread, PlayoutError> {
     let mut cut = 0;
-    run_until(&mut rounds, || {
-        let playout = game.random_outcome(&mut rng, max_steps)?;
-        if playout.goals.is_none() {
+    let mut seed = first;
+    let run = run_until(&mut rounds, |deadline| {
+        let mut rng = Pcg64::seed_from_u64(seed);
+        let outcome = game
+            .random_outcome(&mut rng, max_steps, Some(deadline))
+            .map_err(|(step, error)| PlayoutError { seed, step, error })?;
+        seed = seed.wrapping_add(stride);
+        let Some(outcome) = outcome else {
+            return Ok(None);
+        };
+        if outcome.goals.is_none() {
             cut += 1;
         }
-        Ok(playout.steps)
+        Ok(Some(outcome.steps))
     })?;
-    Ok(Thread { rounds, cut })
+    Ok(Thread {
+        rounds,
+        cut,
+        stopped: run.stopped,
+        seconds: run.seconds,
+    })
 }
 
 /// Runs `gdl bench`.
@@ -98,39 +138,51 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode, Failure> {
     let n = threads(args.threads);
     let start = Instant::now();
     let rounds = Rounds::new(start, args.seconds, args.rounds);
-    let threads: Vec<std::io::Result<std::thread::Result<Result<Thread, GameError>>>> =
+    let threads: Vec<std::io::Result<std::thread::Result<Result<Thread, PlayoutError>>>> =
         std::thread::scope(|scope| {
             let handles: Vec<_> = (0..n)
                 .map(|t| {
                     let mut game = loaded.game.clone();
-                    let seed = args.seed.wrapping_add(t as u64);
+                    let seeds = (args.seed.wrapping_add(t as u64), n as u64);
                     let rounds = rounds.clone();
                     let max_steps = args.max_steps;
                     std::thread::Builder::new()
-                        .spawn_scoped(scope, move || play(&mut game, seed, rounds, max_steps))
+                        .spawn_scoped(scope, move || play(&mut game, seeds, rounds, max_steps))
                 })
                 .collect();
             handles.into_iter().map(|h| h.map(|h| h.join())).collect()
         });
     let elapsed = start.elapsed().as_secs_f64();
     let mut all = rounds;
-    let mut cut = 0;
+    let (mut cut, mut stopped, mut seconds) = (0, 0, 0.0);
+    let mut first_error: Option<PlayoutError> = None;
     for thread in threads {
         let thread = thread
             .map_err(|e| Failure::Usage(format!("--threads {n}: cannot start a thread: {e}")))?
-            .map_err(|_| Failure::Game("a playout thread panicked (a bug of gdl)".into()))?
-            .map_err(|e| Failure::Game(super::describe(&e)))?;
-        all.merge(&thread.rounds);
-        cut += thread.cut;
+            .map_err(|_| Failure::Game("a playout thread panicked (a bug of gdl)".into()))?;
+        match thread {
+            Ok(thread) => {
+                all.merge(&thread.rounds);
+                cut += thread.cut;
+                stopped += u64::from(thread.stopped);
+                seconds += thread.seconds / n as f64;
+            }
+            Err(e) if first_error.as_ref().is_some_and(|f| f.seed <= e.seed) => {}
+            Err(e) => first_error = Some(e),
+        }
     }
-    let s = all.summary(elapsed);
+    if let Some(e) = first_error {
+        return Err(Failure::Game(e.describe(&args.file)));
+    }
     let report = Report {
         name: &loaded.name,
         engine: loaded.game.engine().to_string(),
         load_seconds,
         threads: n,
-        summary: s,
+        elapsed,
+        summary: all.summary(seconds),
         cut,
+        stopped,
         max_steps: args.max_steps,
         peak_rss_kib: peak_rss_kib(),
     };
@@ -148,8 +200,13 @@ struct Report<'a> {
     engine: String,
     load_seconds: f64,
     threads: usize,
+    /// The run's wall-clock time (the summary's is that of the finished
+    /// playouts).
+    elapsed: f64,
     summary: Summary,
     cut: u64,
+    /// Playouts stopped at the deadline (at most one a thread).
+    stopped: u64,
     max_steps: usize,
     peak_rss_kib: Option<u64>,
 }
@@ -165,11 +222,20 @@ impl Report<'_> {
         };
         let mut out = format!(
             "rules: {}\nengine: {}, loaded in {:.3} s\nthreads: {}, seconds: {:.2}, rounds: {}\n",
-            self.name, self.engine, self.load_seconds, self.threads, s.seconds, s.rounds
+            self.name, self.engine, self.load_seconds, self.threads, self.elapsed, s.rounds
         );
-        out += &rate("playouts", s.total.playouts, &s.playouts);
-        out += &rate("states", s.total.states, &s.states);
-        out += &format!("mean depth: {:.1}\n", s.mean_depth);
+        if s.total.playouts == 0 {
+            // No rate can be given: say why rather than print zeros.
+            out += &format!(
+                "playouts: 0 finished: {} under way when the {:.2} s were up, stopped and not \
+                 counted; a playout takes longer (give more --seconds, or fewer --max-steps)\n",
+                self.stopped, self.elapsed
+            );
+        } else {
+            out += &rate("playouts", s.total.playouts, &s.playouts);
+            out += &rate("states", s.total.states, &s.states);
+            out += &format!("mean depth: {:.1}\n", s.mean_depth);
+        }
         if self.cut > 0 {
             out += &format!(
                 "cut short: {} playouts reached --max-steps {} before the end\n",
@@ -189,9 +255,11 @@ impl Report<'_> {
             "engine": self.engine,
             "load_seconds": self.load_seconds,
             "threads": self.threads,
-            "seconds": s.seconds,
+            "seconds": self.elapsed,
+            "playout_seconds": s.seconds,
             "rounds": s.rounds,
             "playouts": s.total.playouts,
+            "stopped": self.stopped,
             "states": s.total.states,
             "playouts_per_second": s.playouts.median,
             "playouts_per_second_low": s.playouts.low,

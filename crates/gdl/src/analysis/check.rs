@@ -138,14 +138,26 @@ enum Place {
 }
 
 impl<'a> Checker<'a> {
+    /// A name in lower case, to match.
     fn name(&self, s: Symbol) -> &'a str {
         self.d.symbols.name(s)
     }
 
+    /// A name as written, to show.
+    fn shown(&self, s: Symbol) -> &'a str {
+        self.d.symbols.spelling(s)
+    }
+
+    /// A term as written, to show.
     fn text(&self, t: &Term) -> String {
         let mut out = String::new();
         self.d.write_term(&mut out, t);
         out
+    }
+
+    /// A term in lower case, to match.
+    fn key(&self, t: &Term) -> String {
+        self.text(t).to_ascii_lowercase()
     }
 
     fn sentence_text(&self, s: &Sentence) -> String {
@@ -179,7 +191,7 @@ impl<'a> Checker<'a> {
                 );
             }
             Self::for_each_sentence(rule, &mut |s, place| {
-                let name = self.name(s.name);
+                let (name, shown) = (self.name(s.name), self.shown(s.name));
                 match (name, place) {
                     ("true", Place::Head) => self.out.push(
                         Diagnostic::error(
@@ -228,10 +240,10 @@ impl<'a> Checker<'a> {
                         Diagnostic::error(
                             "reserved-name",
                             s.name_span,
-                            format!("`{name}` is built into GDL and cannot be used as a relation"),
+                            format!("`{shown}` is built into GDL and cannot be used as a relation"),
                         )
                         .with_label(label)
-                        .with_note(format!("`{name}` is only written `{form}` in a rule body")),
+                        .with_note(format!("`{shown}` is only written `{form}` in a rule body")),
                     );
                 }
                 if let Some(&Keyword { arity, form, .. }) = keyword_named(name) {
@@ -241,7 +253,7 @@ impl<'a> Checker<'a> {
                                 "keyword-arity",
                                 s.span,
                                 format!(
-                                    "`{name}` takes {}, but has {} here",
+                                    "`{shown}` takes {}, but has {} here",
                                     arguments(arity),
                                     s.args.len()
                                 ),
@@ -365,7 +377,7 @@ impl<'a> Checker<'a> {
                     span,
                     format!(
                         "{kind} `{}` has {} here, but {} where it is first used",
-                        self.name(name),
+                        self.shown(name),
                         arguments(arity),
                         arguments(first)
                     ),
@@ -383,7 +395,8 @@ impl<'a> Checker<'a> {
     /// are whole numbers from 0 to 100.
     fn facts_and_roles(&mut self) {
         let d = self.d;
-        let mut roles: FxHashMap<String, Span> = FxHashMap::default();
+        // Each role in lower case, with where it is declared and how.
+        let mut roles: FxHashMap<String, (Span, String)> = FxHashMap::default();
         for rule in &d.rules {
             let head = &rule.head;
             if rule.body.is_empty() && !head.is_ground() {
@@ -395,7 +408,7 @@ impl<'a> Checker<'a> {
                 });
                 let names: Vec<String> = vars
                     .iter()
-                    .map(|(v, _)| format!("`{}`", self.name(*v)))
+                    .map(|(v, _)| format!("`{}`", self.shown(*v)))
                     .collect();
                 let (v0, span0) = vars[0];
                 let mut e = Diagnostic::error(
@@ -408,9 +421,9 @@ impl<'a> Checker<'a> {
                         names.join(", ")
                     ),
                 )
-                .with_label(format!("`{}` has no value here", self.name(v0)));
+                .with_label(format!("`{}` has no value here", self.shown(v0)));
                 for &(v, s) in &vars[1..] {
-                    e = e.with_secondary(s, format!("`{}` has no value either", self.name(v)));
+                    e = e.with_secondary(s, format!("`{}` has no value either", self.shown(v)));
                 }
                 e = e.with_note(
                     "a fact has no body to give its variables values; write a rule \
@@ -419,7 +432,7 @@ impl<'a> Checker<'a> {
                 if closest(self.name(head.name), ["<="]).is_some() {
                     e = e.with_note(format!(
                         "did you mean `<=`? `{}` is not GDL's rule arrow, so this is read as a fact",
-                        self.name(head.name)
+                        self.shown(head.name)
                     ));
                 }
                 self.out.push(e);
@@ -427,7 +440,7 @@ impl<'a> Checker<'a> {
             match (self.name(head.name), head.args.as_slice()) {
                 ("role", [r]) if rule.body.is_empty() && r.is_ground() => {
                     let text = self.text(r);
-                    if let Some(&first) = roles.get(&text) {
+                    if let Some(&(first, _)) = roles.get(&self.key(r)) {
                         self.out.push(
                             Diagnostic::error(
                                 "duplicate-role",
@@ -439,7 +452,7 @@ impl<'a> Checker<'a> {
                             .with_note("each role is declared once; remove one declaration"),
                         );
                     } else {
-                        roles.insert(text, r.span());
+                        roles.insert(self.key(r), (r.span(), text));
                     }
                 }
                 ("goal", [_, value]) => {
@@ -470,13 +483,15 @@ impl<'a> Checker<'a> {
 
     /// The role named in `legal`, `does`, `goal` and `input` (when written
     /// as a name, not a variable) is a declared one.
-    fn unknown_roles(&mut self, roles: &FxHashMap<String, Span>) {
+    fn unknown_roles(&mut self, roles: &FxHashMap<String, (Span, String)>) {
         if roles.is_empty() {
             return; // `required` says that the file declares no role
         }
-        let mut declared: Vec<&str> = roles.keys().map(String::as_str).collect();
+        let mut declared: Vec<(&String, &String)> =
+            roles.iter().map(|(key, (_, shown))| (key, shown)).collect();
         declared.sort_unstable();
-        let mut found: Vec<(Span, String, String)> = Vec::new();
+        let declared: Vec<&str> = declared.iter().map(|(_, shown)| shown.as_str()).collect();
+        let mut found: Vec<(Span, String, Symbol)> = Vec::new();
         for rule in &self.d.rules {
             Self::for_each_sentence(rule, &mut |s, _| {
                 let keyword = self.name(s.name);
@@ -484,15 +499,18 @@ impl<'a> Checker<'a> {
                     return;
                 }
                 if let Some(role @ Term::Atom(..)) = s.args.first() {
-                    let text = self.text(role);
-                    if !roles.contains_key(&text) {
-                        found.push((role.span(), text, keyword.to_string()));
+                    if !roles.contains_key(&self.key(role)) {
+                        found.push((role.span(), self.text(role), s.name));
                     }
                 }
             });
         }
         for (span, text, keyword) in found {
-            let message = format!("`{text}` in `{keyword}` is not a role of the game");
+            let message = format!(
+                "`{text}` in `{}` is not a role of the game",
+                self.shown(keyword)
+            );
+            let keyword = self.name(keyword);
             // A goal of a role that does not play is never asked for: an
             // allowance; a move of one is a mistake.
             let d = if keyword == "goal" {
@@ -557,7 +575,7 @@ impl<'a> Checker<'a> {
         let mut seen = FxHashSet::default();
         for (a, span) in found {
             if seen.insert(a) {
-                let name = self.name(a).to_string();
+                let name = self.shown(a).to_string();
                 let bare = &name[1..name.len() - 1];
                 self.out.push(
                     Diagnostic::warning(
@@ -690,7 +708,7 @@ impl<'a> Checker<'a> {
             }
         }
         for (v, span, place) in unsafe_vars {
-            let name = self.name(v);
+            let name = self.shown(v);
             let label = match place {
                 Where::Head => format!("`{name}` in the head gets no value from the body"),
                 Where::Not => format!("`not` cannot give `{name}` a value"),
@@ -815,8 +833,8 @@ impl<'a> Checker<'a> {
             }
             counts.0 += 1;
             counts.1 = self.out.len();
-            let head = self.name(graph.name(e.head));
-            let body = self.name(graph.name(e.body));
+            let head = self.shown(graph.name(e.head));
+            let body = self.shown(graph.name(e.body));
             let path = shortest_path(
                 graph,
                 uses,
@@ -828,7 +846,7 @@ impl<'a> Checker<'a> {
             let mut cycle = format!("{head} -> not {body}");
             for step in &path {
                 cycle.push_str(" -> ");
-                cycle.push_str(self.name(graph.name(graph.edges[*step].body)));
+                cycle.push_str(self.shown(graph.name(graph.edges[*step].body)));
             }
             let label = if e.head == e.body {
                 format!("`{body}` is negated in a rule for `{head}` itself")
@@ -847,8 +865,8 @@ impl<'a> Checker<'a> {
                     s.span,
                     format!(
                         "`{}` uses `{}` here",
-                        self.name(graph.name(s.head)),
-                        self.name(graph.name(s.body))
+                        self.shown(graph.name(s.head)),
+                        self.shown(graph.name(s.body))
                     ),
                 );
             }
@@ -918,17 +936,19 @@ impl<'a> Checker<'a> {
                     }
                     if let Term::Var(v, _) = arg {
                         if let Some(&i) = by_variable.get(&(c.rule, *v)) {
-                            let again = format!("`{}` again", self.name(*v));
+                            let again = format!("`{}` again", self.shown(*v));
                             self.out[i].secondary.push((span, again));
                             continue;
                         }
                         by_variable.insert((c.rule, *v), self.out.len());
                     }
-                    let rel = self.name(s.name);
+                    let rel = self.shown(s.name);
                     let arg_text = self.text(arg);
-                    let mut cycle: Vec<&str> =
-                        comps[h].iter().map(|&r| self.name(graph.name(r))).collect();
-                    cycle.sort_unstable();
+                    let mut cycle: Vec<&str> = comps[h]
+                        .iter()
+                        .map(|&r| self.shown(graph.name(r)))
+                        .collect();
+                    cycle.sort_unstable_by_key(|n| n.to_ascii_lowercase());
                     let (message, label) = match arg {
                         Term::Var(..) => (
                             format!(
@@ -996,7 +1016,7 @@ impl<'a> Checker<'a> {
                 let mut chain = source.to_string();
                 for e in &edges {
                     chain.push_str(" -> ");
-                    chain.push_str(self.name(graph.name(e.body)));
+                    chain.push_str(self.shown(graph.name(e.body)));
                 }
                 let first = edges[0];
                 let label = if edges.len() == 1 {
@@ -1004,7 +1024,7 @@ impl<'a> Checker<'a> {
                 } else {
                     format!(
                         "`{source}` uses `{}` here, which depends on `{target}`",
-                        self.name(graph.name(first.body))
+                        self.shown(graph.name(first.body))
                     )
                 };
                 let mut diag = Diagnostic::error(
@@ -1022,8 +1042,8 @@ impl<'a> Checker<'a> {
                         e.span,
                         format!(
                             "`{}` uses `{}` here",
-                            self.name(graph.name(e.head)),
-                            self.name(graph.name(e.body))
+                            self.shown(graph.name(e.head)),
+                            self.shown(graph.name(e.body))
                         ),
                     );
                 }
@@ -1057,10 +1077,10 @@ impl<'a> Checker<'a> {
             });
         }
         for &(s, span) in &body_uses {
-            let name = self.name(s);
-            if head_set.contains(&s) || has_fixed_meaning(name) {
+            if head_set.contains(&s) || has_fixed_meaning(self.name(s)) {
                 continue;
             }
+            let name = self.shown(s);
             let n = body_count[&s];
             let mut w = Diagnostic::warning(
                 "undefined-relation",
@@ -1071,7 +1091,7 @@ impl<'a> Checker<'a> {
             if n > 1 {
                 w = w.with_note(format!("it is used {n} times; this is the first"));
             }
-            let defined = heads.iter().map(|&(h, _)| self.name(h));
+            let defined = heads.iter().map(|&(h, _)| self.shown(h));
             w = w.with_note(
                 "a literal of it never holds (and its `not` always does); is the name misspelt?",
             );
@@ -1081,10 +1101,10 @@ impl<'a> Checker<'a> {
             self.out.push(w);
         }
         for &(s, span) in &heads {
-            let name = self.name(s);
-            if body_count.contains_key(&s) || has_fixed_meaning(name) {
+            if body_count.contains_key(&s) || has_fixed_meaning(self.name(s)) {
                 continue;
             }
+            let name = self.shown(s);
             let mut w = Diagnostic::warning(
                 "unused-relation",
                 span,
@@ -1096,7 +1116,7 @@ impl<'a> Checker<'a> {
             // (not one defined and used: that is a relation of its own).
             let undefined = (body_uses.iter())
                 .filter(|(b, _)| !head_set.contains(b) && !has_fixed_meaning(self.name(*b)))
-                .map(|&(b, _)| self.name(b));
+                .map(|&(b, _)| self.shown(b));
             let keywords = KEYWORDS.iter().map(|k| k.name).chain(["<="]);
             if let Some(other) = closest(name, keywords.clone()) {
                 w = w.with_note(format!("did you mean `{other}`?"));

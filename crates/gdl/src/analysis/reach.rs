@@ -236,7 +236,8 @@ pub(crate) fn never_holding(d: &Description, clauses: &[Clause]) -> Vec<Diagnost
                 // or relation that no rule can make is worth a warning.
                 let read_by_keyword = matches!(keyword, "legal" | "goal") && defined.contains(&h);
                 if read_by_keyword || matches!(h, Holder::State(..)) {
-                    out.push(never_true(d, s, h, keyword, defined.contains(&h)));
+                    let head = d.symbols.spelling(d.rules[c.rule].head.name);
+                    out.push(never_true(d, s, h, head, defined.contains(&h)));
                 }
                 continue;
             }
@@ -249,7 +250,10 @@ pub(crate) fn never_holding(d: &Description, clauses: &[Clause]) -> Vec<Diagnost
             if let Some((p, a, span, set)) = impossible.next() {
                 let mut w = impossible_constant(d, s, p, a, span, &set);
                 for (_, other, span, _) in impossible {
-                    w = w.with_secondary(span, format!("`{}` is never here either", name(other)));
+                    w = w.with_secondary(
+                        span,
+                        format!("`{}` is never here either", d.symbols.spelling(other)),
+                    );
                 }
                 out.push(w);
             }
@@ -275,10 +279,10 @@ fn ordinal(i: usize) -> String {
 /// "relation `succ`".
 fn holder_text(d: &Description, h: Holder) -> String {
     match h {
-        Holder::State(f, _) => format!("`{}` fact of the state", d.symbols.name(f)),
-        Holder::Move(f, _) => format!("`{}` move", d.symbols.name(f)),
+        Holder::State(f, _) => format!("`{}` fact of the state", d.symbols.spelling(f)),
+        Holder::Move(f, _) => format!("`{}` move", d.symbols.spelling(f)),
         Holder::Role => "role".to_string(),
-        Holder::Relation(r) => format!("`{}` fact", d.symbols.name(r)),
+        Holder::Relation(r) => format!("`{}` fact", d.symbols.spelling(r)),
         Holder::Unknown => "fact".to_string(),
     }
 }
@@ -291,8 +295,8 @@ fn impossible_constant(
     span: Span,
     set: &FxHashSet<Symbol>,
 ) -> Diagnostic {
-    let constant = d.symbols.name(a);
-    let mut values: Vec<&str> = set.iter().map(|&v| d.symbols.name(v)).collect();
+    let constant = d.symbols.spelling(a);
+    let mut values: Vec<&str> = set.iter().map(|&v| d.symbols.spelling(v)).collect();
     values.sort_by(|x, y| crate::natural_cmp(x, y));
     let more = values.len().saturating_sub(MAX_LISTED);
     values.truncate(MAX_LISTED);
@@ -315,8 +319,8 @@ fn impossible_constant(
     .with_note("was a variable meant? A variable, such as `?x`, matches any value")
 }
 
-fn never_true(d: &Description, s: &Sentence, h: Holder, keyword: &str, made: bool) -> Diagnostic {
-    let name = |f: Symbol| d.symbols.name(f);
+fn never_true(d: &Description, s: &Sentence, h: Holder, head: &str, made: bool) -> Diagnostic {
+    let name = |f: Symbol| d.symbols.spelling(f);
     let why = match h {
         Holder::State(f, n) => {
             let fact = if n == 0 {
@@ -346,7 +350,7 @@ fn never_true(d: &Description, s: &Sentence, h: Holder, keyword: &str, made: boo
     )
     .with_label("never true")
     .with_note(format!(
-        "so this rule for `{keyword}` never applies; is a name misspelt, or a rule missing?"
+        "so this rule for `{head}` never applies; is a name misspelt, or a rule missing?"
     ))
 }
 

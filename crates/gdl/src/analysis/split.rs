@@ -103,9 +103,9 @@ fn warning(d: &Description, clauses: &[Clause], relation: Symbol, position: usiz
         .expect("a split relation has heads");
     let values: Vec<&str> = constants(clauses, relation, position)
         .iter()
-        .map(|&c| d.symbols.name(c))
+        .map(|&c| d.symbols.spelling(c))
         .collect();
-    let name = d.symbols.name(relation);
+    let name = d.symbols.spelling(relation);
     Diagnostic::warning(
         "split-by-constants",
         first.head.name_span,
@@ -133,10 +133,10 @@ fn split(
     position: usize,
 ) -> Vec<Clause> {
     let values = constants(clauses, relation, position);
-    let base = d.symbols.name(relation).to_string();
+    let base = d.symbols.spelling(relation).to_string();
     let parts: Vec<Symbol> = (values.iter())
         .map(|&v| {
-            let name = format!("{base}|{}", d.symbols.name(v));
+            let name = format!("{base}|{}", d.symbols.spelling(v));
             d.symbols.intern(&name)
         })
         .collect();

@@ -3,7 +3,8 @@
 /// The candidate closest to `name` by edit distance (letters added, removed,
 /// changed or swapped), when close enough to be a slip of the keyboard: one
 /// edit for names of up to four characters, two for longer ones. Ties go to
-/// the first candidate; `name` itself is never suggested.
+/// the first candidate; `name` itself is never suggested. Case does not
+/// count, as in GDL's names.
 pub(crate) fn closest<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
@@ -11,7 +12,7 @@ pub(crate) fn closest<'a>(
     let budget = if name.chars().count() <= 4 { 1 } else { 2 };
     let mut best: Option<(usize, &str)> = None;
     for c in candidates {
-        if c == name {
+        if c.eq_ignore_ascii_case(name) {
             continue;
         }
         let d = distance(name, c);
@@ -23,10 +24,10 @@ pub(crate) fn closest<'a>(
 }
 
 /// The optimal string alignment distance: insertions, deletions,
-/// substitutions and swaps of neighbours, each one edit.
+/// substitutions and swaps of neighbours, each one edit, without case.
 fn distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
+    let a: Vec<char> = a.chars().map(|c| c.to_ascii_lowercase()).collect();
+    let b: Vec<char> = b.chars().map(|c| c.to_ascii_lowercase()).collect();
     let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
     for (i, row) in d.iter_mut().enumerate() {
         row[0] = i;

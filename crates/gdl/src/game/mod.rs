@@ -178,18 +178,17 @@ impl Game {
         (0..self.rules.roles.len() as u32).map(Role).collect()
     }
 
-    /// The name of a role, such as `white`.
+    /// The name of a role as the rules file writes it, such as `white`.
     pub fn role_name(&self, role: Role) -> &str {
         &self.rules.role_names[role.0 as usize]
     }
 
     /// The role with this name (any case), if any.
     pub fn role_by_name(&self, name: &str) -> Option<Role> {
-        let name = name.to_ascii_lowercase();
         self.rules
             .role_names
             .iter()
-            .position(|n| *n == name)
+            .position(|n| n.eq_ignore_ascii_case(name))
             .map(|i| Role(i as u32))
     }
 
@@ -198,7 +197,9 @@ impl Game {
         self.rules.initial.clone()
     }
 
-    /// A move written in KIF, such as `(move a 2 b 3)` or `noop`.
+    /// A move written in KIF, such as `(move a 2 b 3)` or `noop`, its names
+    /// as the rules file writes them (matched without case:
+    /// [`Game::parse_move`] reads `(MOVE A 2 B 3)` as the same move).
     pub fn move_text(&self, m: Move) -> String {
         self.terms.text(m.0, &self.symbols)
     }
@@ -227,14 +228,15 @@ impl Game {
         }
     }
 
-    /// The facts of a state in KIF, such as `(cell a 1 wp)`, sorted.
+    /// The facts of a state in KIF, such as `(cell a 1 wp)`, their names as
+    /// the rules file writes them, sorted as if in lower case.
     pub fn state_facts(&self, state: &State) -> Vec<String> {
         let mut facts: Vec<String> = state
             .0
             .iter()
             .map(|&t| self.terms.text(t, &self.symbols))
             .collect();
-        facts.sort();
+        facts.sort_by_cached_key(|f| f.to_ascii_lowercase());
         facts
     }
 }

@@ -18,6 +18,17 @@ use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 use std::cmp::Ordering;
 use std::collections::HashMap;
+use std::time::Instant;
+
+/// How many joint moves a stepper plays between two looks at the clock
+/// when a playout has a deadline: a look costs some 20 ns, a step of the
+/// stepper from some 100 ns up. The general API looks at every step,
+/// which costs it far more than the look.
+const STEPS_BETWEEN_LOOKS: usize = 16;
+
+/// How a playout loop ended: the playout, or (`None`) stopped at its
+/// deadline before its end; an error comes with the step it happened at.
+type Played = Result<Option<Playout>, (usize, GameError)>;
 
 /// How one random playout ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,13 +70,30 @@ pub fn random_playout(
     rng: &mut impl Rng,
     max_steps: usize,
 ) -> Result<Playout, GameError> {
+    let played = playout_until(game, state, rng, max_steps, None);
+    // Without a deadline a playout is never stopped.
+    played
+        .map(|p| p.unwrap_or_else(|| unreachable!("stopped with no deadline")))
+        .map_err(|(_, e)| e)
+}
+
+/// `random_playout`, stopped (`None`) when not over by `deadline`.
+fn playout_until(
+    game: &mut Game,
+    state: &State,
+    rng: &mut impl Rng,
+    max_steps: usize,
+    deadline: Option<Instant>,
+) -> Played {
     if let Some(mut stepper) = game.take_stepper() {
-        let playout = stepped_playout(game, &mut stepper, state, rng, max_steps);
+        let playout = stepped_with(game, &mut stepper, state, max_steps, deadline, |_, _, n| {
+            rng.gen_range(0..n)
+        });
         game.put_stepper(stepper);
         return playout;
     }
     let roles = game.roles();
-    played_with(game, state, max_steps, |game, state, joint| {
+    played_with(game, state, max_steps, deadline, |game, state, joint| {
         for &role in &roles {
             let moves = game.legal_moves(state, role)?;
             if moves.is_empty() {
@@ -79,71 +107,72 @@ pub fn random_playout(
     })
 }
 
-/// Plays through the general API from `state` until a terminal state or
-/// `max_steps` joint moves, `choose` filling the (emptied) joint move of
-/// each state.
+/// Whether a playout with `deadline` is over time.
+fn late(deadline: Option<Instant>) -> bool {
+    deadline.is_some_and(|d| Instant::now() >= d)
+}
+
+/// Plays through the general API from `state` until a terminal state,
+/// `max_steps` joint moves or `deadline`, `choose` filling the (emptied)
+/// joint move of each state.
 fn played_with(
     game: &mut Game,
     state: &State,
     max_steps: usize,
+    deadline: Option<Instant>,
     mut choose: impl FnMut(&mut Game, &State, &mut Vec<Move>) -> Result<(), GameError>,
-) -> Result<Playout, GameError> {
+) -> Played {
     let mut state = state.clone();
     let mut joint = Vec::new();
     let mut steps = 0;
-    let mut terminal = game.is_terminal(&state)?;
+    let at = |steps: usize| move |e: GameError| (steps, e);
+    let mut terminal = game.is_terminal(&state).map_err(at(steps))?;
     while steps < max_steps && !terminal {
+        if late(deadline) {
+            return Ok(None);
+        }
         joint.clear();
-        choose(game, &state, &mut joint)?;
-        state = game.next_state(&state, &joint)?;
+        choose(game, &state, &mut joint).map_err(at(steps))?;
+        state = game.next_state(&state, &joint).map_err(at(steps))?;
         steps += 1;
-        terminal = game.is_terminal(&state)?;
+        terminal = game.is_terminal(&state).map_err(at(steps))?;
     }
     let goals = if terminal {
-        Some(game.goals(&state)?)
+        Some(game.goals(&state).map_err(at(steps))?)
     } else {
         None
     };
-    Ok(Playout {
+    Ok(Some(Playout {
         steps,
         goals,
         last: state,
-    })
+    }))
 }
 
-/// `random_playout` on a stepper: the same choices, made in place.
-fn stepped_playout(
-    game: &mut Game,
-    stepper: &mut Stepper,
-    state: &State,
-    rng: &mut impl Rng,
-    max_steps: usize,
-) -> Result<Playout, GameError> {
-    stepped_with(game, stepper, state, max_steps, |_, _, n| {
-        rng.gen_range(0..n)
-    })
-}
-
-/// Plays on `stepper` from `state` until a terminal state or `max_steps`
-/// joint moves, each role playing the `pick(stepper, role, n)`-th of its
-/// `n` legal moves (in the stepper's order).
+/// Plays on `stepper` from `state` until a terminal state, `max_steps`
+/// joint moves or `deadline` (looked at every `STEPS_BETWEEN_LOOKS`
+/// steps), each role playing the `pick(stepper, role, n)`-th of its `n`
+/// legal moves (in the stepper's order).
 fn stepped_with(
     game: &mut Game,
     stepper: &mut Stepper,
     state: &State,
     max_steps: usize,
+    deadline: Option<Instant>,
     mut pick: impl FnMut(&mut Stepper, usize, usize) -> usize,
-) -> Result<Playout, GameError> {
+) -> Played {
     stepper.set_state(state);
     let mut joint = vec![0; game.roles().len()];
     let mut steps = 0;
     while steps < max_steps && !stepper.is_terminal() {
+        if steps % STEPS_BETWEEN_LOOKS == 0 && late(deadline) {
+            return Ok(None);
+        }
         for (role, k) in joint.iter_mut().enumerate() {
             let n = stepper.legal_count(role);
             if n == 0 {
-                return Err(GameError::NoLegalMove {
-                    role: game.role_name(Role(role as u32)).to_string(),
-                });
+                let role = game.role_name(Role(role as u32)).to_string();
+                return Err((steps, GameError::NoLegalMove { role }));
             }
             *k = pick(stepper, role, n);
         }
@@ -151,6 +180,8 @@ fn stepped_with(
         steps += 1;
     }
     finish(game, stepper, steps)
+        .map(Some)
+        .map_err(|e| (steps, e))
 }
 
 /// How a playout on `stepper` ended after `steps` joint moves.
@@ -239,15 +270,20 @@ impl RandomPlayer {
         state: &State,
         max_steps: usize,
     ) -> Result<Playout, GameError> {
-        if let Some(mut stepper) = game.take_stepper() {
+        let played = if let Some(mut stepper) = game.take_stepper() {
             let playout = self.stepped(game, &mut stepper, state, max_steps);
             game.put_stepper(stepper);
-            return playout;
-        }
-        played_with(game, state, max_steps, |game, state, joint| {
-            *joint = self.joint(game, state)?;
-            Ok(())
-        })
+            playout
+        } else {
+            played_with(game, state, max_steps, None, |game, state, joint| {
+                *joint = self.joint(game, state)?;
+                Ok(())
+            })
+        };
+        // Without a deadline a playout is never stopped.
+        played
+            .map(|p| p.unwrap_or_else(|| unreachable!("stopped with no deadline")))
+            .map_err(|(_, e)| e)
     }
 
     /// `playout` on a stepper: the same choices, made in place.
@@ -257,9 +293,9 @@ impl RandomPlayer {
         stepper: &mut Stepper,
         state: &State,
         max_steps: usize,
-    ) -> Result<Playout, GameError> {
+    ) -> Played {
         let rng = &mut self.rng;
-        stepped_with(game, stepper, state, max_steps, |stepper, role, n| {
+        stepped_with(game, stepper, state, max_steps, None, |stepper, role, n| {
             stepper.nth_natural(role, rng.gen_range(0..n))
         })
     }
@@ -281,10 +317,17 @@ impl RandomPlayer {
 }
 
 /// Compares two texts in natural order: runs of digits compare as numbers,
-/// everything else character by character. `(cell a 9)` comes before
-/// `(cell a 10)`.
+/// everything else character by character, without case (as GDL compares
+/// names; texts equal but for case then compare by their bytes). `(cell a
+/// 9)` comes before `(cell a 10)`, and `(cell B 1)` before `(cell c 1)`: a
+/// game's moves and facts come in the same order however its names are
+/// written.
 pub fn natural_cmp(a: &str, b: &str) -> Ordering {
-    let (mut a, mut b) = (a.as_bytes(), b.as_bytes());
+    folded_cmp(a.as_bytes(), b.as_bytes()).then_with(|| a.cmp(b))
+}
+
+/// `natural_cmp` with ASCII letters compared in lower case.
+fn folded_cmp(mut a: &[u8], mut b: &[u8]) -> Ordering {
     loop {
         match (a.first(), b.first()) {
             (None, None) => return Ordering::Equal,
@@ -307,8 +350,9 @@ pub fn natural_cmp(a: &str, b: &str) -> Ordering {
                 b = &b[db..];
             }
             (Some(x), Some(y)) => {
+                let (x, y) = (x.to_ascii_lowercase(), y.to_ascii_lowercase());
                 if x != y {
-                    return x.cmp(y);
+                    return x.cmp(&y);
                 }
                 a = &a[1..];
                 b = &b[1..];
@@ -349,6 +393,11 @@ mod tests {
         );
         assert_eq!(natural_cmp("x2", "x10"), Ordering::Less);
         assert_eq!(natural_cmp("x", "x"), Ordering::Equal);
+        // Without case: as if written in lower case, ties broken by bytes.
+        assert_eq!(natural_cmp("(cell B 1)", "(cell c 1)"), Ordering::Less);
+        assert_eq!(natural_cmp("(cell b 2)", "(cell B 10)"), Ordering::Less);
+        assert_eq!(natural_cmp("_x", "Ax"), Ordering::Less);
+        assert_eq!(natural_cmp("Ax", "ax"), Ordering::Less);
     }
 }
 
@@ -398,18 +447,38 @@ impl Game {
     /// A [`random_playout`] from the initial state, returning only its
     /// length and goals, so that a long series of them keeps the memory it
     /// holds bounded (see the `detached` module): the loop of benchmarks.
+    /// A playout not over by `deadline` is stopped there (`None`): the
+    /// clock is read every few steps, so it stops within a few steps of
+    /// the deadline, however long it would have gone on. An error comes
+    /// with the step it happened at.
+    ///
+    /// ```
+    /// use rand::SeedableRng;
+    /// use std::time::{Duration, Instant};
+    /// # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rules/tictactoe.gdl");
+    /// let mut game = gdl::Game::load(path)?;
+    /// let mut rng = rand_pcg::Pcg64::seed_from_u64(1);
+    /// let later = Instant::now() + Duration::from_secs(60);
+    /// let outcome = game.random_outcome(&mut rng, 100, Some(later)).unwrap();
+    /// assert!(outcome.is_some_and(|o| o.goals.is_some()));
+    /// // Time is up before the first move: the playout is stopped.
+    /// let past = Instant::now();
+    /// assert_eq!(game.random_outcome(&mut rng, 100, Some(past)).unwrap(), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn random_outcome(
         &mut self,
         rng: &mut impl Rng,
         max_steps: usize,
-    ) -> Result<Outcome, GameError> {
+        deadline: Option<Instant>,
+    ) -> Result<Option<Outcome>, (usize, GameError)> {
         self.detached(|game| {
             let initial = game.initial_state();
-            let playout = random_playout(game, &initial, rng, max_steps)?;
-            Ok(Outcome {
-                steps: playout.steps,
-                goals: playout.goals,
-            })
+            let playout = playout_until(game, &initial, rng, max_steps, deadline)?;
+            Ok(playout.map(|p| Outcome {
+                steps: p.steps,
+                goals: p.goals,
+            }))
         })
     }
 }

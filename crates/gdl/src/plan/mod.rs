@@ -889,7 +889,7 @@ pub fn dump(p: &Program, terms: &TermTable, symbols: &crate::syntax::symbol::Sym
     let mut out = String::new();
     let rel = |r: RelId| {
         let i = p.info(r);
-        format!("{}/{}", symbols.name(i.name), i.arity)
+        format!("{}/{}", symbols.spelling(i.name), i.arity)
     };
 
     for (n, c) in p.components.iter().enumerate() {
@@ -957,13 +957,13 @@ fn show_pat(
 ) -> String {
     match p {
         Pat::Const(t) => terms.text(*t, symbols),
-        Pat::Var(v) => symbols.name(vars[*v as usize]).to_string(),
+        Pat::Var(v) => symbols.spelling(vars[*v as usize]).to_string(),
         Pat::Func(f, args) => {
             let inner: Vec<String> = args
                 .iter()
                 .map(|a| show_pat(a, vars, terms, symbols))
                 .collect();
-            format!("({} {})", symbols.name(*f), inner.join(" "))
+            format!("({} {})", symbols.spelling(*f), inner.join(" "))
         }
     }
 }

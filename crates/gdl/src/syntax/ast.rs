@@ -127,13 +127,13 @@ pub struct Description {
 }
 
 impl Description {
-    /// Writes a term in KIF syntax.
+    /// Writes a term in KIF syntax, its names as first written.
     pub fn write_term(&self, out: &mut String, t: &Term) {
         match t {
-            Term::Atom(s, _) | Term::Var(s, _) => out.push_str(self.symbols.name(*s)),
+            Term::Atom(s, _) | Term::Var(s, _) => out.push_str(self.symbols.spelling(*s)),
             Term::Func(f, args, _) => {
                 out.push('(');
-                out.push_str(self.symbols.name(*f));
+                out.push_str(self.symbols.spelling(*f));
                 for a in args {
                     out.push(' ');
                     self.write_term(out, a);
@@ -143,14 +143,14 @@ impl Description {
         }
     }
 
-    /// Writes a sentence in KIF syntax.
+    /// Writes a sentence in KIF syntax, its names as first written.
     pub fn write_sentence(&self, out: &mut String, s: &Sentence) {
         if s.args.is_empty() {
-            out.push_str(self.symbols.name(s.name));
+            out.push_str(self.symbols.spelling(s.name));
             return;
         }
         out.push('(');
-        out.push_str(self.symbols.name(s.name));
+        out.push_str(self.symbols.spelling(s.name));
         for a in &s.args {
             out.push(' ');
             self.write_term(out, a);
@@ -158,7 +158,7 @@ impl Description {
         out.push(')');
     }
 
-    /// Writes a literal in KIF syntax.
+    /// Writes a literal in KIF syntax, its names as first written.
     #[cfg(test)]
     pub fn write_literal(&self, out: &mut String, l: &Literal) {
         match l {

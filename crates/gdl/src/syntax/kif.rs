@@ -42,20 +42,22 @@ impl Sexp {
 
 /// A KIF term read from text: a word, or a list of terms in parentheses.
 /// What a typed move, a line of a moves file or a state's fact reads as,
-/// read by the same reader as rules files.
+/// read by the same reader as rules files. Its words are kept as written;
+/// GDL compares them without case (`eq_ignore_ascii_case`), which `==` on
+/// `Kif` does not do.
 ///
 /// ```
 /// use gdl::Kif;
 /// let terms = Kif::read_all("(move a 2 (b 3)) NOOP ; a comment").unwrap();
 /// assert_eq!(terms.len(), 2);
 /// assert_eq!(terms[0].to_string(), "(move a 2 (b 3))");
-/// assert_eq!(terms[1].atom(), Some("noop"));
+/// assert_eq!(terms[1].atom(), Some("NOOP"));
+/// assert!(terms[1].atom().unwrap().eq_ignore_ascii_case("noop"));
 /// assert!(Kif::read_all("(move a").is_err());
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Kif {
-    /// A word such as `a`, `12`, `wp` or `?x`, in lower case (GDL compares
-    /// names without case).
+    /// A word such as `a`, `12`, `wP` or `?x`, as written.
     Atom(String),
     /// `( ... )`.
     List(Vec<Kif>),
@@ -68,7 +70,7 @@ impl Kif {
     pub fn read_all(text: &str) -> Result<Vec<Kif>, Vec<Diagnostic>> {
         let mut symbols = Symbols::new();
         let forms = read_sexps(text, G::file, DEFAULT_MAX_NESTING, &mut symbols)?;
-        Ok(forms.iter().map(|f| Kif::of(f, &symbols)).collect())
+        Ok(forms.iter().map(|f| Kif::of(f, text)).collect())
     }
 
     /// The word, if the term is one.
@@ -79,10 +81,13 @@ impl Kif {
         }
     }
 
-    fn of(sexp: &Sexp, symbols: &Symbols) -> Kif {
+    /// The term of `sexp`, its words as written in `text`.
+    fn of(sexp: &Sexp, text: &str) -> Kif {
         match sexp {
-            Sexp::Atom(s, _) | Sexp::Var(s, _) => Kif::Atom(symbols.name(*s).to_string()),
-            Sexp::List(items, _) => Kif::List(items.iter().map(|i| Kif::of(i, symbols)).collect()),
+            Sexp::Atom(_, at) | Sexp::Var(_, at) => {
+                Kif::Atom(text[at.start as usize..at.end as usize].to_string())
+            }
+            Sexp::List(items, _) => Kif::List(items.iter().map(|i| Kif::of(i, text)).collect()),
         }
     }
 }
@@ -465,7 +470,7 @@ impl Reader {
                 // take it apart, so it is the constant named `(f)`; the
                 // checker warns about it (`zero-argument-term`).
                 Some(Sexp::Atom(f, _)) => {
-                    let name = format!("({})", self.symbols.name(*f));
+                    let name = format!("({})", self.symbols.spelling(*f));
                     Some(Term::Atom(self.symbols.intern(&name), *span))
                 }
                 Some(other) => {
@@ -493,7 +498,7 @@ mod tests {
     fn terms_are_read_and_written_back() {
         let t = Kif::read_all("(move a 2 (b 3)) noop ; comment\n X").unwrap();
         let texts: Vec<String> = t.iter().map(Kif::to_string).collect();
-        assert_eq!(texts, ["(move a 2 (b 3))", "noop", "x"]);
+        assert_eq!(texts, ["(move a 2 (b 3))", "noop", "X"]);
         assert!(Kif::read_all("(move a").is_err());
         assert!(Kif::read_all("a)").is_err());
     }
@@ -509,10 +514,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(d.rules.len(), 2);
-        assert_eq!(d.rule_text(&d.rules[0]), "(role white)");
+        assert_eq!(d.rule_text(&d.rules[0]), "(role White)");
         assert_eq!(
             d.rule_text(&d.rules[1]),
-            "(<= (p ?x) (q (f ?x)) (not (or (r ?x) (not s))) (distinct ?x a))"
+            "(<= (p ?X) (q (f ?X)) (not (or (r ?X) (not s))) (distinct ?X a))"
         );
     }
 

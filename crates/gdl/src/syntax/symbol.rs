@@ -3,15 +3,21 @@
 use crate::source::Span;
 use indexmap::IndexSet;
 
-/// An interned name. Names compare case-insensitively, so they are stored in
-/// lower case; two symbols are equal exactly when their indices are.
+/// An interned name. Names compare case-insensitively, so they are interned
+/// in lower case (two symbols are equal exactly when their indices are),
+/// and shown as first written (see [`Symbols::spelling`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Symbol(pub u32);
 
 /// The table of interned names of one rules file.
 #[derive(Clone, Debug, Default)]
 pub struct Symbols {
+    /// The names in lower case: what symbols are matched by.
     names: IndexSet<Box<str>>,
+    /// Per symbol, its first spelling when that was not in lower case
+    /// (`None` further on, or past the end, for names first met in lower
+    /// case): what symbols are shown as.
+    spellings: Vec<Option<Box<str>>>,
     /// Per symbol read from a file: where it was first written, and how
     /// when that was not in lower case.
     written: Vec<Option<(Span, Option<Box<str>>)>>,
@@ -38,19 +44,25 @@ impl Symbols {
         Symbols::default()
     }
 
-    /// The symbol for `name`, lower-cased, adding it if new.
+    /// The symbol for `name`, matched without case, adding it if new; a new
+    /// name keeps its spelling for display (see [`Symbols::spelling`]).
     pub fn intern(&mut self, name: &str) -> Symbol {
-        let lower;
-        let name = if name.bytes().any(|b| b.is_ascii_uppercase()) {
-            lower = name.to_ascii_lowercase();
-            lower.as_str()
-        } else {
-            name
-        };
-        if let Some(i) = self.names.get_index_of(name) {
+        if !name.bytes().any(|b| b.is_ascii_uppercase()) {
+            if let Some(i) = self.names.get_index_of(name) {
+                return Symbol(i as u32);
+            }
+            let (i, _) = self.names.insert_full(name.into());
             return Symbol(i as u32);
         }
-        let (i, _) = self.names.insert_full(name.into());
+        let lower = name.to_ascii_lowercase();
+        if let Some(i) = self.names.get_index_of(lower.as_str()) {
+            return Symbol(i as u32);
+        }
+        let (i, _) = self.names.insert_full(lower.into());
+        if self.spellings.len() <= i {
+            self.spellings.resize(i + 1, None);
+        }
+        self.spellings[i] = Some(name.into());
         Symbol(i as u32)
     }
 
@@ -98,8 +110,44 @@ impl Symbols {
             .map(|i| Symbol(i as u32))
     }
 
-    /// The (lower-case) name of a symbol.
+    /// The name of a symbol in lower case: what it is matched by (compare
+    /// with this, never with its spelling).
     pub fn name(&self, s: Symbol) -> &str {
         &self.names[s.0 as usize]
+    }
+
+    /// The name of a symbol as first written (in the rules file, for the
+    /// names it has): what every printer shows. It differs from
+    /// [`Symbols::name`] in the case of its ASCII letters only.
+    pub fn spelling(&self, s: Symbol) -> &str {
+        match self.spellings.get(s.0 as usize) {
+            Some(Some(written)) => written,
+            _ => self.name(s),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_match_without_case_and_show_as_first_written() {
+        let mut symbols = Symbols::new();
+        let s = symbols.intern("thrustCounter");
+        assert_eq!(symbols.intern("THRUSTCOUNTER"), s);
+        assert_eq!(symbols.intern("thrustcounter"), s);
+        assert_eq!(symbols.get("ThrustCounter"), Some(s));
+        assert_eq!(symbols.name(s), "thrustcounter");
+        assert_eq!(symbols.spelling(s), "thrustCounter");
+        // A name first met in lower case keeps that spelling.
+        let t = symbols.intern("islist");
+        assert_eq!(symbols.intern("isList"), t);
+        assert_eq!(symbols.spelling(t), "islist");
+        // Written in place, the first spelling wins there too.
+        let u = symbols.intern_written("Noop", Span::new(0, 4));
+        symbols.intern_written("NOOP", Span::new(5, 9));
+        assert_eq!((symbols.name(u), symbols.spelling(u)), ("noop", "Noop"));
+        assert_eq!(symbols.case_variants().len(), 1);
     }
 }

@@ -135,15 +135,15 @@ impl TermTable {
         self.entries[t.0 as usize].depth as usize
     }
 
-    /// Writes a term in KIF syntax.
+    /// Writes a term in KIF syntax, its names as first written.
     pub fn write(&self, out: &mut String, t: TermId, symbols: &Symbols) {
         let e = self.entries[t.0 as usize];
         if e.arity == 0 {
-            out.push_str(symbols.name(e.functor));
+            out.push_str(symbols.spelling(e.functor));
             return;
         }
         out.push('(');
-        out.push_str(symbols.name(e.functor));
+        out.push_str(symbols.spelling(e.functor));
         for &a in self.args_of(e) {
             out.push(' ');
             self.write(out, a, symbols);
@@ -151,7 +151,7 @@ impl TermTable {
         out.push(')');
     }
 
-    /// A term in KIF syntax.
+    /// A term in KIF syntax, its names as first written.
     pub fn text(&self, t: TermId, symbols: &Symbols) -> String {
         let mut s = String::new();
         self.write(&mut s, t, symbols);

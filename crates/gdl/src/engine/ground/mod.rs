@@ -182,7 +182,7 @@ impl Grounded {
                     return Err(GameError::Limit {
                         kind: LimitKind::GroundLiterals,
                         value: MAX_GROUND_LITERALS,
-                        relation: symbols.name(p.info(cl.head).name).to_string(),
+                        relation: symbols.spelling(p.info(cl.head).name).to_string(),
                     });
                 }
             }

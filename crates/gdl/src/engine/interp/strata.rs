@@ -163,7 +163,7 @@ fn named(e: GameError, p: &Program, head: RelId, symbols: &Symbols) -> GameError
         GameError::Limit { kind, value, .. } => GameError::Limit {
             kind,
             value,
-            relation: symbols.name(p.info(head).name).to_string(),
+            relation: symbols.spelling(p.info(head).name).to_string(),
         },
         other => other,
     }
@@ -185,7 +185,7 @@ fn flush(
                 return Err(GameError::Limit {
                     kind: LimitKind::Facts,
                     value: limits.max_facts,
-                    relation: symbols.name(p.info(head).name).to_string(),
+                    relation: symbols.spelling(p.info(head).name).to_string(),
                 });
             }
             if target.facts().is_multiple_of(MEMORY_CHECK_EVERY) {

@@ -1,0 +1,117 @@
+//! `gdl bench --seconds S` as a bound: a playout still under way when the
+//! time is up is stopped and not counted, however long it would have gone
+//! on; and a playout that goes wrong is named by its seed and step, so
+//! that it can be played again.
+
+use crate::common::{gdl_in, scratch};
+use serde_json::Value;
+
+/// A game that never ends: no playout finishes before `--max-steps`.
+const ENDLESS: &str = "; Its one role flips a light for ever.
+(role solo)
+(init (light on))
+(legal solo flip)
+(<= (next (light off)) (true (light on)))
+(<= (next (light on)) (true (light off)))
+(<= terminal (true (light on)) (true (light off)))
+(goal solo 50)
+";
+
+/// A game whose playouts go wrong half the time: at step 2 the role may
+/// fall, and a fallen role has no legal move in a state that is not
+/// terminal.
+const FALL: &str = "(role a)
+(init (at 0))
+(succ 0 1) (succ 1 2) (succ 2 3)
+(<= (legal a walk) (true (at ?n)) (succ ?n ?m))
+(<= (legal a fall) (true (at 2)))
+(<= (next (at ?m)) (does a walk) (true (at ?n)) (succ ?n ?m))
+(<= (next fallen) (does a fall))
+(<= terminal (true (at 3)))
+(goal a 100)
+";
+
+#[test]
+fn a_playout_that_cannot_end_in_time_is_stopped_and_not_counted() {
+    let dir = scratch("bench-endless");
+    std::fs::write(dir.join("endless.gdl"), ENDLESS).unwrap();
+    // A billion steps take seconds on the fastest machine; the bound is
+    // a third of a second.
+    let args = ["bench", "endless.gdl", "--seconds", "0.3"];
+    let steps = ["--max-steps", "1000000000"];
+    let run = gdl_in(&dir, &[&args[..], &steps[..]].concat(), "");
+    assert_eq!(run.code, 0, "{}", run.screen());
+    assert!(
+        run.stdout
+            .contains("playouts: 0 finished: 1 under way when the 0.3"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("give more --seconds"), "{}", run.stdout);
+    assert!(
+        !run.stdout.contains("/s"),
+        "no rate without playouts: {}",
+        run.stdout
+    );
+
+    let json = ["--threads", "2", "--json"];
+    let run = gdl_in(&dir, &[&args[..], &steps[..], &json[..]].concat(), "");
+    assert_eq!(run.code, 0, "{}", run.screen());
+    let v: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["playouts"], 0, "{v}");
+    assert_eq!(v["states"], 0, "{v}");
+    assert_eq!(v["stopped"], 2, "one a thread: {v}");
+    assert_eq!(v["playout_seconds"], 0.0, "{v}");
+    assert_eq!(v["playouts_per_second_overall"], 0.0, "{v}");
+    // Loosely: without the bound it would run for many seconds.
+    let seconds = v["seconds"].as_f64().unwrap();
+    assert!((0.3..30.0).contains(&seconds), "{v}");
+
+    // Playouts that end (here at the step limit) are counted, over the
+    // time they took, which is within the run's.
+    let run = gdl_in(
+        &dir,
+        &[&args[..], &["--max-steps", "100", "--json"][..]].concat(),
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.screen());
+    let v: Value = serde_json::from_str(&run.stdout).unwrap();
+    let number = |key: &str| v[key].as_f64().unwrap();
+    assert!(number("playouts") > 0.0, "{v}");
+    assert_eq!(number("playouts"), number("cut_short"), "{v}");
+    assert!(number("playout_seconds") <= number("seconds"), "{v}");
+    let overall = number("playouts") / number("playout_seconds");
+    assert!(
+        (number("playouts_per_second_overall") - overall).abs() < 1e-6 * overall,
+        "{v}"
+    );
+}
+
+#[test]
+fn a_bench_error_names_the_playouts_seed_and_step() {
+    let dir = scratch("bench-fall");
+    std::fs::write(dir.join("fall.gdl"), FALL).unwrap();
+    let run = gdl_in(&dir, &["bench", "fall.gdl", "--seconds", "5"], "");
+    assert_eq!(run.code, 1, "{}", run.screen());
+    let message = run.stderr.trim_end();
+    let seed = message
+        .strip_prefix("error: playout with seed ")
+        .and_then(|rest| rest.split_once(' '))
+        .map(|(seed, _)| seed.to_string())
+        .unwrap_or_else(|| panic!("no seed in {message}"));
+    assert_eq!(
+        message,
+        format!(
+            "error: playout with seed {seed} (the first of gdl bench fall.gdl --seed {seed}): \
+             step 3: a has no legal move in a state that is not terminal"
+        )
+    );
+    // The command it names plays that playout first, and fails the same.
+    let again = gdl_in(
+        &dir,
+        &["bench", "fall.gdl", "--seconds", "5", "--seed", &seed],
+        "",
+    );
+    assert_eq!(again.code, 1, "{}", again.screen());
+    assert_eq!(again.stderr.trim_end(), message);
+}
