@@ -41,7 +41,8 @@ pub struct PlayerArgs {
     #[arg(long, default_value = "127.0.0.1")]
     pub host: String,
     /// Seconds kept back from each clock for the network: a move is
-    /// searched until the play clock less this (at most half the clock).
+    /// searched until the play clock less this (at most 3/4 of the
+    /// clock, so that some search is always left).
     #[arg(long, default_value_t = 1.0, value_name = "SECONDS", value_parser = margin_seconds)]
     pub margin: f64,
     /// Threads the search runs on; 0 uses every core.
@@ -347,9 +348,9 @@ impl Player {
         Reply::ok(READY, note)
     }
 
-    /// The margin kept from `clock`: `--margin`, at most half the clock.
+    /// The margin kept from `clock`: `--margin`, at most 3/4 of it.
     fn margin(&self, clock: Duration) -> Duration {
-        Duration::from_secs_f64(self.args.margin).min(clock / 2)
+        margin(self.args.margin, clock)
     }
 
     /// Loads rules on a thread of their own; the result comes on the
@@ -387,6 +388,11 @@ impl Player {
         }
         receive
     }
+}
+
+/// The margin kept from `clock`: `asked` seconds, at most 3/4 of it.
+fn margin(asked: f64, clock: Duration) -> Duration {
+    Duration::from_secs_f64(asked).min(clock * 3 / 4)
 }
 
 /// What loading sends back.
@@ -435,9 +441,8 @@ impl Match {
     }
 
     /// The reply to PLAY: the joint move `moves` played, the player's move.
-    fn play(&mut self, moves: Option<Vec<String>>, received: Instant, margin: f64) -> Reply {
-        let margin = Duration::from_secs_f64(margin).min(self.play_clock / 2);
-        let deadline = received + self.play_clock - margin;
+    fn play(&mut self, moves: Option<Vec<String>>, received: Instant, asked: f64) -> Reply {
+        let deadline = received + self.play_clock - margin(asked, self.play_clock);
         self.wait(deadline);
         let p = match &mut self.engine {
             Engine::Playing(p) => p,
