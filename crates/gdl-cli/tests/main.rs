@@ -7,6 +7,7 @@ mod common;
 mod cli_ai;
 mod cli_boards;
 mod cli_check;
+mod cli_ggp;
 mod cli_hostile;
 mod cli_match;
 mod cli_memory;
