@@ -33,18 +33,7 @@ pub enum Request {
         clock: Duration,
     },
     /// `(start ID ROLE RULES STARTCLOCK PLAYCLOCK)`: a match begins.
-    Start {
-        /// The match's name.
-        id: String,
-        /// The role the player plays.
-        role: String,
-        /// The rules, one sentence a line.
-        rules: String,
-        /// How long the player has to answer `ready`.
-        start_clock: Duration,
-        /// How long the player has for each move.
-        play_clock: Duration,
-    },
+    Start(Start),
     /// `(play ID MOVES)`: the player's move is due.
     Play {
         /// The match's name.
@@ -66,6 +55,21 @@ pub enum Request {
     },
 }
 
+/// What START says.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Start {
+    /// The match's name.
+    pub id: String,
+    /// The role the player plays.
+    pub role: String,
+    /// The rules, one sentence a line.
+    pub rules: String,
+    /// How long the player has to answer `ready`.
+    pub start_clock: Duration,
+    /// How long the player has for each move.
+    pub play_clock: Duration,
+}
+
 /// The reply of a player that takes the match or the game offered.
 pub const READY: &str = "ready";
 /// The reply of a player to a match it is not in, or while in another.
@@ -79,7 +83,7 @@ impl Request {
         match self {
             Request::Info => "INFO",
             Request::Preview { .. } => "PREVIEW",
-            Request::Start { .. } => "START",
+            Request::Start(_) => "START",
             Request::Play { .. } => "PLAY",
             Request::Stop { .. } => "STOP",
             Request::Abort { .. } => "ABORT",
@@ -88,30 +92,32 @@ impl Request {
 
     /// The message in KIF, as a manager sends it.
     pub fn to_kif(&self) -> String {
-        let moves = |m: &Option<Vec<String>>| match m {
-            None => "nil".to_string(),
-            Some(joint) => format!("({})", joint.join(" ")),
-        };
         match self {
             Request::Info => "(info)".to_string(),
             Request::Preview { rules, clock } => {
                 format!("(preview ({rules}) {})", seconds(*clock))
             }
-            Request::Start {
-                id,
-                role,
-                rules,
-                start_clock,
-                play_clock,
-            } => format!(
-                "(start {id} {role} ({rules}) {} {})",
-                seconds(*start_clock),
-                seconds(*play_clock)
+            Request::Start(s) => format!(
+                "(start {} {} ({}) {} {})",
+                s.id,
+                s.role,
+                s.rules,
+                seconds(s.start_clock),
+                seconds(s.play_clock)
             ),
-            Request::Play { id, moves: m } => format!("(play {id} {})", moves(m)),
-            Request::Stop { id, moves: m } => format!("(stop {id} {})", moves(m)),
+            Request::Play { id, moves } => format!("(play {id} {})", moves_kif(moves)),
+            Request::Stop { id, moves } => format!("(stop {id} {})", moves_kif(moves)),
             Request::Abort { id } => format!("(abort {id})"),
         }
+    }
+}
+
+/// The moves of PLAY and STOP in KIF: `nil`, or the joint move in
+/// parentheses.
+pub fn moves_kif(moves: &Option<Vec<String>>) -> String {
+    match moves {
+        None => "nil".to_string(),
+        Some(joint) => format!("({})", joint.join(" ")),
     }
 }
 
@@ -163,13 +169,13 @@ pub fn read_request(text: &str) -> Result<Request, String> {
         }
         "start" => {
             arity(5, "(start ID ROLE RULES STARTCLOCK PLAYCLOCK)")?;
-            Ok(Request::Start {
+            Ok(Request::Start(Start {
                 id: word(&args[0], "match id")?,
                 role: word(&args[1], "role")?,
                 rules: rules(&args[2])?,
                 start_clock: clock(&args[3], "start clock")?,
                 play_clock: clock(&args[4], "play clock")?,
-            })
+            }))
         }
         "play" | "stop" => {
             arity(2, &format!("({head} ID MOVES)"))?;
@@ -266,13 +272,13 @@ mod tests {
             "( START m.1 xplayer ( ( role xplayer ) ( <= ( legal ?r noop ) ( role ?r ) ) ) 10 5 )";
         assert_eq!(
             read_request(start).unwrap(),
-            Request::Start {
+            Request::Start(Start {
                 id: "m.1".into(),
                 role: "xplayer".into(),
                 rules: "(role xplayer)\n(<= (legal ?r noop) (role ?r))\n".into(),
                 start_clock: Duration::from_secs(10),
                 play_clock: Duration::from_secs(5),
-            }
+            })
         );
         assert_eq!(
             read_request("(PLAY m.1 NIL)").unwrap(),
@@ -308,13 +314,13 @@ mod tests {
                 moves: None,
             },
             Request::Abort { id: "a".into() },
-            Request::Start {
+            Request::Start(Start {
                 id: "a".into(),
                 role: "white".into(),
                 rules: "(role white)\n".into(),
                 start_clock: Duration::from_secs(3),
                 play_clock: Duration::from_secs(2),
-            },
+            }),
         ] {
             let text = r.to_kif();
             let back = read_request(&text).unwrap();

@@ -158,6 +158,15 @@ fn against_gdl_player_over_http() {
     expect(&dir, &["replay", "tictactoe.gdl", "played/match-0.json"], 0);
 }
 
+/// `gdl match` of tic-tac-toe, x played at random, o by the player at
+/// `url`, 1 s a move.
+fn random_against(dir: &Path, url: &str, more: &[&str]) -> crate::common::Run {
+    let mut args = vec!["match", "tictactoe.gdl", "--players", "random", url];
+    args.extend_from_slice(&["--play-clock", "1"]);
+    args.extend_from_slice(more);
+    expect(dir, &args, 0)
+}
+
 #[test]
 fn a_player_that_cannot_be_reached_gets_random_moves() {
     let dir = with_tictactoe("match_unreachable");
@@ -168,19 +177,7 @@ fn a_player_that_cannot_be_reached_gets_random_moves() {
         .unwrap()
         .port();
     let url = format!("http://127.0.0.1:{port}");
-    let run = expect(
-        &dir,
-        &[
-            "match",
-            "tictactoe.gdl",
-            "--players",
-            "random",
-            &url,
-            "--play-clock",
-            "1",
-        ],
-        0,
-    );
+    let run = random_against(&dir, &url, &[]);
     assert!(
         run.stdout
             .contains(&format!("  start: oplayer ({url}): cannot reach it: ")),
@@ -273,21 +270,7 @@ fn late_and_illegal_moves_are_replaced_and_reported() {
     let dir = with_tictactoe("match_bad_player");
     let (address, messages) = bad_player(Duration::from_secs(4));
     let url = format!("http://{address}");
-    let run = expect(
-        &dir,
-        &[
-            "match",
-            "tictactoe.gdl",
-            "--players",
-            "random",
-            &url,
-            "--play-clock",
-            "1",
-            "--seed",
-            "3",
-        ],
-        0,
-    );
+    let run = random_against(&dir, &url, &["--seed", "3"]);
     let incidents: Vec<&str> = run.stdout.lines().filter(|l| l.starts_with("  ")).collect();
     assert!(
         incidents[0].starts_with(&format!(

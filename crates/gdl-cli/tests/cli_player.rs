@@ -76,6 +76,9 @@ fn a_whole_match_of_tictactoe() {
 #[test]
 fn a_game_it_cannot_load_is_answered_and_logged() {
     let (player, address) = gdl_player(&[]);
+    // A look at a game before a match: it loads.
+    let rules = std::fs::read_to_string(root().join("rules/tictactoe.gdl")).unwrap();
+    assert_eq!(post(&address, &format!("(preview ({rules}\n) 2)")).1, "ready");
     // `?y` is unsafe: the rules are not valid GDL.
     let bad = "(start m.bad robot ((role robot) (init (p 1)) \
                (<= (legal robot (go ?y)) (true (p 1))) (<= terminal (true (p 2))) \
@@ -92,6 +95,7 @@ fn a_game_it_cannot_load_is_answered_and_logged() {
     assert_eq!(post(&address, "(abort m.who)").1, "done");
     let log = player.stderr();
     for line in [
+        "PREVIEW (2 s) -> ready (the rules load: 2 roles, ground rules, loaded in ",
         "START m.bad as robot (clocks 2 s, 1 s) -> ready (cannot load the rules: the rules of m.bad:3:",
         "PLAY m.bad nil -> noop (cannot load the rules: ",
         "ABORT m.bad -> done (the match is dropped)",

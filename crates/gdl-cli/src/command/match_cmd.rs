@@ -15,7 +15,7 @@ use super::record_cmd::games_folder;
 use super::trace_cmd::DEFAULT_BUDGET;
 use super::{load, threads, write_file, Failure, LimitArgs};
 use crate::http::{post, HttpError};
-use crate::protocol::{read_move, rules_of, Request, READY};
+use crate::protocol::{read_move, rules_of, Request, Start, READY};
 use crate::record::record_file;
 use crate::trace::{legal_move, Trace};
 use gdl::{Budget, Game, GameError, Move, RandomPlayer, Role, SearchPlayer, State};
@@ -287,12 +287,14 @@ impl Manager<'_> {
             })
             .collect();
         let mut incidents = Vec::new();
-        let starts = self.to_http(|r| Request::Start {
-            id: id.clone(),
-            role: self.roles[r].clone(),
-            rules: self.rules.clone(),
-            start_clock: self.start_clock,
-            play_clock: self.play_clock,
+        let starts = self.to_http(|r| {
+            Request::Start(Start {
+                id: id.clone(),
+                role: self.roles[r].clone(),
+                rules: self.rules.clone(),
+                start_clock: self.start_clock,
+                play_clock: self.play_clock,
+            })
         });
         for (r, reply) in self.send(starts, self.start_clock) {
             match reply {

@@ -21,7 +21,7 @@
 
 use super::{load_game, Failure, LimitArgs};
 use crate::http::left;
-use crate::protocol::{info_reply, read_request, Request, BUSY, DONE, READY};
+use crate::protocol::{info_reply, moves_kif, read_request, Request, Start, BUSY, DONE, READY};
 use gdl::{Budget, Game, GameError, LoadError, Move, RandomPlayer, Role, SearchPlayer, State};
 use std::io::Read;
 use std::path::Path;
@@ -230,13 +230,7 @@ impl Player {
         match request {
             Request::Info => self.info(),
             Request::Preview { rules, clock } => self.preview(rules, clock, received),
-            Request::Start {
-                id,
-                role,
-                rules,
-                start_clock,
-                play_clock,
-            } => self.start(id, role, rules, start_clock, play_clock, received),
+            Request::Start(start) => self.start(start, received),
             Request::Play { id, moves } => {
                 let margin = self.args.margin;
                 match self.in_match(&id) {
@@ -311,15 +305,14 @@ impl Player {
         Reply::ok(READY, note)
     }
 
-    fn start(
-        &mut self,
-        id: String,
-        role: String,
-        rules: String,
-        start_clock: Duration,
-        play_clock: Duration,
-        received: Instant,
-    ) -> Reply {
+    fn start(&mut self, start: Start, received: Instant) -> Reply {
+        let Start {
+            id,
+            role,
+            rules,
+            start_clock,
+            play_clock,
+        } = start;
         if self.busy() && self.current.as_ref().is_some_and(|m| m.id != id) {
             return Reply::ok(BUSY, "in another match");
         }
@@ -575,26 +568,18 @@ fn describe(e: &GameError) -> String {
 
 /// A message as the log names it: `PLAY m.1 ((mark 1 1) noop)`.
 fn summary(r: &Request) -> String {
-    let moves = |m: &Option<Vec<String>>| match m {
-        None => "nil".to_string(),
-        Some(j) => format!("({})", j.join(" ")),
-    };
     match r {
         Request::Info => "INFO".to_string(),
         Request::Preview { clock, .. } => format!("PREVIEW ({} s)", clock.as_secs_f64()),
-        Request::Start {
-            id,
-            role,
-            start_clock,
-            play_clock,
-            ..
-        } => format!(
-            "START {id} as {role} (clocks {} s, {} s)",
-            start_clock.as_secs_f64(),
-            play_clock.as_secs_f64()
+        Request::Start(s) => format!(
+            "START {} as {} (clocks {} s, {} s)",
+            s.id,
+            s.role,
+            s.start_clock.as_secs_f64(),
+            s.play_clock.as_secs_f64()
         ),
-        Request::Play { id, moves: m } => format!("PLAY {id} {}", moves(m)),
-        Request::Stop { id, moves: m } => format!("STOP {id} {}", moves(m)),
+        Request::Play { id, moves } => format!("PLAY {id} {}", moves_kif(moves)),
+        Request::Stop { id, moves } => format!("STOP {id} {}", moves_kif(moves)),
         Request::Abort { id } => format!("ABORT {id}"),
     }
 }
