@@ -78,7 +78,10 @@ fn a_game_it_cannot_load_is_answered_and_logged() {
     let (player, address) = gdl_player(&[]);
     // A look at a game before a match: it loads.
     let rules = std::fs::read_to_string(root().join("rules/tictactoe.gdl")).unwrap();
-    assert_eq!(post(&address, &format!("(preview ({rules}\n) 2)")).1, "ready");
+    assert_eq!(
+        post(&address, &format!("(preview ({rules}\n) 2)")).1,
+        "ready"
+    );
     // `?y` is unsafe: the rules are not valid GDL.
     let bad = "(start m.bad robot ((role robot) (init (p 1)) \
                (<= (legal robot (go ?y)) (true (p 1))) (<= terminal (true (p 2))) \

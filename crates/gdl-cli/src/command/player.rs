@@ -406,12 +406,17 @@ fn cannot_load(e: &LoadError) -> String {
         LoadError::Invalid { file, diagnostics } => {
             let errors: Vec<_> = diagnostics.iter().filter(|d| d.is_error()).collect();
             match errors.first() {
-                Some(d) => format!(
-                    "cannot load the rules: {}: {} ({} errors in all)",
-                    file.location(d.span),
-                    d.message,
-                    errors.len()
-                ),
+                Some(d) => {
+                    let more = match errors.len() {
+                        1 => String::new(),
+                        n => format!(" ({n} errors in all)"),
+                    };
+                    format!(
+                        "cannot load the rules: {}: {}{more}",
+                        file.location(d.span),
+                        d.message
+                    )
+                }
                 None => "cannot load the rules".to_string(),
             }
         }
