@@ -188,7 +188,7 @@ impl Player {
         let (what, reply) = match message {
             Ok(text) if text.trim().is_empty() => ("INFO".to_string(), self.info()),
             Ok(text) => match read_request(&text) {
-                Ok(r) => (summary(&r), self.handle(r, received)),
+                Ok(r) => (summary(&r), self.guarded(r, received)),
                 Err(e) => (format!("a bad message from {from}"), bad(e)),
             },
             Err(e) => (format!("a bad request from {from}"), bad(e)),
@@ -223,6 +223,26 @@ impl Player {
             ));
         }
         String::from_utf8(bytes).map_err(|_| "the message is not UTF-8 text".to_string())
+    }
+
+    /// The reply to one message; a bug of gdl's met while answering (a
+    /// panic) loses the match, not the player: its answer is an error
+    /// (status 500), and the next match is played as usual.
+    fn guarded(&mut self, request: Request, received: Instant) -> Reply {
+        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.handle(request, received)
+        }));
+        answer.unwrap_or_else(|_| {
+            let why = "gdl failed while answering (a bug; see the message above)".to_string();
+            if let Some(m) = &mut self.current {
+                m.engine = Engine::Lost(why.clone());
+            }
+            Reply {
+                status: 500,
+                body: why,
+                note: String::new(),
+            }
+        })
     }
 
     /// The reply to one message.
