@@ -55,12 +55,13 @@ pub enum Command {
     Bench(command::bench::BenchArgs),
     /// Self-play of the search player: balance, length, branching.
     Analyse(command::analyse::AnalyseArgs),
+    /// Serve a GGP player over HTTP (the GGP match protocol).
+    Player(command::player::PlayerArgs),
+    /// Run matches between built-in and HTTP players, as a game manager.
+    Match(command::match_cmd::MatchArgs),
 }
 
-/// The stack of the thread that runs the command: reading rules nested
-/// `MAX_NESTING_CEILING` deep recurses that far (only the pages touched
-/// are ever allocated).
-pub const STACK_BYTES: usize = 256 << 20;
+pub use crate::command::STACK_BYTES;
 
 impl Command {
     /// Runs the subcommand: what it printed is on standard output, its
@@ -78,6 +79,8 @@ impl Command {
             Command::Perft(a) => command::perft::perft(a),
             Command::Bench(a) => command::bench::bench(a),
             Command::Analyse(a) => command::analyse::analyse(a),
+            Command::Player(a) => command::player::player(a),
+            Command::Match(a) => command::match_cmd::run(a),
         }
     }
 }

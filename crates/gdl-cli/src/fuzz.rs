@@ -30,7 +30,9 @@
 
 use crate::cli::{is_print_failure, message, Args, Command, STACK_BYTES};
 use crate::command::ai::AiArgs;
+use crate::command::match_cmd::Spec;
 use clap::Parser;
+use gdl::Budget;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -215,6 +217,21 @@ fn bounded(command: &mut Command) -> bool {
             args.max_steps = args.max_steps.min(MAX_STEPS);
             true
         }
+        Command::Match(args) => {
+            // Built-in players only, a few iterations a move.
+            for spec in &mut args.players {
+                match spec {
+                    Spec::Http(_) => return false,
+                    Spec::Ai(budget) => *budget = Budget::Iterations(10),
+                    Spec::Random => {}
+                }
+            }
+            args.matches = args.matches.min(2);
+            args.max_steps = args.max_steps.min(MAX_STEPS);
+            true
+        }
+        // It serves the network until it is stopped.
+        Command::Player(_) => false,
         Command::Check(_)
         | Command::Plan(_)
         | Command::Replay(_)

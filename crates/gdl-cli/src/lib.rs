@@ -8,6 +8,8 @@ pub mod cli;
 pub mod command;
 pub mod compare;
 pub mod fuzz;
+pub mod http;
 pub mod measure;
+pub mod protocol;
 pub mod record;
 pub mod trace;

@@ -123,3 +123,122 @@ pub const DOUBLE_STEP: &str = "
     (not (occupied ?x 3))
     (not (occupied ?x 4)))
 ";
+
+/// A process a test started, killed when the test ends, even by a failed
+/// assertion (its `Drop`), and what it wrote on standard error so far.
+pub struct Process {
+    child: std::process::Child,
+    stderr: std::sync::Arc<std::sync::Mutex<String>>,
+}
+
+impl Process {
+    /// Starts `program ARGS`, its standard error collected by a thread.
+    pub fn start(program: &Path, args: &[&str], dir: &Path) -> Process {
+        let mut child = Command::new(program)
+            .args(args)
+            .current_dir(dir)
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{} starts: {e}", program.display()));
+        let stderr = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let mut pipe = child.stderr.take().expect("stderr is piped");
+        let collected = std::sync::Arc::clone(&stderr);
+        std::thread::spawn(move || {
+            let mut buffer = [0u8; 4096];
+            while let Ok(n) = std::io::Read::read(&mut pipe, &mut buffer) {
+                if n == 0 {
+                    break;
+                }
+                let text = String::from_utf8_lossy(&buffer[..n]).into_owned();
+                collected.lock().unwrap().push_str(&text);
+            }
+        });
+        Process { child, stderr }
+    }
+
+    /// What it wrote on standard error so far.
+    pub fn stderr(&self) -> String {
+        self.stderr.lock().unwrap().clone()
+    }
+
+    /// Waits (at most 30 seconds) for standard error to hold `text`;
+    /// returns it all.
+    pub fn wait_for(&self, text: &str) -> String {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            let now = self.stderr();
+            if now.contains(text) {
+                return now;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no `{text}` on standard error in 30 s:\n{now}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `gdl player` on a free port of 127.0.0.1 (`--port 0`), with `args`
+/// added, ended by the test at the latest after 5 minutes (`--timeout`):
+/// the process and its address (`127.0.0.1:PORT`).
+pub fn gdl_player(args: &[&str]) -> (Process, String) {
+    let mut all = vec!["player", "--port", "0", "--timeout", "300"];
+    all.extend_from_slice(args);
+    let player = Process::start(Path::new(env!("CARGO_BIN_EXE_gdl")), &all, &root());
+    let log = player.wait_for("\n");
+    let address = log
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("gdl player listening on http://"))
+        .unwrap_or_else(|| panic!("the first line names the address:\n{log}"))
+        .to_string();
+    (player, address)
+}
+
+/// Sends `request` (a whole HTTP request) to `address` and reads the
+/// reply to its end (at most 30 seconds).
+pub fn http_raw(address: &str, request: &[u8]) -> String {
+    use std::io::Read;
+    let mut stream = std::net::TcpStream::connect(address).expect("the player listens");
+    let limit = Some(std::time::Duration::from_secs(30));
+    stream.set_read_timeout(limit).unwrap();
+    stream.set_write_timeout(limit).unwrap();
+    stream.write_all(request).unwrap();
+    let mut reply = Vec::new();
+    let _ = stream.read_to_end(&mut reply);
+    String::from_utf8_lossy(&reply).into_owned()
+}
+
+/// Posts the message `body` to the player at `address` as a game manager
+/// does: the status code and body of the reply, the headers checked.
+pub fn post(address: &str, body: &str) -> (String, String) {
+    let request = format!(
+        "POST / HTTP/1.0\r\nContent-Type: text/acl\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let reply = http_raw(address, request.as_bytes());
+    let (head, body) = reply
+        .split_once("\r\n\r\n")
+        .unwrap_or_else(|| panic!("an HTTP reply: {reply:?}"));
+    for header in [
+        "Content-Type: text/acl",
+        "Access-Control-Allow-Origin: *",
+        "Access-Control-Allow-Methods: POST, GET, OPTIONS",
+        "Access-Control-Allow-Headers: Content-Type",
+    ] {
+        assert!(head.contains(header), "{header} in:\n{head}");
+    }
+    let status = head.split_whitespace().nth(1).unwrap_or("").to_string();
+    (status, body.to_string())
+}

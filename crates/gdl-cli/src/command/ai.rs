@@ -78,8 +78,13 @@ impl AiArgs {
             .enumerate()
             .map(|(i, ai)| {
                 ai.then(|| {
-                    SearchPlayer::new(game, Role(i as u32), budget, seed.wrapping_add(i as u64))
-                        .threads(threads)
+                    search_player(
+                        game,
+                        Role(i as u32),
+                        budget,
+                        seed.wrapping_add(i as u64),
+                        threads,
+                    )
                 })
             })
             .collect();
@@ -89,6 +94,18 @@ impl AiArgs {
             elapsed: Duration::ZERO,
         }
     }
+}
+
+/// The search player of `role` within `budget`, seeded with `seed`, on
+/// `threads` threads: the one every command puts in a seat.
+pub fn search_player(
+    game: &Game,
+    role: Role,
+    budget: Budget,
+    seed: u64,
+    threads: usize,
+) -> SearchPlayer {
+    SearchPlayer::new(game, role, budget, seed).threads(threads)
 }
 
 /// A search player in some seats, the random player in the others.

@@ -5,8 +5,10 @@ pub mod ai;
 pub mod analyse;
 pub mod bench;
 pub mod check;
+pub mod match_cmd;
 pub mod perft;
 pub mod play;
+pub mod player;
 pub mod random;
 pub mod record_cmd;
 pub mod test_cmd;
@@ -17,6 +19,12 @@ use gdl::{Diagnostic, Game, GameError, Limits, LoadError, Severity};
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+/// The stack of the threads that load rules (the one that runs the
+/// command, and those of `gdl player`): reading rules nested
+/// `MAX_NESTING_CEILING` deep recurses that far (only the pages touched
+/// are ever allocated).
+pub const STACK_BYTES: usize = 256 << 20;
 
 /// Why a command failed; decides the message and the exit status.
 #[derive(Debug)]

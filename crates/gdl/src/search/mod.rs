@@ -177,6 +177,13 @@ impl SearchPlayer {
         self
     }
 
+    /// Changes the budget of the searches to come (a game player under a
+    /// clock gives each move the time left before its deadline), keeping
+    /// the tree.
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
+    }
+
     /// The role this player plays.
     pub fn role(&self) -> Role {
         self.role

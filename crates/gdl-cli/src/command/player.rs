@@ -1,0 +1,665 @@
+//! `gdl player --port P`: a General Game Playing player over HTTP, as the
+//! GGP match protocol says (see [`crate::protocol`]): a game manager posts
+//! messages (INFO, PREVIEW, START, PLAY, STOP, ABORT) and the player
+//! answers each, its moves chosen by the search player within the play
+//! clock less a safety margin.
+//!
+//! One match at a time. The rules come in the START message; they load on
+//! a thread of their own, so that `ready` goes back within the start clock
+//! even when loading takes longer (PLAY then waits for it, within its own
+//! clock), and the rest of the start clock is spent searching the first
+//! position. A game that cannot be loaded, or whose rules fail while
+//! playing, is logged and answered with a random legal move when the
+//! legal moves can still be had, and with `noop` when not (a manager
+//! replaces a move that is not legal by one of its own choosing). A
+//! malformed message gets an error reply (status 400); the player goes on.
+//! Every message gets one line on standard error.
+//!
+//! HTTP is served by `tiny_http`, a small, long-kept server crate: the
+//! protocol needs a plain POST, GET and OPTIONS (for browsers) and nothing
+//! more, and this keeps the parsing of requests out of our code.
+
+use super::{load_game, Failure, LimitArgs};
+use crate::http::left;
+use crate::protocol::{info_reply, moves_kif, read_request, Request, Start, BUSY, DONE, READY};
+use gdl::{Budget, Game, GameError, LoadError, Move, RandomPlayer, Role, SearchPlayer, State};
+use std::io::Read;
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// Arguments of `gdl player`.
+#[derive(clap::Args)]
+pub struct PlayerArgs {
+    /// The port to listen on; 0 takes any free port (the first line on
+    /// standard error names the address).
+    #[arg(long, value_name = "P")]
+    pub port: u16,
+    /// The address to listen on: 127.0.0.1 takes requests from this
+    /// machine only; 0.0.0.0 from anywhere.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Seconds kept back from each clock for the network: a move is
+    /// searched until the play clock less this (at most 3/4 of the
+    /// clock, so that some search is always left).
+    #[arg(long, default_value_t = 1.0, value_name = "SECONDS", value_parser = margin_seconds)]
+    pub margin: f64,
+    /// Threads the search runs on; 0 uses every core.
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = super::thread_count)]
+    pub threads: usize,
+    /// Seed of the search player's random choices.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// The name INFO gives.
+    #[arg(long, default_value = "gdl")]
+    pub name: String,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// Reads `--margin`: zero or more seconds, at most an hour.
+fn margin_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if (0.0..=3600.0).contains(&s) => Ok(s),
+        _ => Err("expected a number of seconds from 0 to 3600".into()),
+    }
+}
+
+/// The shortest search worth starting; with less time left, a random
+/// legal move goes back at once.
+const MIN_SEARCH: Duration = Duration::from_millis(5);
+
+/// Runs `gdl player`: serves until the process is stopped.
+pub fn player(args: PlayerArgs) -> Result<ExitCode, Failure> {
+    let address = format!("{}:{}", args.host, args.port);
+    let server = tiny_http::Server::http(&address)
+        .map_err(|e| Failure::Io(format!("cannot listen on {address}: {e}")))?;
+    let bound = server
+        .server_addr()
+        .to_ip()
+        .map_or(address.clone(), |a| a.to_string());
+    eprintln!("gdl player listening on http://{bound}");
+    let mut player = Player::new(args);
+    loop {
+        let request = match server.recv() {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("cannot take a request: {e}");
+                continue;
+            }
+        };
+        player.serve(request);
+    }
+}
+
+/// The headers of every reply: the content type of the protocol and the
+/// CORS headers ggp-base's players send, so that a manager running in a
+/// browser may talk to the player.
+const HEADERS: [(&str, &str); 5] = [
+    ("Content-Type", "text/acl"),
+    ("Access-Control-Allow-Origin", "*"),
+    ("Access-Control-Allow-Methods", "POST, GET, OPTIONS"),
+    ("Access-Control-Allow-Headers", "Content-Type"),
+    ("Access-Control-Allow-Age", "86400"),
+];
+
+/// What the player knows of its match, if it is in one.
+struct Player {
+    args: PlayerArgs,
+    current: Option<Match>,
+    /// Matches started, to vary the seed from match to match.
+    started: u64,
+}
+
+/// A match the player is in.
+struct Match {
+    id: String,
+    start_clock: Duration,
+    play_clock: Duration,
+    /// When the manager last sent a message of the match.
+    last_seen: Instant,
+    engine: Engine,
+}
+
+/// Where the player is with the rules of its match.
+enum Engine {
+    /// Still loading them, on a thread that sends the result.
+    Loading(Receiver<Result<Box<Playing>, String>>),
+    /// Playing.
+    Playing(Box<Playing>),
+    /// Lost: the rules did not load, or failed while playing, or the moves
+    /// the manager sent cannot be followed; why.
+    Lost(String),
+}
+
+/// A match followed move by move.
+struct Playing {
+    game: Game,
+    role: Role,
+    state: State,
+    search: SearchPlayer,
+    random: RandomPlayer,
+    /// A description of the game, for the log.
+    about: String,
+}
+
+/// A reply: its HTTP status, its body, and what the log says of it.
+struct Reply {
+    status: u16,
+    body: String,
+    note: String,
+}
+
+impl Reply {
+    fn ok(body: impl Into<String>, note: impl Into<String>) -> Reply {
+        Reply {
+            status: 200,
+            body: body.into(),
+            note: note.into(),
+        }
+    }
+}
+
+impl Player {
+    fn new(args: PlayerArgs) -> Player {
+        Player {
+            args,
+            current: None,
+            started: 0,
+        }
+    }
+
+    /// Answers one HTTP request and logs it.
+    fn serve(&mut self, mut request: tiny_http::Request) {
+        let received = Instant::now();
+        let from = request
+            .remote_addr()
+            .map_or("?".to_string(), |a| a.to_string());
+        let message = match request.method() {
+            tiny_http::Method::Options => {
+                respond(request, Reply::ok("", ""));
+                return;
+            }
+            tiny_http::Method::Post => self.body(&mut request),
+            tiny_http::Method::Get => Ok(url_decode(request.url().trim_start_matches('/'))),
+            other => Err(format!("{other} is not a method of the protocol: use POST")),
+        };
+        let (what, reply) = match message {
+            Ok(text) if text.trim().is_empty() => ("INFO".to_string(), self.info()),
+            Ok(text) => match read_request(&text) {
+                Ok(r) => (summary(&r), self.guarded(r, received)),
+                Err(e) => (format!("a bad message from {from}"), bad(e)),
+            },
+            Err(e) => (format!("a bad request from {from}"), bad(e)),
+        };
+        let note = if reply.note.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", reply.note)
+        };
+        let shown = if reply.status == 200 {
+            reply.body.clone()
+        } else {
+            format!("error {}: {}", reply.status, reply.body)
+        };
+        eprintln!(
+            "{what} -> {shown}{note} [{:.3} s]",
+            received.elapsed().as_secs_f64()
+        );
+        respond(request, reply);
+    }
+
+    /// The body of a POST, at most `--max-file-size` bytes of UTF-8.
+    fn body(&self, request: &mut tiny_http::Request) -> Result<String, String> {
+        let limit = self.args.limits.max_file_size;
+        let mut bytes = Vec::new();
+        (request.as_reader().take(limit.saturating_add(1)))
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("cannot read the message: {e}"))?;
+        if bytes.len() as u64 > limit {
+            return Err(format!(
+                "the message is longer than {limit} bytes; raise --max-file-size"
+            ));
+        }
+        String::from_utf8(bytes).map_err(|_| "the message is not UTF-8 text".to_string())
+    }
+
+    /// The reply to one message; a bug of gdl's met while answering (a
+    /// panic) loses the match, not the player: its answer is an error
+    /// (status 500), and the next match is played as usual.
+    fn guarded(&mut self, request: Request, received: Instant) -> Reply {
+        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.handle(request, received)
+        }));
+        answer.unwrap_or_else(|_| {
+            let why = "gdl failed while answering (a bug; see the message above)".to_string();
+            if let Some(m) = &mut self.current {
+                m.engine = Engine::Lost(why.clone());
+            }
+            Reply {
+                status: 500,
+                body: why,
+                note: String::new(),
+            }
+        })
+    }
+
+    /// The reply to one message.
+    fn handle(&mut self, request: Request, received: Instant) -> Reply {
+        match request {
+            Request::Info => self.info(),
+            Request::Preview { rules, clock } => self.preview(rules, clock, received),
+            Request::Start(start) => self.start(start, received),
+            Request::Play { id, moves } => {
+                let margin = self.args.margin;
+                match self.in_match(&id) {
+                    Some(m) => m.play(moves, received, margin),
+                    None => self.not_in(&id),
+                }
+            }
+            Request::Stop { id, moves } => match self.in_match(&id) {
+                Some(m) => {
+                    let note = m.stop(moves);
+                    self.current = None;
+                    Reply::ok(DONE, note)
+                }
+                None => self.not_in(&id),
+            },
+            Request::Abort { id } => match self.in_match(&id) {
+                Some(_) => {
+                    self.current = None;
+                    Reply::ok(DONE, "the match is dropped")
+                }
+                None => self.not_in(&id),
+            },
+        }
+    }
+
+    fn info(&mut self) -> Reply {
+        let busy = self.busy();
+        Reply::ok(info_reply(&self.args.name, busy), "")
+    }
+
+    /// Whether the player is in a match; one the manager has not spoken of
+    /// for long (it went away without STOP or ABORT) is dropped first.
+    fn busy(&mut self) -> bool {
+        if let Some(m) = &self.current {
+            let forgotten = 3 * (m.start_clock + m.play_clock) + Duration::from_secs(30);
+            if m.last_seen.elapsed() > forgotten {
+                eprintln!("match {} dropped: no message for {forgotten:?}", m.id);
+                self.current = None;
+            }
+        }
+        self.current.is_some()
+    }
+
+    /// The match named `id`, if it is the player's.
+    fn in_match(&mut self, id: &str) -> Option<&mut Match> {
+        let m = self.current.as_mut().filter(|m| m.id == id)?;
+        m.last_seen = Instant::now();
+        Some(m)
+    }
+
+    fn not_in(&self, id: &str) -> Reply {
+        let now = match &self.current {
+            Some(m) => format!("in match {}", m.id),
+            None => "in no match".to_string(),
+        };
+        Reply::ok(BUSY, format!("not in match {id}: {now}"))
+    }
+
+    fn preview(&mut self, rules: String, clock: Duration, received: Instant) -> Reply {
+        if self.busy() {
+            return Reply::ok(BUSY, "in a match");
+        }
+        let deadline = received + clock - self.margin(clock);
+        let note = match self
+            .load(rules, "preview", None)
+            .recv_timeout(left(deadline))
+        {
+            Ok(Ok(p)) => format!("the rules load: {}", p.about),
+            Ok(Err(why)) => why,
+            Err(_) => "still loading at the end of the preview clock".to_string(),
+        };
+        Reply::ok(READY, note)
+    }
+
+    fn start(&mut self, start: Start, received: Instant) -> Reply {
+        let Start {
+            id,
+            role,
+            rules,
+            start_clock,
+            play_clock,
+        } = start;
+        if self.busy() && self.current.as_ref().is_some_and(|m| m.id != id) {
+            return Reply::ok(BUSY, "in another match");
+        }
+        self.started += 1;
+        let loading = self.load(rules, &id, Some(role));
+        let deadline = received + start_clock - self.margin(start_clock);
+        let mut m = Match {
+            id,
+            start_clock,
+            play_clock,
+            last_seen: Instant::now(),
+            engine: Engine::Loading(loading),
+        };
+        m.wait(deadline);
+        let note = match &mut m.engine {
+            Engine::Playing(p) => {
+                // The rest of the start clock goes to the first position;
+                // the tree is kept for the first PLAY.
+                let iterations = p.search_until(deadline).map_or(0, |(_, n)| n);
+                format!("{}; {iterations} iterations before the first move", p.about)
+            }
+            Engine::Lost(why) => why.clone(),
+            Engine::Loading(_) => "still loading at the end of the start clock".to_string(),
+        };
+        self.current = Some(m);
+        Reply::ok(READY, note)
+    }
+
+    /// The margin kept from `clock`: `--margin`, at most 3/4 of it.
+    fn margin(&self, clock: Duration) -> Duration {
+        margin(self.args.margin, clock)
+    }
+
+    /// Loads rules on a thread of their own; the result comes on the
+    /// channel returned. With a role, it is ready to play it.
+    fn load(&self, rules: String, id: &str, role: Option<String>) -> Receiver<PlayingOrWhy> {
+        let (send, receive) = mpsc::channel();
+        let limits = self.args.limits.clone();
+        let name = format!("the rules of {id}");
+        let (seed, threads) = (
+            (self.args.seed).wrapping_add(self.started),
+            super::threads(self.args.threads),
+        );
+        let spawned = std::thread::Builder::new()
+            .name("load".into())
+            .stack_size(super::STACK_BYTES)
+            .spawn(move || {
+                let start = Instant::now();
+                let loaded = load_game(Path::new(&name), rules.into_bytes(), &limits)
+                    .map_err(|e| cannot_load(&e));
+                let playing = loaded.and_then(|game| {
+                    let about = format!(
+                        "{} roles, {}, loaded in {:.3} s",
+                        game.roles().len(),
+                        engine_name(&game),
+                        start.elapsed().as_secs_f64()
+                    );
+                    Playing::new(game, role.as_deref(), seed, threads, about)
+                });
+                let _ = send.send(playing.map(Box::new));
+            });
+        if let Err(e) = spawned {
+            let (send, receive) = mpsc::channel();
+            let _ = send.send(Err(format!("cannot start loading: {e}")));
+            return receive;
+        }
+        receive
+    }
+}
+
+/// The margin kept from `clock`: `asked` seconds, at most 3/4 of it.
+fn margin(asked: f64, clock: Duration) -> Duration {
+    Duration::from_secs_f64(asked).min(clock * 3 / 4)
+}
+
+/// What loading sends back.
+type PlayingOrWhy = Result<Box<Playing>, String>;
+
+/// `ground rules` or `interpreted`.
+fn engine_name(game: &Game) -> &'static str {
+    match game.engine() {
+        gdl::Engine::Ground { .. } => "ground rules",
+        _ => "interpreted",
+    }
+}
+
+/// Why rules did not load, in one line: the first error, located.
+fn cannot_load(e: &LoadError) -> String {
+    match e {
+        LoadError::Io { error, .. } => format!("cannot load the rules: {error}"),
+        LoadError::Invalid { file, diagnostics } => {
+            let errors: Vec<_> = diagnostics.iter().filter(|d| d.is_error()).collect();
+            match errors.first() {
+                Some(d) => {
+                    let more = match errors.len() {
+                        1 => String::new(),
+                        n => format!(" ({n} errors in all)"),
+                    };
+                    format!(
+                        "cannot load the rules: {}: {}{more}",
+                        file.location(d.span),
+                        d.message
+                    )
+                }
+                None => "cannot load the rules".to_string(),
+            }
+        }
+    }
+}
+
+impl Match {
+    /// Waits for the rules to load until `deadline`.
+    fn wait(&mut self, deadline: Instant) {
+        if let Engine::Loading(r) = &self.engine {
+            self.engine = match r.recv_timeout(left(deadline)) {
+                Ok(Ok(p)) => Engine::Playing(p),
+                Ok(Err(why)) => Engine::Lost(why),
+                Err(RecvTimeoutError::Timeout) => return,
+                Err(RecvTimeoutError::Disconnected) => {
+                    Engine::Lost("loading the rules failed".to_string())
+                }
+            };
+        }
+    }
+
+    /// The reply to PLAY: the joint move `moves` played, the player's move.
+    fn play(&mut self, moves: Option<Vec<String>>, received: Instant, asked: f64) -> Reply {
+        let deadline = received + self.play_clock - margin(asked, self.play_clock);
+        self.wait(deadline);
+        let p = match &mut self.engine {
+            Engine::Playing(p) => p,
+            Engine::Loading(_) => return Reply::ok("noop", "the rules are still loading"),
+            Engine::Lost(why) => return Reply::ok("noop", why.clone()),
+        };
+        if let Some(joint) = moves {
+            if let Err(why) = p.follow(&joint) {
+                let why = format!("cannot follow the moves: {why}");
+                self.engine = Engine::Lost(why.clone());
+                return Reply::ok("noop", why);
+            }
+        }
+        match p.search_until(deadline) {
+            Ok((m, iterations)) => {
+                let note = match p.search.stats().root.len() {
+                    1 => "its only legal move".to_string(),
+                    _ => format!("{iterations} iterations"),
+                };
+                Reply::ok(p.game.move_text(m), note)
+            }
+            Err(why) => match p.random_move() {
+                Ok(m) => Reply::ok(
+                    p.game.move_text(m),
+                    format!("a random legal move: the search failed: {why}"),
+                ),
+                Err(e) => {
+                    let why = format!("no legal move found: {e}");
+                    self.engine = Engine::Lost(why.clone());
+                    Reply::ok("noop", why)
+                }
+            },
+        }
+    }
+
+    /// What STOP tells of the end: the goals, when the last moves can be
+    /// followed.
+    fn stop(&mut self, moves: Option<Vec<String>>) -> String {
+        let Engine::Playing(p) = &mut self.engine else {
+            return "the match is over".to_string();
+        };
+        if let Some(joint) = moves {
+            if let Err(why) = p.follow(&joint) {
+                return format!("cannot follow the last moves: {why}");
+            }
+        }
+        match p.game.goals(&p.state) {
+            Ok(goals) => {
+                let parts: Vec<String> = (p.game.roles().iter().zip(&goals))
+                    .map(|(&r, g)| format!("{} {g}", p.game.role_name(r)))
+                    .collect();
+                format!("goals {}", parts.join(", "))
+            }
+            Err(e) => format!("no goals: {e}"),
+        }
+    }
+}
+
+impl Playing {
+    fn new(
+        game: Game,
+        role: Option<&str>,
+        seed: u64,
+        threads: usize,
+        about: String,
+    ) -> Result<Playing, String> {
+        let role = match role {
+            None => game.roles().first().copied().unwrap_or(Role(0)),
+            Some(name) => game.role_by_name(name).ok_or_else(|| {
+                let names: Vec<&str> = game.roles().iter().map(|&r| game.role_name(r)).collect();
+                format!("{name} is not a role of the game ({})", names.join(" "))
+            })?,
+        };
+        let search = super::ai::search_player(&game, role, Budget::Iterations(1), seed, threads);
+        Ok(Playing {
+            state: game.initial_state(),
+            role,
+            search,
+            random: RandomPlayer::new(seed),
+            game,
+            about,
+        })
+    }
+
+    /// Plays the joint move the manager sent (one move per role, legal).
+    fn follow(&mut self, joint: &[String]) -> Result<(), String> {
+        let roles = self.game.roles();
+        if joint.len() != roles.len() {
+            return Err(format!("{} moves for {} roles", joint.len(), roles.len()));
+        }
+        let mut played = Vec::with_capacity(roles.len());
+        for (&role, text) in roles.iter().zip(joint) {
+            let m = crate::trace::legal_move(&mut self.game, &self.state, role, text)
+                .map_err(|e| describe(&e))?;
+            played.push(m);
+        }
+        self.state = (self.game.next_state(&self.state, &played)).map_err(|e| describe(&e))?;
+        self.search.observe(&played);
+        Ok(())
+    }
+
+    /// Searches the current state until `deadline`: the move, with the
+    /// iterations run. Past the deadline, a random legal move.
+    fn search_until(&mut self, deadline: Instant) -> Result<(Move, u64), String> {
+        let time = left(deadline);
+        if time < MIN_SEARCH {
+            return self.random_move().map(|m| (m, 0)).map_err(|e| describe(&e));
+        }
+        self.search.set_budget(Budget::Time(time));
+        let m = (self.search.choose(&mut self.game, &self.state)).map_err(|e| describe(&e))?;
+        Ok((m, self.search.stats().iterations))
+    }
+
+    /// A legal move drawn at random.
+    fn random_move(&mut self) -> Result<Move, GameError> {
+        let legal = self.game.legal_moves(&self.state, self.role)?;
+        if legal.is_empty() {
+            return Err(GameError::NoLegalMove {
+                role: self.game.role_name(self.role).to_string(),
+            });
+        }
+        Ok(self.random.choose(&self.game, &legal))
+    }
+}
+
+/// A game error in one line.
+fn describe(e: &GameError) -> String {
+    super::describe(e).replace('\n', " ")
+}
+
+/// A message as the log names it: `PLAY m.1 ((mark 1 1) noop)`.
+fn summary(r: &Request) -> String {
+    match r {
+        Request::Info => "INFO".to_string(),
+        Request::Preview { clock, .. } => format!("PREVIEW ({} s)", clock.as_secs_f64()),
+        Request::Start(s) => format!(
+            "START {} as {} (clocks {} s, {} s)",
+            s.id,
+            s.role,
+            s.start_clock.as_secs_f64(),
+            s.play_clock.as_secs_f64()
+        ),
+        Request::Play { id, moves } => format!("PLAY {id} {}", moves_kif(moves)),
+        Request::Stop { id, moves } => format!("STOP {id} {}", moves_kif(moves)),
+        Request::Abort { id } => format!("ABORT {id}"),
+    }
+}
+
+/// The reply to a message that cannot be read.
+fn bad(why: String) -> Reply {
+    Reply {
+        status: 400,
+        body: why,
+        note: String::new(),
+    }
+}
+
+/// Sends a reply with the protocol's headers; a manager gone away is no
+/// matter.
+fn respond(request: tiny_http::Request, reply: Reply) {
+    let mut response = tiny_http::Response::from_string(reply.body).with_status_code(reply.status);
+    for (name, value) in HEADERS {
+        if let Ok(h) = tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()) {
+            response.add_header(h);
+        }
+    }
+    let _ = request.respond(response);
+}
+
+/// Decodes `%XX` escapes and `+` (a space) of a URL's path, as browsers
+/// send a message by GET.
+fn url_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let hex = |i: usize| bytes.get(i).and_then(|&b| (b as char).to_digit(16));
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match (bytes[i], hex(i + 1), hex(i + 2)) {
+            (b'%', Some(high), Some(low)) => {
+                out.push((high * 16 + low) as u8);
+                i += 3;
+                continue;
+            }
+            (b'+', _, _) => out.push(b' '),
+            (b, _, _) => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::url_decode;
+
+    #[test]
+    fn urls_are_decoded() {
+        assert_eq!(url_decode("(play%20m%201+nil)"), "(play m 1 nil)");
+        assert_eq!(url_decode("100%"), "100%");
+        assert_eq!(url_decode("%zz%2"), "%zz%2");
+    }
+}
