@@ -7,6 +7,7 @@ mod common;
 mod cli_ai;
 mod cli_boards;
 mod cli_check;
+mod cli_help;
 mod cli_hostile;
 mod cli_memory;
 mod cli_play;

@@ -27,6 +27,10 @@ pub enum Format {
 
 /// Arguments of `gdl analyse`.
 #[derive(clap::Args)]
+#[command(after_long_help = "\
+Examples:
+  # Is tic-tac-toe balanced between players of 100 iterations a move?
+  gdl analyse rules/tictactoe.gdl --games 20 --iterations 100")]
 pub struct AnalyseArgs {
     /// The rules file.
     pub file: PathBuf,

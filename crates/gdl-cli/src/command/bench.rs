@@ -20,6 +20,12 @@ const MAX_ROUNDS: usize = 1000;
 
 /// Arguments of `gdl bench`.
 #[derive(clap::Args)]
+#[command(after_long_help = "\
+Examples:
+  # Random playouts a second, for one second:
+  gdl bench rules/tictactoe.gdl --seconds 1
+  # On every core, as JSON:
+  gdl bench rules/tictactoe.gdl --seconds 1 --threads 0 --json")]
 pub struct BenchArgs {
     /// The rules file.
     pub file: PathBuf,

@@ -7,6 +7,12 @@ use std::process::ExitCode;
 
 /// Arguments of `gdl check`.
 #[derive(clap::Args)]
+#[command(after_long_help = "\
+Examples:
+  # Every diagnostic of a rules file, then a one-line summary:
+  gdl check rules/tictactoe.gdl
+  # Refuse the warnings too, as CI would:
+  gdl check rules/english_draughts.gdl --deny-warnings")]
 pub struct CheckArgs {
     /// The rules file.
     pub file: PathBuf,
@@ -19,6 +25,10 @@ pub struct CheckArgs {
 
 /// Arguments of `gdl plan`.
 #[derive(clap::Args)]
+#[command(after_long_help = "\
+Examples:
+  # The strata of tic-tac-toe and the join plan of each rule:
+  gdl plan rules/tictactoe.gdl")]
 pub struct PlanArgs {
     /// The rules file.
     pub file: PathBuf,

@@ -16,6 +16,10 @@ use std::process::ExitCode;
 
 /// Arguments of `gdl perft`.
 #[derive(clap::Args)]
+#[command(after_long_help = "\
+Examples:
+  # Positions and move sequences of tic-tac-toe, to depth 9:
+  gdl perft rules/tictactoe.gdl --depth 9")]
 pub struct PerftArgs {
     /// The rules file.
     pub file: PathBuf,

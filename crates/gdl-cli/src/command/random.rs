@@ -18,6 +18,12 @@ use std::time::{Duration, Instant};
 
 /// Arguments of `gdl random`.
 #[derive(clap::Args)]
+#[command(after_long_help = "\
+Examples:
+  # 1000 random games: lengths, goals, wins and draws:
+  gdl random rules/tictactoe.gdl --games 1000
+  # The search player as oplayer, the other role at random:
+  gdl random rules/tictactoe.gdl --games 20 --ai oplayer --iterations 200")]
 pub struct RandomArgs {
     /// The rules file.
     pub file: PathBuf,

@@ -11,6 +11,12 @@ use std::process::ExitCode;
 
 /// Arguments of `gdl record`.
 #[derive(clap::Args)]
+#[command(after_long_help = "\
+Examples:
+  # Record the random game of seed 1 in rules/tictactoe.games/seed-1.json:
+  gdl record rules/tictactoe.gdl --seed 1
+  # Record a game played by hand (saved by `gdl play --save`):
+  gdl record rules/tictactoe.gdl --moves game.moves")]
 pub struct RecordArgs {
     /// The rules file.
     pub file: PathBuf,

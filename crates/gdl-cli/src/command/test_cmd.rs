@@ -16,6 +16,12 @@ use std::process::ExitCode;
 
 /// Arguments of `gdl test`.
 #[derive(clap::Args)]
+#[command(after_long_help = "\
+Examples:
+  # Replay every recorded game of the rules files under the current folder:
+  gdl test
+  # The games of one rules file, every differing step named:
+  gdl test rules/tictactoe.gdl --all")]
 pub struct TestArgs {
     /// Rules files, their `NAME.games` folders, recorded games, or folders
     /// searched for rules files that have recorded games [default: .].

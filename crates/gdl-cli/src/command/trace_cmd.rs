@@ -21,6 +21,12 @@ pub enum Format {
 
 /// Arguments of `gdl trace`.
 #[derive(clap::Args)]
+#[command(after_long_help = "\
+Examples:
+  # A random game of tic-tac-toe, step by step (a seed gives one game):
+  gdl trace rules/tictactoe.gdl --seed 3
+  # The same game as JSON, which `gdl replay` reads back:
+  gdl trace rules/tictactoe.gdl --seed 3 --format json > game.json")]
 pub struct TraceArgs {
     /// The rules file.
     pub file: PathBuf,
@@ -46,6 +52,12 @@ pub struct TraceArgs {
 
 /// Arguments of `gdl replay`.
 #[derive(clap::Args)]
+#[command(after_long_help = "\
+Examples:
+  # Check a recorded game (of `gdl trace --format json`) against the rules:
+  gdl replay rules/tictactoe.gdl game.json
+  # Name every step where the record and the rules differ:
+  gdl replay rules/tictactoe.gdl game.json --all")]
 pub struct ReplayArgs {
     /// The rules file.
     pub file: PathBuf,
