@@ -9,6 +9,7 @@ mod cli_boards;
 mod cli_check;
 mod cli_help;
 mod cli_hostile;
+mod cli_json;
 mod cli_memory;
 mod cli_play;
 mod cli_record;

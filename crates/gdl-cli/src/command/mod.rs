@@ -72,6 +72,24 @@ pub fn describe(e: &GameError) -> String {
     }
 }
 
+/// How a command prints its results: `--format text|json`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// For people.
+    #[default]
+    Text,
+    /// For programs: one JSON object, its shape in docs/manual.md.
+    Json,
+}
+
+/// Prints a JSON value on standard output, indented, with a newline.
+pub fn print_json(value: &serde_json::Value) {
+    println!(
+        "{}",
+        serde_json::to_string_pretty(value).unwrap_or_default()
+    );
+}
+
 /// Whether to colour diagnostics: only on a terminal, unless NO_COLOR is set.
 pub fn color() -> bool {
     std::io::stderr().is_terminal()

@@ -6,8 +6,7 @@
 //! still legal.
 
 use super::record_cmd::games_folder;
-use super::trace_cmd::Format;
-use super::{load, read_file, write_file, Failure, LimitArgs};
+use super::{load, read_file, write_file, Failure, Format, LimitArgs};
 use crate::compare::{compare, describe_step, more_steps, Comparison, StepDifferences};
 use crate::record::{read_record, record_file, RecordFormat};
 use serde::Serialize;

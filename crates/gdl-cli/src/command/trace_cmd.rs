@@ -10,14 +10,7 @@ use gdl::{Budget, RandomPlayer};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// How to print a trace.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// For people: boards, legal moves, moves played.
-    Text,
-    /// For programs; `gdl replay` reads it back.
-    Json,
-}
+pub use super::Format;
 
 /// Arguments of `gdl trace`.
 #[derive(clap::Args)]
@@ -36,7 +29,7 @@ pub struct TraceArgs {
     /// Stop after this many steps if the game has not ended.
     #[arg(long, default_value_t = 1000, value_name = "N")]
     pub max_steps: usize,
-    /// Output format.
+    /// Output format (`gdl replay` reads the JSON back).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Also save the moves played to this file.
@@ -64,7 +57,7 @@ pub struct ReplayArgs {
     /// The recorded game: a JSON trace (of gdl), a match record (of
     /// ggp-base's game server) or a moves file.
     pub game: PathBuf,
-    /// Output format.
+    /// Output format (`gdl replay` reads the JSON back).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Save the moves that replayed (up to an error) to this file.
