@@ -11,16 +11,32 @@ use std::process::ExitCode;
 
 /// Step through, replay, record and explore a GDL rules file.
 #[derive(Parser)]
-#[command(name = "gdl", version, about, disable_help_subcommand = true)]
+#[command(name = "gdl", version, about, after_long_help = OVERVIEW)]
 pub struct Args {
     /// The subcommand and its own arguments.
     #[command(subcommand)]
     pub command: Command,
     /// Stop the command after this many seconds (exit status 1), whatever
     /// it is doing, waiting for input included.
-    #[arg(long, global = true, value_name = "SECONDS", value_parser = positive_seconds)]
+    #[arg(long, global = true, value_name = "SECONDS", value_parser = positive_seconds,
+          help_heading = command::LIMITS, display_order = 1000)]
     pub timeout: Option<f64>,
 }
+
+/// The end of `gdl --help`: a few first commands and the exit statuses.
+const OVERVIEW: &str = "\
+Examples:
+  # Check a rules file, then watch a random game of it:
+  gdl check rules/tictactoe.gdl
+  gdl trace rules/tictactoe.gdl --seed 1
+  # Play it against the search player:
+  gdl play rules/tictactoe.gdl --ai oplayer
+
+`gdl help COMMAND` (or `gdl COMMAND --help`) describes a command with examples;
+docs/manual.md has whole sessions.
+
+Exit status: 0 success; 1 invalid rules or a game gone wrong (an illegal move,
+a limit reached); 2 a usage or I/O error.";
 
 /// Reads `--timeout`: a positive number of seconds.
 fn positive_seconds(text: &str) -> Result<f64, String> {

@@ -155,7 +155,8 @@ pub fn read_request(text: &str) -> Result<Request, String> {
             Err(format!("{head} takes {n} arguments: {form}"))
         }
     };
-    match head {
+    // GDL's names are matched without case (ggp-base sends `START`).
+    match head.to_ascii_lowercase().as_str() {
         "info" => {
             arity(0, "(info)")?;
             Ok(Request::Info)
@@ -181,7 +182,7 @@ pub fn read_request(text: &str) -> Result<Request, String> {
             arity(2, &format!("({head} ID MOVES)"))?;
             let id = word(&args[0], "match id")?;
             let moves = moves(&args[1])?;
-            Ok(if head == "play" {
+            Ok(if head.eq_ignore_ascii_case("play") {
                 Request::Play { id, moves }
             } else {
                 Request::Stop { id, moves }
@@ -193,8 +194,8 @@ pub fn read_request(text: &str) -> Result<Request, String> {
                 id: word(&args[0], "match id")?,
             })
         }
-        other => Err(format!(
-            "unknown message `{other}`: expected info, preview, start, play, stop or abort"
+        _ => Err(format!(
+            "unknown message `{head}`: expected info, preview, start, play, stop or abort"
         )),
     }
 }
@@ -230,7 +231,7 @@ fn rules(term: &Kif) -> Result<String, String> {
 /// The moves of a message: `nil`, or a list of one move per role.
 fn moves(term: &Kif) -> Result<Option<Vec<String>>, String> {
     match term {
-        Kif::Atom(a) if a == "nil" => Ok(None),
+        Kif::Atom(a) if a.eq_ignore_ascii_case("nil") => Ok(None),
         Kif::List(moves) => Ok(Some(moves.iter().map(Kif::to_string).collect())),
         Kif::Atom(a) => Err(format!(
             "the moves are nil or a list of moves, one per role, not `{a}`"
@@ -364,7 +365,7 @@ mod tests {
 
     #[test]
     fn replies_are_read_as_one_term() {
-        assert_eq!(read_move(" ( MARK 1 1 ) "), Ok("(mark 1 1)".to_string()));
+        assert_eq!(read_move(" ( MARK 1 1 ) "), Ok("(MARK 1 1)".to_string()));
         assert_eq!(read_move(""), Err("an empty reply".to_string()));
         assert_eq!(read_move("a b"), Err("more than one term".to_string()));
         assert_eq!(

@@ -62,6 +62,7 @@ pub use game::stepper::Stepper;
 pub use game::{Engine, Game, Move, Role, State};
 pub use limits::{LimitKind, Limits, DEFAULT_MAX_NESTING, MAX_NESTING_CEILING, MAX_SOURCE_BYTES};
 pub use memory::{default_max_memory, heap_bytes, human_bytes, CountingAllocator};
+pub use plan::{RulePlan, StratumPlan};
 pub use search::{Budget, SearchPlayer, SearchStats, DEFAULT_EXPLORATION, DEFAULT_PLAYOUT_STEPS};
 pub use source::{LineCol, SourceFile, Span};
 pub use syntax::kif::Kif;

@@ -6,22 +6,26 @@ use super::Failure;
 use gdl::{Budget, Game, GameError, Move, RandomPlayer, Role, SearchPlayer, State};
 use std::time::Duration;
 
+/// The heading of the search player's flags in the help of the commands
+/// that take them.
+pub const SEARCH_PLAYER: &str = "Search player";
+
 /// The flags that put the search player in a seat.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct AiArgs {
     /// Let the search player (Monte Carlo tree search) play this role
     /// (repeat for several roles).
-    #[arg(long, value_name = "ROLE")]
+    #[arg(long, help_heading = SEARCH_PLAYER, value_name = "ROLE")]
     pub ai: Vec<String>,
     /// Seconds the search player thinks per move.
-    #[arg(long, value_name = "SECONDS", value_parser = think_seconds, conflicts_with = "iterations")]
+    #[arg(long, help_heading = SEARCH_PLAYER, value_name = "SECONDS", value_parser = think_seconds, conflicts_with = "iterations")]
     pub think: Option<f64>,
     /// Search iterations per move (a seed then gives one game).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, help_heading = SEARCH_PLAYER, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub iterations: Option<u64>,
     /// Threads each search player searches on (independent trees whose
     /// root statistics are summed); 0 uses every core.
-    #[arg(long, default_value_t = 1, value_name = "N", value_parser = super::thread_count)]
+    #[arg(long, help_heading = SEARCH_PLAYER, default_value_t = 1, value_name = "N", value_parser = super::thread_count)]
     pub ai_threads: usize,
 }
 

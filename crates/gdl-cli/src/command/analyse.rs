@@ -7,7 +7,7 @@
 //! role's player seeded S+i plus its role number), so with an iteration
 //! budget the figures do not depend on the number of threads.
 
-use super::{game_seed, load, threads, Failure, LimitArgs};
+use super::{game_seed, load, threads, Failure, Format, LimitArgs};
 use gdl::{Budget, Game, GameError, SearchPlayer};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -16,17 +16,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
-/// How to print the analysis.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// A table for people.
-    Text,
-    /// For programs.
-    Json,
-}
-
 /// Arguments of `gdl analyse`.
 #[derive(clap::Args)]
+#[command(after_long_help = "\
+Examples:
+  # Is tic-tac-toe balanced between players of 100 iterations a move?
+  gdl analyse rules/tictactoe.gdl --games 20 --iterations 100")]
 pub struct AnalyseArgs {
     /// The rules file.
     pub file: PathBuf,

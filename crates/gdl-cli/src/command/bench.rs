@@ -5,7 +5,7 @@
 //! when it is up is stopped and not counted, and the overall rates are
 //! over the time the finished playouts took.
 
-use super::{load, threads, Failure, LimitArgs, MAX_THREADS};
+use super::{load, threads, Failure, Format, LimitArgs, MAX_THREADS};
 use crate::measure::{peak_rss_kib, run_until, Rate, Rounds, Summary};
 use gdl::{Game, GameError};
 use rand::SeedableRng;
@@ -22,6 +22,12 @@ const MAX_ROUNDS: usize = 1000;
 
 /// Arguments of `gdl bench`.
 #[derive(clap::Args)]
+#[command(after_long_help = "\
+Examples:
+  # Random playouts a second, for one second:
+  gdl bench rules/tictactoe.gdl --seconds 1
+  # On every core, as JSON:
+  gdl bench rules/tictactoe.gdl --seconds 1 --threads 0 --format json")]
 pub struct BenchArgs {
     /// The rules file.
     pub file: PathBuf,
@@ -41,7 +47,10 @@ pub struct BenchArgs {
     /// Stop a playout after this many steps.
     #[arg(long, default_value_t = 10_000, value_name = "N")]
     pub max_steps: usize,
-    /// Print one JSON object instead of text.
+    /// Output format (the JSON on one line).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// The same as `--format json`.
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
@@ -186,7 +195,7 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode, Failure> {
         max_steps: args.max_steps,
         peak_rss_kib: peak_rss_kib(),
     };
-    if args.json {
+    if args.json || args.format == Format::Json {
         println!("{}", report.json());
     } else {
         print!("{}", report.text());

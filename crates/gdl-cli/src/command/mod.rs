@@ -80,6 +80,24 @@ pub fn describe(e: &GameError) -> String {
     }
 }
 
+/// How a command prints its results: `--format text|json`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// For people.
+    #[default]
+    Text,
+    /// For programs: one JSON object, its shape in docs/manual.md.
+    Json,
+}
+
+/// Prints a JSON value on standard output, indented, with a newline.
+pub fn print_json(value: &serde_json::Value) {
+    println!(
+        "{}",
+        serde_json::to_string_pretty(value).unwrap_or_default()
+    );
+}
+
 /// Whether to colour diagnostics: only on a terminal, unless NO_COLOR is set.
 pub fn color() -> bool {
     std::io::stderr().is_terminal()
@@ -87,8 +105,14 @@ pub fn color() -> bool {
         && std::env::var_os("NO_COLOR").is_none()
 }
 
+/// The heading of the limit flags in every command's help: they come after
+/// the command's own flags, in one order everywhere (`--timeout`, a flag of
+/// `gdl` itself, last).
+pub const LIMITS: &str = "Limits";
+
 /// The flags shared by every command that loads rules: the evaluator's
-/// limits, and whether the published-game allowances are refused.
+/// limits (under the heading [`LIMITS`]), and whether the published-game
+/// allowances are refused.
 #[derive(clap::Args, Clone, Debug)]
 pub struct LimitArgs {
     /// Refuse, as errors, what GDL forbids or leaves unsaid but published
@@ -101,33 +125,33 @@ pub struct LimitArgs {
     #[arg(long)]
     pub deny_warnings: bool,
     /// Most facts one model may hold before the evaluator gives up.
-    #[arg(long, value_name = "N")]
+    #[arg(long, help_heading = LIMITS, value_name = "N")]
     pub max_facts: Option<usize>,
     /// Deepest term nesting the evaluator accepts.
-    #[arg(long, value_name = "N")]
+    #[arg(long, help_heading = LIMITS, value_name = "N")]
     pub max_term_depth: Option<usize>,
     /// Deepest nesting of lists the parser accepts in the rules file (at
     /// most 10000).
-    #[arg(long, value_name = "N",
+    #[arg(long, help_heading = LIMITS, value_name = "N",
           value_parser = clap::value_parser!(u16).range(1..=gdl::MAX_NESTING_CEILING as i64))]
     pub max_nesting: Option<u16>,
     /// Most candidate facts the joins of one evaluation may look at.
-    #[arg(long, value_name = "N")]
+    #[arg(long, help_heading = LIMITS, value_name = "N")]
     pub max_work: Option<u64>,
     /// Most facts that could hold (atoms) for the rules to be ground
     /// (evaluated incrementally, the fast engine); a game with more is
     /// interpreted [default: 100000].
-    #[arg(long, value_name = "N")]
+    #[arg(long, help_heading = LIMITS, value_name = "N")]
     pub max_ground_atoms: Option<usize>,
     /// Largest file read, in bytes: the rules file, a recorded game, a file
     /// of moves (and a line of `play`'s input); at most 4 GiB - 1.
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_BYTES,
+    #[arg(long, help_heading = LIMITS, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_BYTES,
           value_parser = clap::value_parser!(u64).range(1..=gdl::MAX_SOURCE_BYTES as u64))]
     pub max_file_size: u64,
     /// Most memory the command may hold, in bytes or with a unit (`512M`,
     /// `2G`); reaching it stops the command with an error naming what was
     /// being computed [default: half the machine's memory, at most 4G].
-    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+    #[arg(long, help_heading = LIMITS, value_name = "BYTES", value_parser = parse_bytes)]
     pub max_memory: Option<usize>,
 }
 

@@ -8,30 +8,52 @@
 //! says so, when every position of a depth is terminal, or when a depth
 //! repeats the one before it exactly (as it then does for ever).
 
-use super::{load, Failure, LimitArgs};
+use super::{load, Failure, Format, LimitArgs};
 use gdl::{Game, GameError, Move, State};
+use serde::Serialize;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Arguments of `gdl perft`.
 #[derive(clap::Args)]
+#[command(after_long_help = "\
+Examples:
+  # Positions and move sequences of tic-tac-toe, to depth 9:
+  gdl perft rules/tictactoe.gdl --depth 9")]
 pub struct PerftArgs {
     /// The rules file.
     pub file: PathBuf,
     /// The deepest level to count.
     #[arg(long)]
     pub depth: usize,
+    /// Output format (the JSON is printed once the counting is done).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
 
 /// The counts of one depth.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq, Serialize)]
 struct Level {
+    depth: usize,
     positions: usize,
     sequences: u128,
     terminal: usize,
+}
+
+/// What `gdl perft --format json` prints.
+#[derive(Serialize)]
+struct Report<'a> {
+    /// The rules file as named.
+    rules: &'a str,
+    /// The counts of each depth, from 0.
+    depths: &'a [Level],
+    /// Why the counting stopped before `--depth`: `terminal` (every
+    /// position of the last depth is) or `repeats` (the next depth would
+    /// repeat the last); `null` when it reached `--depth`.
+    stopped: Option<&'static str>,
 }
 
 /// Every joint move of a state, one at a time: an odometer over each
@@ -103,18 +125,26 @@ fn add(a: u128, b: u128, depth: usize) -> Result<u128, Failure> {
 
 /// Runs `gdl perft`.
 pub fn perft(args: PerftArgs) -> Result<ExitCode, Failure> {
-    let mut game = load(&args.file, &args.limits)?.game;
+    let loaded = load(&args.file, &args.limits)?;
+    let mut game = loaded.game;
+    let text = args.format == Format::Text;
+    // Every depth counted, and why the counting stopped before `--depth`.
+    let mut levels = Vec::new();
+    let mut stopped = None;
     let fail = |depth: usize, e: GameError| {
         Failure::Game(format!("depth {depth}: {}", super::describe(&e)))
     };
     // Each distinct state of the level with the number of paths reaching it.
     let mut level: HashMap<State, u128> = HashMap::from([(game.initial_state(), 1)]);
-    println!(
-        "{:>5} {:>12} {:>16} {:>10}",
-        "depth", "positions", "sequences", "terminal"
-    );
+    if text {
+        println!(
+            "{:>5} {:>12} {:>16} {:>10}",
+            "depth", "positions", "sequences", "terminal"
+        );
+    }
     for depth in 0..=args.depth {
         let mut counts = Level {
+            depth,
             positions: level.len(),
             sequences: 0,
             terminal: 0,
@@ -129,15 +159,21 @@ pub fn perft(args: PerftArgs) -> Result<ExitCode, Failure> {
                 open.push((state, paths));
             }
         }
-        println!(
-            "{depth:>5} {:>12} {:>16} {:>10}",
-            counts.positions, counts.sequences, counts.terminal
-        );
+        if text {
+            println!(
+                "{depth:>5} {:>12} {:>16} {:>10}",
+                counts.positions, counts.sequences, counts.terminal
+            );
+        }
+        levels.push(counts);
         if depth == args.depth {
             break;
         }
         if open.is_empty() {
-            println!("every position at depth {depth} is terminal: the game tree ends there");
+            if text {
+                println!("every position at depth {depth} is terminal: the game tree ends there");
+            }
+            stopped = Some("terminal");
             break;
         }
         let mut next: HashMap<State, u128> = HashMap::new();
@@ -151,13 +187,29 @@ pub fn perft(args: PerftArgs) -> Result<ExitCode, Failure> {
         // The next level is a function of this one: the same positions with
         // the same counts repeat at every depth from here on.
         if next == level {
-            println!(
-                "depth {} has the positions and counts of depth {depth}: so has every depth after it",
-                depth + 1
-            );
+            if text {
+                println!(
+                    "depth {} has the positions and counts of depth {depth}: so has every depth after it",
+                    depth + 1
+                );
+            }
+            stopped = Some("repeats");
             break;
         }
         level = next;
+    }
+    if !text {
+        // Serialized straight to text, not through a `serde_json::Value`,
+        // which holds no number past 2^64 (a count of sequences may be).
+        let report = Report {
+            rules: &loaded.name,
+            depths: &levels,
+            stopped,
+        };
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

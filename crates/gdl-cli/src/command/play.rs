@@ -31,6 +31,14 @@ use std::process::ExitCode;
 
 /// Arguments of `gdl play`.
 #[derive(clap::Args)]
+#[command(after_long_help = "\
+Examples:
+  # Play xplayer; the search player plays oplayer:
+  gdl play rules/tictactoe.gdl --ai oplayer
+  # Play both roles, keeping the game in game.moves after every move:
+  gdl play rules/tictactoe.gdl --save game.moves
+  # Go on from a saved game, the machine playing oplayer at random:
+  gdl play rules/tictactoe.gdl --load game.moves --random oplayer")]
 pub struct PlayArgs {
     /// The rules file.
     pub file: PathBuf,

@@ -5,9 +5,10 @@
 //! not depend on the number of threads.
 
 use super::ai::{AiArgs, Seats};
-use super::{game_seed, load, threads, Failure, LimitArgs};
+use super::{game_seed, load, print_json, threads, Failure, Format, LimitArgs};
 use gdl::{Game, GameError, RandomPlayer};
 use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -18,6 +19,12 @@ use std::time::{Duration, Instant};
 
 /// Arguments of `gdl random`.
 #[derive(clap::Args)]
+#[command(after_long_help = "\
+Examples:
+  # 1000 random games: lengths, goals, wins and draws:
+  gdl random rules/tictactoe.gdl --games 1000
+  # The search player as oplayer, the other role at random:
+  gdl random rules/tictactoe.gdl --games 20 --ai oplayer --iterations 200")]
 pub struct RandomArgs {
     /// The rules file.
     pub file: PathBuf,
@@ -33,6 +40,9 @@ pub struct RandomArgs {
     /// Give up on a game after this many steps.
     #[arg(long, default_value_t = 10_000, value_name = "N")]
     pub max_steps: usize,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
     /// The search player's seats and budget (1000 iterations a move
     /// unless `--think` or `--iterations` says otherwise); game i seeds
     /// it with S+i, as `gdl trace --seed S+i` with the same flags does.
@@ -186,88 +196,209 @@ pub fn random(args: RandomArgs) -> Result<ExitCode, Failure> {
         .into_iter()
         .flatten()
         .collect();
-    print!("{}", summary(&roles, &outcomes, args.seed, args.max_steps));
+    let mut stats = Stats::of(&roles, &outcomes, args.seed, args.max_steps);
+    let seconds = start.elapsed().as_secs_f64();
     if seated {
-        let seats: Vec<&str> = (ai_seats.iter().enumerate())
-            .filter(|(_, &ai)| ai)
-            .map(|(i, _)| roles[i].as_str())
-            .collect();
-        let budget = match budget {
-            gdl::Budget::Iterations(n) => format!("{n} iterations"),
-            gdl::Budget::Time(t) => format!("{:.3}s", t.as_secs_f64()),
-        };
-        println!("search player: {} ({budget} a move)", seats.join(", "));
         let (iterations, secs) = search.into_inner().unwrap_or_default();
-        let rate = if secs > 0.0 {
-            iterations as f64 / secs
-        } else {
-            0.0
-        };
-        eprintln!("search: {iterations} iterations in {secs:.2}s ({rate:.0} per second)");
+        stats.search = Some(Search {
+            roles: (ai_seats.iter().enumerate())
+                .filter(|(_, &ai)| ai)
+                .map(|(i, _)| roles[i].clone())
+                .collect(),
+            budget: match budget {
+                gdl::Budget::Iterations(n) => format!("{n} iterations"),
+                gdl::Budget::Time(t) => format!("{:.3}s", t.as_secs_f64()),
+            },
+            iterations,
+            seconds: secs,
+        });
     }
-    eprintln!("time: {:.2}s", start.elapsed().as_secs_f64());
+    match args.format {
+        Format::Json => {
+            let mut value = serde_json::json!({ "rules": loaded.name });
+            if let (serde_json::Value::Object(v), Ok(serde_json::Value::Object(s))) =
+                (&mut value, serde_json::to_value(&stats))
+            {
+                v.extend(s);
+                v.insert("seconds".into(), seconds.into());
+            }
+            print_json(&value);
+        }
+        Format::Text => {
+            print!("{}", stats.text());
+            if let Some(search) = &stats.search {
+                let rate = if search.seconds > 0.0 {
+                    search.iterations as f64 / search.seconds
+                } else {
+                    0.0
+                };
+                eprintln!(
+                    "search: {} iterations in {:.2}s ({rate:.0} per second)",
+                    search.iterations, search.seconds
+                );
+            }
+            eprintln!("time: {seconds:.2}s");
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }
 
-/// The summary of a series of games, in role order.
-fn summary(roles: &[String], outcomes: &[Outcome], seed: u64, max_steps: usize) -> String {
-    let mut out = String::new();
-    let n = outcomes.len();
-    out.push_str(&format!(
-        "games: {n} (seeds {seed} to {})\n",
-        seed.wrapping_add(n.saturating_sub(1) as u64)
-    ));
-    let lengths: Vec<usize> = outcomes.iter().map(|o| o.0).collect();
-    if n > 0 {
-        let mean = lengths.iter().sum::<usize>() as f64 / n as f64;
-        let (min, max) = (
-            lengths.iter().min().unwrap_or(&0),
-            lengths.iter().max().unwrap_or(&0),
+/// What a series of games showed, in role order: what `gdl random` prints,
+/// as text or JSON.
+#[derive(Debug, Serialize)]
+struct Stats {
+    /// Games played.
+    games: usize,
+    /// The seed of the first game and of the last.
+    first_seed: u64,
+    last_seed: u64,
+    /// Lengths in joint moves, when a game was played.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    length: Option<Length>,
+    /// Games the step limit stopped, and that limit.
+    unfinished: usize,
+    max_steps: usize,
+    /// Each role's goals and wins, over the games that ended.
+    roles: Vec<RoleStats>,
+    /// Games that ended with the best goal shared.
+    draws: usize,
+    /// The search player's seats, budget and work, with `--ai`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    search: Option<Search>,
+}
+
+/// Game lengths: mean, least, most.
+#[derive(Debug, Serialize)]
+struct Length {
+    mean: f64,
+    min: usize,
+    max: usize,
+}
+
+/// One role's results over the games that ended.
+#[derive(Debug, Serialize)]
+struct RoleStats {
+    role: String,
+    /// Its mean goal (0 when no game ended).
+    mean_goal: f64,
+    /// How many games ended with each goal value (keys in increasing
+    /// order).
+    goals: BTreeMap<u8, usize>,
+    /// Games it ended alone with the best goal.
+    wins: usize,
+}
+
+/// The search player's part in a series.
+#[derive(Debug, Serialize)]
+struct Search {
+    roles: Vec<String>,
+    budget: String,
+    iterations: u64,
+    seconds: f64,
+}
+
+impl Stats {
+    /// The figures of `outcomes`, the games of seeds `seed` on.
+    fn of(roles: &[String], outcomes: &[Outcome], seed: u64, max_steps: usize) -> Stats {
+        let n = outcomes.len();
+        let lengths = outcomes.iter().map(|o| o.0);
+        let length = (n > 0).then(|| Length {
+            mean: lengths.clone().sum::<usize>() as f64 / n as f64,
+            min: lengths.clone().min().unwrap_or(0),
+            max: lengths.max().unwrap_or(0),
+        });
+        let ended: Vec<&Vec<u8>> = outcomes.iter().filter_map(|o| o.1.as_ref()).collect();
+        let mut stats: Vec<RoleStats> = (roles.iter().enumerate())
+            .map(|(i, role)| {
+                let mut goals: BTreeMap<u8, usize> = BTreeMap::new();
+                for g in &ended {
+                    *goals.entry(g[i]).or_default() += 1;
+                }
+                let sum: f64 = ended.iter().map(|g| g[i] as f64).sum();
+                RoleStats {
+                    role: role.clone(),
+                    mean_goal: if ended.is_empty() {
+                        0.0
+                    } else {
+                        sum / ended.len() as f64
+                    },
+                    goals,
+                    wins: 0,
+                }
+            })
+            .collect();
+        let mut draws = 0;
+        for goals in &ended {
+            let best = goals.iter().max().copied().unwrap_or(0);
+            let top: Vec<usize> = (0..goals.len()).filter(|&i| goals[i] == best).collect();
+            match top[..] {
+                [winner] => stats[winner].wins += 1,
+                _ => draws += 1,
+            }
+        }
+        Stats {
+            games: n,
+            first_seed: seed,
+            last_seed: seed.wrapping_add(n.saturating_sub(1) as u64),
+            length,
+            unfinished: n - ended.len(),
+            max_steps,
+            roles: stats,
+            draws,
+            search: None,
+        }
+    }
+
+    /// The figures for people, a line each (the goals only when a game
+    /// ended, the search player's line with `--ai`).
+    fn text(&self) -> String {
+        let mut out = format!(
+            "games: {} (seeds {} to {})\n",
+            self.games, self.first_seed, self.last_seed
         );
-        out.push_str(&format!("length: mean {mean:.1}, min {min}, max {max}\n"));
-    }
-    let ended: Vec<&Vec<u8>> = outcomes.iter().filter_map(|o| o.1.as_ref()).collect();
-    if ended.len() < n {
-        out.push_str(&format!(
-            "unfinished: {} (no end after {max_steps} steps)\n",
-            n - ended.len()
-        ));
-    }
-    if ended.is_empty() {
-        return out;
-    }
-    out.push_str("goals:\n");
-    let width = roles.iter().map(String::len).max().unwrap_or(0);
-    for (i, role) in roles.iter().enumerate() {
-        let values: Vec<u8> = ended.iter().map(|g| g[i]).collect();
-        let mean = values.iter().map(|&v| v as f64).sum::<f64>() / values.len() as f64;
-        let mut counts: BTreeMap<u8, usize> = BTreeMap::new();
-        for v in values {
-            *counts.entry(v).or_default() += 1;
+        if let Some(l) = &self.length {
+            out.push_str(&format!(
+                "length: mean {:.1}, min {}, max {}\n",
+                l.mean, l.min, l.max
+            ));
         }
-        let counts: Vec<String> = counts.iter().map(|(v, c)| format!("{v}: {c}")).collect();
-        out.push_str(&format!(
-            "  {role:<width$}  mean {mean:.1}  ({})\n",
-            counts.join(", ")
-        ));
-    }
-    let mut wins = vec![0; roles.len()];
-    let mut draws = 0;
-    for goals in &ended {
-        let best = goals.iter().max().copied().unwrap_or(0);
-        let top: Vec<usize> = (0..goals.len()).filter(|&i| goals[i] == best).collect();
-        match top[..] {
-            [winner] => wins[winner] += 1,
-            _ => draws += 1,
+        if self.unfinished > 0 {
+            out.push_str(&format!(
+                "unfinished: {} (no end after {} steps)\n",
+                self.unfinished, self.max_steps
+            ));
         }
+        if self.unfinished < self.games {
+            out.push_str("goals:\n");
+            let width = self.roles.iter().map(|r| r.role.len()).max().unwrap_or(0);
+            for r in &self.roles {
+                let counts: Vec<String> =
+                    r.goals.iter().map(|(v, c)| format!("{v}: {c}")).collect();
+                out.push_str(&format!(
+                    "  {:<width$}  mean {:.1}  ({})\n",
+                    r.role,
+                    r.mean_goal,
+                    counts.join(", ")
+                ));
+            }
+            let wins: Vec<String> = (self.roles.iter())
+                .map(|r| format!("{} {}", r.role, r.wins))
+                .collect();
+            out.push_str(&format!(
+                "wins: {}; draws: {}\n",
+                wins.join(", "),
+                self.draws
+            ));
+        }
+        if let Some(s) = &self.search {
+            out.push_str(&format!(
+                "search player: {} ({} a move)\n",
+                s.roles.join(", "),
+                s.budget
+            ));
+        }
+        out
     }
-    let wins: Vec<String> = roles
-        .iter()
-        .zip(&wins)
-        .map(|(r, w)| format!("{r} {w}"))
-        .collect();
-    out.push_str(&format!("wins: {}; draws: {draws}\n", wins.join(", ")));
-    out
 }
 
 #[cfg(test)]
@@ -284,7 +415,7 @@ mod tests {
             (40, Some(vec![100, 0])),
             (50, None),
         ];
-        let s = summary(&roles, &outcomes, 7, 50);
+        let s = Stats::of(&roles, &outcomes, 7, 50).text();
         assert_eq!(
             s,
             "games: 5 (seeds 7 to 11)\nlength: mean 30.0, min 10, max 50\n\

@@ -1,7 +1,7 @@
 //! `gdl record FILE`: records a game (a random one, or the moves of a
 //! moves file) as a JSON trace in `FILE.games/`, where `gdl test` finds it.
 
-use super::{load, read_file, write_file, Failure, LimitArgs};
+use super::{load, print_json, read_file, write_file, Failure, Format, LimitArgs};
 use crate::compare::{compare, describe_step};
 use crate::record::{read_record, record_file};
 use crate::trace::Trace;
@@ -11,6 +11,12 @@ use std::process::ExitCode;
 
 /// Arguments of `gdl record`.
 #[derive(clap::Args)]
+#[command(after_long_help = "\
+Examples:
+  # Record the random game of seed 1 in rules/tictactoe.games/seed-1.json:
+  gdl record rules/tictactoe.gdl --seed 1
+  # Record a game played by hand (saved by `gdl play --save`):
+  gdl record rules/tictactoe.gdl --moves game.moves")]
 pub struct RecordArgs {
     /// The rules file.
     pub file: PathBuf,
@@ -31,6 +37,9 @@ pub struct RecordArgs {
     /// Write over a game already recorded there.
     #[arg(long)]
     pub force: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -83,6 +92,19 @@ pub fn record(args: RecordArgs) -> Result<ExitCode, Failure> {
         )));
     }
     write_file(&out, &record_file(&trace))?;
+    if args.format == Format::Json {
+        let mut value = serde_json::json!({
+            "game": out.display().to_string(),
+            "moves": trace.moves().len(),
+            "terminal": trace.goals.is_some(),
+            "roles": trace.roles,
+        });
+        if let Some(goals) = &trace.goals {
+            value["goals"] = serde_json::json!(goals);
+        }
+        print_json(&value);
+        return Ok(ExitCode::SUCCESS);
+    }
     let end = match &trace.goals {
         Some(goals) => format!("terminal, goals {}", trace.goals_text(goals)),
         None => "not terminal".to_string(),

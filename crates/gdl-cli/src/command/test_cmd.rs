@@ -6,8 +6,7 @@
 //! still legal.
 
 use super::record_cmd::games_folder;
-use super::trace_cmd::Format;
-use super::{load, read_file, write_file, Failure, LimitArgs};
+use super::{load, read_file, write_file, Failure, Format, LimitArgs};
 use crate::compare::{compare, describe_step, more_steps, Comparison, StepDifferences};
 use crate::record::{read_record, record_file, RecordFormat};
 use serde::Serialize;
@@ -16,6 +15,12 @@ use std::process::ExitCode;
 
 /// Arguments of `gdl test`.
 #[derive(clap::Args)]
+#[command(after_long_help = "\
+Examples:
+  # Replay every recorded game of the rules files under the current folder:
+  gdl test
+  # The games of one rules file, every differing step named:
+  gdl test rules/tictactoe.gdl --all")]
 pub struct TestArgs {
     /// Rules files, their `NAME.games` folders, recorded games, or folders
     /// searched for rules files that have recorded games [default: .].

@@ -10,17 +10,16 @@ use gdl::{Budget, RandomPlayer};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// How to print a trace.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// For people: boards, legal moves, moves played.
-    Text,
-    /// For programs; `gdl replay` reads it back.
-    Json,
-}
+pub use super::Format;
 
 /// Arguments of `gdl trace`.
 #[derive(clap::Args)]
+#[command(after_long_help = "\
+Examples:
+  # A random game of tic-tac-toe, step by step (a seed gives one game):
+  gdl trace rules/tictactoe.gdl --seed 3
+  # The same game as JSON, which `gdl replay` reads back:
+  gdl trace rules/tictactoe.gdl --seed 3 --format json > game.json")]
 pub struct TraceArgs {
     /// The rules file.
     pub file: PathBuf,
@@ -30,7 +29,7 @@ pub struct TraceArgs {
     /// Stop after this many steps if the game has not ended.
     #[arg(long, default_value_t = 1000, value_name = "N")]
     pub max_steps: usize,
-    /// Output format.
+    /// Output format (`gdl replay` reads the JSON back).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Also save the moves played to this file.
@@ -46,13 +45,19 @@ pub struct TraceArgs {
 
 /// Arguments of `gdl replay`.
 #[derive(clap::Args)]
+#[command(after_long_help = "\
+Examples:
+  # Check a recorded game (of `gdl trace --format json`) against the rules:
+  gdl replay rules/tictactoe.gdl game.json
+  # Name every step where the record and the rules differ:
+  gdl replay rules/tictactoe.gdl game.json --all")]
 pub struct ReplayArgs {
     /// The rules file.
     pub file: PathBuf,
     /// The recorded game: a JSON trace (of gdl), a match record (of
     /// ggp-base's game server) or a moves file.
     pub game: PathBuf,
-    /// Output format.
+    /// Output format (`gdl replay` reads the JSON back).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Save the moves that replayed (up to an error) to this file.

@@ -22,7 +22,7 @@ use crate::engine::ground::Values;
 use crate::engine::interp::{RunScratch, Store};
 use crate::error::{Diagnostic, GameError};
 use crate::limits::Limits;
-use crate::plan;
+use crate::plan::{self, StratumPlan};
 use crate::source::SourceFile;
 use crate::syntax::kif;
 use crate::syntax::symbol::Symbols;
@@ -162,6 +162,12 @@ impl Game {
     /// The stratification and every clause's join plan, as text.
     pub fn plan_text(&self) -> String {
         plan::dump(&self.rules.program, &self.terms, &self.symbols)
+    }
+
+    /// The stratification and join plans as data: what
+    /// [`plan_text`](Game::plan_text) prints, stratum by stratum.
+    pub fn plan(&self) -> Vec<StratumPlan> {
+        plan::describe(&self.rules.program, &self.terms, &self.symbols)
     }
 
     /// Sets how many state models the memo keeps (per generation; at most

@@ -884,36 +884,53 @@ fn count_leaves(p: &Pat, bound: &[bool]) -> (i64, i64) {
     }
 }
 
+/// One stratum of the plan in readable form, as `gdl plan` shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StratumPlan {
+    /// Its phase: `Static`, `State` or `Move`.
+    pub phase: String,
+    /// Whether its relations depend on themselves.
+    pub recursive: bool,
+    /// Its relations, as `name/arity`.
+    pub relations: Vec<String>,
+    /// Its rules, in the order they are evaluated.
+    pub rules: Vec<RulePlan>,
+}
+
+/// One rule of a stratum and its join plans in readable form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RulePlan {
+    /// The rule's head, such as `(legal/2 ?r (mark ?m ?n))`.
+    pub head: String,
+    /// The steps of its full plan, one line each (`scan ... via index #0
+    /// by [b]`, `absent ...`, `distinct ...`).
+    pub steps: Vec<String>,
+    /// The steps of each delta plan of a recursive rule (its semi-naive
+    /// evaluation: one plan for each literal of its own stratum).
+    pub deltas: Vec<Vec<String>>,
+}
+
 /// The plan in readable form: strata in order, and each clause's steps.
-pub fn dump(p: &Program, terms: &TermTable, symbols: &crate::syntax::symbol::Symbols) -> String {
-    let mut out = String::new();
+pub fn describe(
+    p: &Program,
+    terms: &TermTable,
+    symbols: &crate::syntax::symbol::Symbols,
+) -> Vec<StratumPlan> {
     let rel = |r: RelId| {
         let i = p.info(r);
         format!("{}/{}", symbols.spelling(i.name), i.arity)
     };
-
-    for (n, c) in p.components.iter().enumerate() {
-        let names: Vec<String> = c.relations.iter().map(|&r| rel(r)).collect();
-        let _ = writeln!(
-            out,
-            "stratum {n} [{:?}{}]: {}",
-            c.phase,
-            if c.recursive { ", recursive" } else { "" },
-            names.join(", ")
-        );
+    let mut strata = Vec::new();
+    for c in &p.components {
+        let mut rules = Vec::new();
         for &ci in &c.clauses {
             let cl = &p.clauses[ci];
             let pat = |q: &Pat| show_pat(q, &cl.var_names, terms, symbols);
             let pats = |qs: &[Pat]| qs.iter().map(pat).collect::<Vec<_>>().join(" ");
             let head = format!("({} {})", rel(cl.head), pats(&cl.head_args));
-            let _ = writeln!(out, "  rule {head}");
-            let plans = std::iter::once(&cl.full).chain(cl.deltas.iter());
-            for (k, jp) in plans.enumerate() {
-                if k > 0 {
-                    let _ = writeln!(out, "    delta plan {k}:");
-                }
-                for (i, s) in jp.steps.iter().enumerate() {
-                    let line = match s {
+            let mut plans = std::iter::once(&cl.full).chain(cl.deltas.iter()).map(|jp| {
+                (jp.steps.iter().enumerate())
+                    .map(|(i, s)| match s {
                         Step::Scan {
                             rel: r,
                             args,
@@ -940,7 +957,45 @@ pub fn dump(p: &Program, terms: &TermTable, symbols: &crate::syntax::symbol::Sym
                         }
                         Step::Distinct(a, b) => format!("distinct {} {}", pat(a), pat(b)),
                         Step::Same(a, b) => format!("same {} {}", pat(a), pat(b)),
-                    };
+                    })
+                    .collect::<Vec<String>>()
+            });
+            let steps = plans.next().unwrap_or_default();
+            rules.push(RulePlan {
+                head,
+                steps,
+                deltas: plans.collect(),
+            });
+        }
+        strata.push(StratumPlan {
+            phase: format!("{:?}", c.phase),
+            recursive: c.recursive,
+            relations: c.relations.iter().map(|&r| rel(r)).collect(),
+            rules,
+        });
+    }
+    strata
+}
+
+/// The plan as text: strata in order, and each clause's steps (the
+/// [`describe`] of the plan, a line each).
+pub fn dump(p: &Program, terms: &TermTable, symbols: &crate::syntax::symbol::Symbols) -> String {
+    let mut out = String::new();
+    for (n, c) in describe(p, terms, symbols).iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "stratum {n} [{}{}]: {}",
+            c.phase,
+            if c.recursive { ", recursive" } else { "" },
+            c.relations.join(", ")
+        );
+        for rule in &c.rules {
+            let _ = writeln!(out, "  rule {}", rule.head);
+            for (k, steps) in std::iter::once(&rule.steps).chain(&rule.deltas).enumerate() {
+                if k > 0 {
+                    let _ = writeln!(out, "    delta plan {k}:");
+                }
+                for line in steps {
                     let _ = writeln!(out, "    {line}");
                 }
             }
