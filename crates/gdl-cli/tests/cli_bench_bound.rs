@@ -115,3 +115,59 @@ fn a_bench_error_names_the_playouts_seed_and_step() {
     assert_eq!(again.code, 1, "{}", again.screen());
     assert_eq!(again.stderr.trim_end(), message);
 }
+
+/// With `--keep-going`, a playout that reaches a fault of the rules ends
+/// there and the run goes on: the faults are counted, the first named, and
+/// the rate covers every playout.
+#[test]
+fn keep_going_counts_the_faults_and_names_the_first() {
+    let dir = scratch("bench-keep-going");
+    std::fs::write(dir.join("fall.gdl"), FALL).unwrap();
+    let args = ["bench", "fall.gdl", "--seconds", "0.3", "--keep-going"];
+    let run = gdl_in(&dir, &args, "");
+    assert_eq!(run.code, 0, "{}", run.screen());
+    let faults = run
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("faults: "))
+        .unwrap_or_else(|| panic!("no faults line: {}", run.stdout));
+    assert!(
+        faults.contains(
+            " playouts ended at a fault of the rules, counted with the steps they played; \
+             the first: playout with seed "
+        ) && faults.ends_with("step 3: a has no legal move in a state that is not terminal"),
+        "{faults}"
+    );
+
+    let run = gdl_in(&dir, &[&args[..], &["--json"][..]].concat(), "");
+    assert_eq!(run.code, 0, "{}", run.screen());
+    let v: Value = serde_json::from_str(&run.stdout).unwrap();
+    let (playouts, faults) = (
+        v["playouts"].as_u64().unwrap(),
+        v["faults"].as_u64().unwrap(),
+    );
+    // Each playout falls or walks to the end at step 2, about half each.
+    assert!(faults > 0 && faults < playouts, "{v}");
+    let first = v["first_fault"].as_str().unwrap();
+    assert!(first.starts_with("playout with seed "), "{v}");
+
+    // A game without faults says nothing of them.
+    std::fs::write(dir.join("endless.gdl"), ENDLESS).unwrap();
+    let run = gdl_in(
+        &dir,
+        &[
+            "bench",
+            "endless.gdl",
+            "--seconds",
+            "0.2",
+            "--max-steps",
+            "10",
+            "--keep-going",
+            "--json",
+        ],
+        "",
+    );
+    let v: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["faults"], 0, "{v}");
+    assert_eq!(v["first_fault"], Value::Null, "{v}");
+}

@@ -1,9 +1,10 @@
 //! `gdl bench FILE`: random playouts from the initial state for a while,
 //! on one thread or more (each on its own clone of the game); playouts and
 //! states per second as the median of equal rounds, mean depth, peak
-//! memory; `--json` for scripts. The time is a bound: a playout under way
-//! when it is up is stopped and not counted, and the overall rates are
-//! over the time the finished playouts took.
+//! memory; `--json` for scripts; `--keep-going` past faults of the rules.
+//! The time is a bound: a playout under way when it is up is stopped and
+//! not counted, and the overall rates are over the time the finished
+//! playouts took.
 
 use super::{load, threads, Failure, Format, LimitArgs, MAX_THREADS};
 use crate::measure::{peak_rss_kib, run_until, Rate, Rounds, Summary};
@@ -47,6 +48,12 @@ pub struct BenchArgs {
     /// Stop a playout after this many steps.
     #[arg(long, default_value_t = 10_000, value_name = "N")]
     pub max_steps: usize,
+    /// Go on past a playout that reaches a fault of the rules (a role with
+    /// no legal move, a terminal state without a goal value): it counts as
+    /// ended where the fault is, and the faults are counted and the first
+    /// one named. Without it, the first fault stops the run.
+    #[arg(long)]
+    pub keep_going: bool,
     /// Output format (the JSON on one line).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -58,13 +65,16 @@ pub struct BenchArgs {
 }
 
 /// What one thread saw: its rounds, how many of its playouts the step
-/// limit cut short, whether one was stopped at the deadline, and how long
-/// its finished playouts took.
+/// limit cut short, whether one was stopped at the deadline, how long its
+/// finished playouts took, and (with `--keep-going`) how many ended at a
+/// fault of the rules, the first of them named.
 struct Thread {
     rounds: Rounds,
     cut: u64,
     stopped: bool,
     seconds: f64,
+    faults: u64,
+    first_fault: Option<PlayoutError>,
 }
 
 /// A playout that went wrong: its seed, the step, the error.
@@ -88,23 +98,56 @@ impl PlayoutError {
     }
 }
 
+/// Whether an error is a fault of the rules met in a state (which
+/// `--keep-going` counts and passes), rather than a limit reached.
+fn is_fault_of_the_rules(error: &GameError) -> bool {
+    matches!(
+        error,
+        GameError::NoLegalMove { .. }
+            | GameError::NoGoal { .. }
+            | GameError::SeveralGoals { .. }
+            | GameError::BadGoal { .. }
+    )
+}
+
 /// One thread's share of the run: the library's random playouts until the
 /// deadline, playout `k` with seed `first + k * stride` (the playout
-/// under way at the deadline is stopped and not counted).
+/// under way at the deadline is stopped and not counted). With
+/// `keep_going`, a playout that reaches a fault of the rules ends there.
 fn play(
     game: &mut Game,
     (first, stride): (u64, u64),
     mut rounds: Rounds,
     max_steps: usize,
+    keep_going: bool,
 ) -> Result<Thread, PlayoutError> {
     let mut cut = 0;
+    let mut faults = 0;
+    let mut first_fault = None;
     let mut seed = first;
     let run = run_until(&mut rounds, |deadline| {
         let mut rng = Pcg64::seed_from_u64(seed);
-        let outcome = game
-            .random_outcome(&mut rng, max_steps, Some(deadline))
-            .map_err(|(step, error)| PlayoutError { seed, step, error })?;
+        let played = seed;
         seed = seed.wrapping_add(stride);
+        let outcome = match game.random_outcome(&mut rng, max_steps, Some(deadline)) {
+            Ok(outcome) => outcome,
+            Err((step, error)) if keep_going && is_fault_of_the_rules(&error) => {
+                faults += 1;
+                first_fault.get_or_insert(PlayoutError {
+                    seed: played,
+                    step,
+                    error,
+                });
+                return Ok(Some(step));
+            }
+            Err((step, error)) => {
+                return Err(PlayoutError {
+                    seed: played,
+                    step,
+                    error,
+                })
+            }
+        };
         let Some(outcome) = outcome else {
             return Ok(None);
         };
@@ -118,6 +161,8 @@ fn play(
         cut,
         stopped: run.stopped,
         seconds: run.seconds,
+        faults,
+        first_fault,
     })
 }
 
@@ -154,17 +199,19 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode, Failure> {
                     let mut game = loaded.game.clone();
                     let seeds = (args.seed.wrapping_add(t as u64), n as u64);
                     let rounds = rounds.clone();
-                    let max_steps = args.max_steps;
-                    std::thread::Builder::new()
-                        .spawn_scoped(scope, move || play(&mut game, seeds, rounds, max_steps))
+                    let (max_steps, keep_going) = (args.max_steps, args.keep_going);
+                    std::thread::Builder::new().spawn_scoped(scope, move || {
+                        play(&mut game, seeds, rounds, max_steps, keep_going)
+                    })
                 })
                 .collect();
             handles.into_iter().map(|h| h.map(|h| h.join())).collect()
         });
     let elapsed = start.elapsed().as_secs_f64();
     let mut all = rounds;
-    let (mut cut, mut stopped, mut seconds) = (0, 0, 0.0);
+    let (mut cut, mut stopped, mut seconds, mut faults) = (0, 0, 0.0, 0);
     let mut first_error: Option<PlayoutError> = None;
+    let mut first_fault: Option<PlayoutError> = None;
     for thread in threads {
         let thread = thread
             .map_err(|e| Failure::Usage(format!("--threads {n}: cannot start a thread: {e}")))?
@@ -175,9 +222,10 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode, Failure> {
                 cut += thread.cut;
                 stopped += u64::from(thread.stopped);
                 seconds += thread.seconds / n as f64;
+                faults += thread.faults;
+                first_fault = first(first_fault, thread.first_fault);
             }
-            Err(e) if first_error.as_ref().is_some_and(|f| f.seed <= e.seed) => {}
-            Err(e) => first_error = Some(e),
+            Err(e) => first_error = first(first_error, Some(e)),
         }
     }
     if let Some(e) = first_error {
@@ -193,6 +241,8 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode, Failure> {
         cut,
         stopped,
         max_steps: args.max_steps,
+        faults,
+        first_fault: first_fault.map(|e| e.describe(&args.file)),
         peak_rss_kib: peak_rss_kib(),
     };
     if args.json || args.format == Format::Json {
@@ -201,6 +251,15 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode, Failure> {
         print!("{}", report.text());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Of two playout errors, the one of the smaller seed (the one a run of
+/// one thread would have met first).
+fn first(a: Option<PlayoutError>, b: Option<PlayoutError>) -> Option<PlayoutError> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(if b.seed < a.seed { b } else { a }),
+        (a, b) => a.or(b),
+    }
 }
 
 /// The figures `gdl bench` prints.
@@ -217,6 +276,10 @@ struct Report<'a> {
     /// Playouts stopped at the deadline (at most one a thread).
     stopped: u64,
     max_steps: usize,
+    /// Playouts ended at a fault of the rules (`--keep-going`), and the
+    /// first of them described.
+    faults: u64,
+    first_fault: Option<String>,
     peak_rss_kib: Option<u64>,
 }
 
@@ -251,6 +314,13 @@ impl Report<'_> {
                 self.cut, self.max_steps
             );
         }
+        if let Some(fault) = &self.first_fault {
+            out += &format!(
+                "faults: {} playouts ended at a fault of the rules, counted with the steps \
+                 they played; the first: {fault}\n",
+                self.faults
+            );
+        }
         if let Some(kib) = self.peak_rss_kib {
             out += &format!("peak memory: {:.1} MiB resident\n", kib as f64 / 1024.0);
         }
@@ -280,6 +350,8 @@ impl Report<'_> {
             "states_per_second_overall": s.states.overall,
             "mean_depth": s.mean_depth,
             "cut_short": self.cut,
+            "faults": self.faults,
+            "first_fault": self.first_fault,
             "peak_rss_kib": self.peak_rss_kib,
         })
     }
