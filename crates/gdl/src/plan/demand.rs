@@ -301,7 +301,7 @@ fn asked(s: &Sentence, pattern: &[bool], demand: Symbol) -> Sentence {
 /// A name for the demand relation of `r` that no rule uses: `r?` (or
 /// `r??`, ... should a rule use that).
 fn fresh_name(symbols: &mut Symbols, r: Symbol) -> Symbol {
-    let mut name = format!("{}?", symbols.name(r));
+    let mut name = format!("{}?", symbols.spelling(r));
     while symbols.get(&name).is_some() {
         name.push('?');
     }
