@@ -130,14 +130,15 @@ fn a_game_interrupted_by_ctrl_c_replays_to_the_same_position() {
     use std::process::{Command, Stdio};
     let dir = scratch("play_sigint");
     let saved = dir.join("game.txt");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gdl"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_gdl"));
+    command
         .args(["play", TTT, "--save", saved.to_str().unwrap()])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the gdl binary runs");
+        .stderr(Stdio::piped());
+    crate::common::default_sigint(&mut command);
+    let mut child = command.spawn().expect("the gdl binary runs");
     let mut input = child.stdin.take().expect("stdin is piped");
     input.write_all(b"5\n1\n2\n").unwrap();
     // Standard input stays open: the game waits for the next move. The

@@ -1,7 +1,8 @@
 //! What a shell user expects of `gdl`, through the real binary: completion
 //! scripts and manual pages generated from the command line, `-` for
 //! standard input wherever a file is read, and `--board` choosing how
-//! states are drawn. (Exit status 130 on Ctrl-C is tested in `cli_play`.)
+//! states are drawn; exit status 130 on Ctrl-C (in `play`, with its save,
+//! tested in `cli_play`).
 
 use crate::common::{gdl, gdl_in, scratch};
 use std::process::Command;
@@ -351,4 +352,14 @@ fn board_none_lists_the_facts_and_board_grid_forces_a_grid() {
         "{}",
         bad.stderr
     );
+}
+
+/// Ctrl-C ends any command with exit status 130: here `gdl player`, which
+/// serves until stopped.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_ends_a_command_with_status_130() {
+    let (mut player, _) = crate::common::gdl_player(&[]);
+    let status = player.interrupt();
+    assert_eq!(status.code(), Some(130), "{status:?}\n{}", player.stderr());
 }

@@ -15,8 +15,10 @@
 //! prompt, and the first bad line stops the game with exit status 1.
 //! `--save FILE` keeps FILE up to date with the game so far after every
 //! move, so an error or an interrupt (Ctrl-C) leaves a game that `--load`
-//! and `gdl replay` bring back to the same position. A save that fails is
-//! told and the game goes on (the exit status is then 2).
+//! and `gdl replay` bring back to the same position; Ctrl-C ends the game
+//! with exit status 130 once the move under way is saved, saying where
+//! the game is. A save that fails is told and the game goes on (the exit
+//! status is then 2).
 
 use super::ai::{AiArgs, Seats};
 use super::{describe, file_name, is_stdin, load, read_file, save_moves, Failure, LimitArgs};
