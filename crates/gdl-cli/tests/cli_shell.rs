@@ -363,3 +363,40 @@ fn ctrl_c_ends_a_command_with_status_130() {
     let status = player.interrupt();
     assert_eq!(status.code(), Some(130), "{status:?}\n{}", player.stderr());
 }
+
+/// A command started with SIGINT ignored (as a shell starts one in the
+/// background: `gdl player &`) keeps ignoring it.
+#[cfg(unix)]
+#[test]
+fn a_command_started_with_sigint_ignored_keeps_ignoring_it() {
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::process::CommandExt;
+    use std::process::Stdio;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_gdl"));
+    command
+        .args(["player", "--port", "0", "--timeout", "60"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    // SAFETY: signal(2) is async-signal-safe, as pre_exec requires.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_IGN);
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().expect("the gdl binary runs");
+    let mut first = String::new();
+    BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("gdl player listening on"), "{first}");
+    // SAFETY: a plain kill(2) of our own child process.
+    let sent = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    assert_eq!(sent, 0);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let still = child.try_wait().unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(still.is_none(), "SIGINT ended it: {still:?}");
+}
