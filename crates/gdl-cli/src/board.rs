@@ -62,8 +62,11 @@ pub enum Numbers {
 /// How to draw a rules file's states, read from its `;!` annotations.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardSpec {
-    /// Never draw a grid (`;! board none`).
+    /// Never draw a grid (`;! board none`, `--board none`).
     pub disabled: bool,
+    /// Draw a grid whenever a relation of the state can be one, however few
+    /// its facts or many its coordinates (`--board grid`).
+    pub forced: bool,
     /// The relation drawn; found from the facts when `None`.
     pub relation: Option<String>,
     /// Argument index (from 0) of the file.
@@ -92,6 +95,7 @@ impl Default for BoardSpec {
     fn default() -> Self {
         BoardSpec {
             disabled: false,
+            forced: false,
             relation: None,
             x: 0,
             y: 1,
@@ -112,7 +116,34 @@ fn cell_pair(word: &str) -> Option<(String, String)> {
     (!x.is_empty() && !y.is_empty()).then(|| (x.to_lowercase(), y.to_lowercase()))
 }
 
+/// How `--board` asks a command to draw states.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BoardMode {
+    /// As the rules file's `;!` annotations say, else a grid when the
+    /// state's facts look like one.
+    #[default]
+    Auto,
+    /// Never a grid: the facts of each state, one a line.
+    None,
+    /// A grid whenever a relation of three or more arguments can be one
+    /// (over `;! board none`, and however few or many its cells).
+    Grid,
+}
+
 impl BoardSpec {
+    /// The spec with `--board`'s choice over the annotations'.
+    pub fn with_mode(mut self, mode: BoardMode) -> BoardSpec {
+        match mode {
+            BoardMode::Auto => {}
+            BoardMode::None => self.disabled = true,
+            BoardMode::Grid => {
+                self.disabled = false;
+                self.forced = true;
+            }
+        }
+        self
+    }
+
     /// Reads the `;!` annotations of a rules file's text. Returns the spec
     /// and one message per annotation line that could not be understood
     /// (`line N: ...`); such lines are ignored.
@@ -337,6 +368,7 @@ impl Board {
             return groups.keys().find(|(n, _)| n == name).cloned();
         }
         let (x, y) = (self.spec.x, self.spec.y);
+        let forced = self.spec.forced;
         groups
             .into_iter()
             .filter(|((_, arity), rows)| {
@@ -346,9 +378,19 @@ impl Board {
                         .collect::<Option<BTreeSet<_>>>()
                         .map_or(0, |s| s.len())
                 };
-                *arity >= 3 && rows.len() >= 4 && {
-                    let (nx, ny) = (coords(x), coords(y));
-                    (1..=26).contains(&nx) && (1..=26).contains(&ny) && nx * ny > 1
+                if *arity < 3 {
+                    return false;
+                }
+                let (nx, ny) = (coords(x), coords(y));
+                // Forced, any relation whose two first arguments are atoms
+                // is a grid (MAX_GRID_BYTES still bounds its drawing).
+                if forced {
+                    nx > 0 && ny > 0
+                } else {
+                    rows.len() >= 4
+                        && (1..=26).contains(&nx)
+                        && (1..=26).contains(&ny)
+                        && nx * ny > 1
                 }
             })
             .max_by_key(|(_, rows)| rows.len())

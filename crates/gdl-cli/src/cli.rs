@@ -5,7 +5,7 @@
 //! command's thread, the time limit, the exit status).
 
 use crate::command;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::any::Any;
 use std::process::ExitCode;
 
@@ -35,8 +35,10 @@ Examples:
 `gdl help COMMAND` (or `gdl COMMAND --help`) describes a command with examples;
 docs/manual.md has whole sessions.
 
+A file argument `-` is standard input.
+
 Exit status: 0 success; 1 invalid rules or a game gone wrong (an illegal move,
-a limit reached); 2 a usage or I/O error.";
+a limit reached); 2 a usage or I/O error; 130 interrupted (Ctrl-C).";
 
 /// Reads `--timeout`: a positive number of seconds.
 fn positive_seconds(text: &str) -> Result<f64, String> {
@@ -75,6 +77,10 @@ pub enum Command {
     Player(command::player::PlayerArgs),
     /// Run matches between built-in and HTTP players, as a game manager.
     Match(command::match_cmd::MatchArgs),
+    /// Print the completion script of a shell (bash, zsh, fish, ...).
+    Completions(command::generate::CompletionsArgs),
+    /// Print the manual page of gdl (roff), or write every page to a folder.
+    Manpage(command::generate::ManpageArgs),
 }
 
 pub use crate::command::STACK_BYTES;
@@ -97,6 +103,8 @@ impl Command {
             Command::Analyse(a) => command::analyse::analyse(a),
             Command::Player(a) => command::player::player(a),
             Command::Match(a) => command::match_cmd::run(a),
+            Command::Completions(a) => command::generate::completions(a, Args::command()),
+            Command::Manpage(a) => command::generate::manpage(a, Args::command()),
         }
     }
 }

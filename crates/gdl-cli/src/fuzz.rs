@@ -22,7 +22,7 @@
 //! So that the fuzzer explores the command rather than the machine, inputs
 //! that would reach outside the scratch folder or ask for long work are
 //! passed over: arguments naming a path with `/`, `..` or `-` (standard
-//! input), numbers above 3 (depths, limits, counts: all small) and sizes
+//! input, also as `--moves=-`), numbers above 3 (depths, limits, counts: all small) and sizes
 //! above 512 MiB; commands that serve or wait on the network or a person.
 //! What a command does by default is cut down too (a few games, a few
 //! search iterations, 0.05 s of benchmark, 100 steps), and unless the input
@@ -98,7 +98,7 @@ pub fn command_line(data: &[u8]) -> bool {
 /// Whether an argument stays inside the scratch folder and asks for little
 /// work.
 fn admissible(word: &str) -> bool {
-    if word.contains('/') || word == ".." || word == "-" {
+    if word.contains('/') || word == ".." || word == "-" || word.ends_with("=-") {
         return false;
     }
     match magnitude(word) {
@@ -237,6 +237,9 @@ fn bounded(command: &mut Command) -> bool {
         | Command::Replay(_)
         | Command::Test(_)
         | Command::Perft(_) => true,
+        // They print, or write pages into a folder named without `/`: in
+        // the scratch folder.
+        Command::Completions(_) | Command::Manpage(_) => true,
     }
 }
 

@@ -3,7 +3,7 @@
 //! A thin layer over the library: each subcommand lives in its own module
 //! under `command/` of the `gdl_cli` crate. Exit status: 0 success, 1 a rules file or game that fails
 //! (invalid rules, an illegal move, an error of the rules while playing),
-//! 2 a usage or I/O error.
+//! 2 a usage or I/O error, 130 interrupted (Ctrl-C).
 
 use clap::Parser;
 use gdl_cli::cli::{is_print_failure, message, Args, STACK_BYTES};
@@ -15,23 +15,108 @@ use std::process::ExitCode;
 #[global_allocator]
 static ALLOCATOR: gdl::CountingAllocator = gdl::CountingAllocator;
 
-/// Ends the process with exit status 1 once `seconds` have passed. Games
-/// saved with `--save` are written whole after every move, so what a
-/// timeout interrupts is never half-written. A time too long for a
-/// `Duration` (`1e20`, billions of years) is no time limit at all.
+/// Ends the process with exit status 1 once `seconds` have passed, after
+/// the file being written, if any (games saved with `--save` are written
+/// whole after every move, so what a timeout interrupts is never
+/// half-written). A time too long for a `Duration` (`1e20`, billions of
+/// years) is no time limit at all.
 fn watchdog(seconds: f64) {
     let Ok(limit) = std::time::Duration::try_from_secs_f64(seconds) else {
         return;
     };
     std::thread::spawn(move || {
         std::thread::sleep(limit);
-        // Not eprintln!: a full standard error must not stop the exit.
-        let _ = writeln!(
-            std::io::stderr(),
-            "error: the time limit ({seconds} seconds) was reached; raise it with --timeout"
+        command::exit_after_writes(
+            1,
+            Some(&format!(
+                "error: the time limit ({seconds} seconds) was reached; raise it with --timeout"
+            )),
         );
-        std::process::exit(1);
     });
+}
+
+/// Ctrl-C (SIGINT): the process ends with exit status 130 once the file
+/// being written, if any, is whole, saying what the command asked to be
+/// said (`play`: where the game so far is); a second Ctrl-C ends it at
+/// once. A process started with SIGINT ignored (`gdl player &` from a
+/// script) keeps ignoring it.
+#[cfg(unix)]
+mod interrupt {
+    use gdl_cli::command;
+    use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+
+    /// The end of the pipe the handler writes a byte to.
+    static WRITE_END: AtomicI32 = AtomicI32::new(-1);
+    /// Whether a SIGINT came already.
+    static ONCE: AtomicBool = AtomicBool::new(false);
+
+    /// The signal handler: only what is async-signal-safe (an atomic, a
+    /// write, an _exit).
+    extern "C" fn on_sigint(_: libc::c_int) {
+        if ONCE.swap(true, Ordering::SeqCst) {
+            // SAFETY: _exit is async-signal-safe.
+            unsafe { libc::_exit(command::INTERRUPTED.into()) }
+        }
+        let byte = 1u8;
+        // SAFETY: write is async-signal-safe; the buffer is one live byte.
+        unsafe {
+            libc::write(
+                WRITE_END.load(Ordering::SeqCst),
+                std::ptr::from_ref(&byte).cast(),
+                1,
+            );
+        }
+    }
+
+    /// Installs the handler and the thread that ends the process when the
+    /// handler has written to the pipe. Call it before any other thread.
+    pub fn install() {
+        // SAFETY: plain system calls on values of this function: asking
+        // SIGINT's current action, making a pipe, setting the handler.
+        unsafe {
+            let mut old: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(libc::SIGINT, std::ptr::null(), &mut old) != 0
+                || old.sa_sigaction == libc::SIG_IGN
+            {
+                return;
+            }
+            let mut fds = [0; 2];
+            if libc::pipe(fds.as_mut_ptr()) != 0 {
+                return;
+            }
+            for fd in fds {
+                libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+            }
+            WRITE_END.store(fds[1], Ordering::SeqCst);
+            let read_end = fds[0];
+            let watcher =
+                std::thread::Builder::new()
+                    .name("interrupt".into())
+                    .spawn(move || loop {
+                        let mut byte = 0u8;
+                        // SAFETY: reads one byte into a live local.
+                        let n = libc::read(read_end, std::ptr::from_mut(&mut byte).cast(), 1);
+                        if n == 1 {
+                            command::exit_after_writes(command::INTERRUPTED, None);
+                        }
+                        if n == 0
+                            || (n < 0
+                                && std::io::Error::last_os_error().kind()
+                                    != std::io::ErrorKind::Interrupted)
+                        {
+                            return;
+                        }
+                    });
+            if watcher.is_err() {
+                return;
+            }
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            action.sa_flags = libc::SA_RESTART;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -43,6 +128,8 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    #[cfg(unix)]
+    interrupt::install();
     // A stream that cannot be written (`> /dev/full`, a full disk) makes
     // print! panic; that panic is not a bug to show with a backtrace but
     // an I/O error, reported below.

@@ -120,8 +120,9 @@ fn a_saved_game_with_an_illegal_move_does_not_load() {
 }
 
 /// Ctrl-C in the middle of a game: SIGINT sent to the real binary while it
-/// waits for the fourth move. The file kept by `--save` (written whole
-/// after every move) replays to the position on the screen at that time.
+/// waits for the fourth move. It exits with status 130 saying where the
+/// game is, and the file kept by `--save` (written whole after every move)
+/// replays to the position on the screen at that time.
 #[cfg(unix)]
 #[test]
 fn a_game_interrupted_by_ctrl_c_replays_to_the_same_position() {
@@ -129,14 +130,15 @@ fn a_game_interrupted_by_ctrl_c_replays_to_the_same_position() {
     use std::process::{Command, Stdio};
     let dir = scratch("play_sigint");
     let saved = dir.join("game.txt");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gdl"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_gdl"));
+    command
         .args(["play", TTT, "--save", saved.to_str().unwrap()])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the gdl binary runs");
+        .stderr(Stdio::piped());
+    crate::common::default_sigint(&mut command);
+    let mut child = command.spawn().expect("the gdl binary runs");
     let mut input = child.stdin.take().expect("stdin is piped");
     input.write_all(b"5\n1\n2\n").unwrap();
     // Standard input stays open: the game waits for the next move. The
@@ -159,8 +161,16 @@ fn a_game_interrupted_by_ctrl_c_replays_to_the_same_position() {
     assert_eq!(sent, 0);
     let status = child.wait().expect("gdl ends");
     drop(input);
-    use std::os::unix::process::ExitStatusExt;
-    assert_eq!(status.signal(), Some(libc::SIGINT), "{status:?}");
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(130), "{status:?} {stderr}");
+    assert_eq!(
+        stderr,
+        format!(
+            "interrupted at step 3; the game so far is in {}\n",
+            saved.display()
+        )
+    );
     let replayed = gdl(&["replay", TTT, saved.to_str().unwrap()], "");
     assert_eq!(replayed.code, 0, "{}", replayed.screen());
     assert!(

@@ -134,13 +134,16 @@ pub struct Process {
 impl Process {
     /// Starts `program ARGS`, its standard error collected by a thread.
     pub fn start(program: &Path, args: &[&str], dir: &Path) -> Process {
-        let mut child = Command::new(program)
+        let mut command = Command::new(program);
+        command
             .args(args)
             .current_dir(dir)
             .env("NO_COLOR", "1")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::piped())
+            .stderr(Stdio::piped());
+        default_sigint(&mut command);
+        let mut child = command
             .spawn()
             .unwrap_or_else(|e| panic!("{} starts: {e}", program.display()));
         let stderr = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
@@ -157,6 +160,30 @@ impl Process {
             }
         });
         Process { child, stderr }
+    }
+
+    /// Sends SIGINT (Ctrl-C) and waits (at most 30 seconds) for the
+    /// process to end: its exit status.
+    #[cfg(unix)]
+    pub fn interrupt(&mut self) -> std::process::ExitStatus {
+        // SAFETY: a plain kill(2) of our own child process.
+        let sent = unsafe { libc::kill(self.child.id() as libc::pid_t, libc::SIGINT) };
+        assert_eq!(sent, 0);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            if let Some(status) = self
+                .child
+                .try_wait()
+                .expect("the process can be waited for")
+            {
+                return status;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "still running 30 s after SIGINT"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
     }
 
     /// What it wrote on standard error so far.
@@ -241,4 +268,23 @@ pub fn post(address: &str, body: &str) -> (String, String) {
     }
     let status = head.split_whitespace().nth(1).unwrap_or("").to_string();
     (status, body.to_string())
+}
+
+/// Gives the command the default action of SIGINT, whatever the tests
+/// were started with (a shell starts a command run in the background with
+/// SIGINT ignored, and `gdl` keeps a SIGINT it finds ignored so).
+pub fn default_sigint(command: &mut Command) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: signal(2) is async-signal-safe, as pre_exec requires.
+        unsafe {
+            command.pre_exec(|| {
+                libc::signal(libc::SIGINT, libc::SIG_DFL);
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = command;
 }

@@ -8,6 +8,7 @@ mod cli_ai;
 mod cli_bench_bound;
 mod cli_boards;
 mod cli_check;
+mod cli_docs;
 mod cli_ggp;
 mod cli_help;
 mod cli_hostile;
@@ -18,6 +19,7 @@ mod cli_names;
 mod cli_play;
 mod cli_player;
 mod cli_record;
+mod cli_shell;
 mod cli_stats;
 mod cli_trace;
 

@@ -23,7 +23,7 @@ Examples:
   # Is tic-tac-toe balanced between players of 100 iterations a move?
   gdl analyse rules/tictactoe.gdl --games 20 --iterations 100")]
 pub struct AnalyseArgs {
-    /// The rules file.
+    /// The rules file (`-`: standard input).
     pub file: PathBuf,
     /// How many games of self-play.
     #[arg(long, default_value_t = 100)]

@@ -30,7 +30,7 @@ Examples:
   # On every core, as JSON:
   gdl bench rules/tictactoe.gdl --seconds 1 --threads 0 --format json")]
 pub struct BenchArgs {
-    /// The rules file.
+    /// The rules file (`-`: standard input).
     pub file: PathBuf,
     /// How long to play.
     #[arg(long, default_value_t = 5.0)]

@@ -17,7 +17,7 @@ Examples:
   # The diagnostics as JSON (file, line, column, code, severity, message):
   gdl check rules/tictactoe.gdl --format json")]
 pub struct CheckArgs {
-    /// The rules file.
+    /// The rules file (`-`: standard input).
     pub file: PathBuf,
     /// Also print the stratification and join plans.
     #[arg(long)]
@@ -37,7 +37,7 @@ Examples:
   # The strata of tic-tac-toe and the join plan of each rule:
   gdl plan rules/tictactoe.gdl")]
 pub struct PlanArgs {
-    /// The rules file.
+    /// The rules file (`-`: standard input).
     pub file: PathBuf,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -53,7 +53,7 @@ fn count(n: usize, what: &str) -> String {
 /// Prints the diagnostics of a rules file, then a one-line summary on
 /// standard output. Exit 0 valid, 1 invalid, 2 unreadable.
 pub fn check(args: CheckArgs) -> Result<ExitCode, Failure> {
-    let name = args.file.display().to_string();
+    let name = super::file_name(&args.file);
     let bytes = super::read_rules(&args.file, &args.limits)?;
     // Checking needs the rules and their static facts, not the ground
     // rules that make play fast: grounding a large game takes seconds.

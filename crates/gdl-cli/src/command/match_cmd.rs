@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 /// Arguments of `gdl match`.
 #[derive(clap::Args)]
 pub struct MatchArgs {
-    /// The rules file.
+    /// The rules file (`-`: standard input).
     pub file: PathBuf,
     /// One player per role, in role order: `random`; `ai` (the search
     /// player, 1000 iterations a move), `ai:N` (N iterations a move) or
@@ -134,6 +134,13 @@ pub const GRACE: Duration = Duration::from_secs(1);
 
 /// Runs `gdl match`.
 pub fn run(args: MatchArgs) -> Result<ExitCode, Failure> {
+    if super::is_stdin(&args.file) && args.out.is_none() {
+        return Err(Failure::Usage(
+            "rules read from standard input (`-`) have no FILE.games/ for the records: \
+             name a folder with --out DIR"
+                .into(),
+        ));
+    }
     let loaded = load(&args.file, &args.limits)?;
     let mut game = loaded.game;
     let roles: Vec<String> = (game.roles().iter())

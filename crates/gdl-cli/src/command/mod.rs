@@ -5,6 +5,7 @@ pub mod ai;
 pub mod analyse;
 pub mod bench;
 pub mod check;
+pub mod generate;
 pub mod match_cmd;
 pub mod perft;
 pub mod play;
@@ -38,7 +39,14 @@ pub enum Failure {
     Invalid(String),
     /// The game went wrong: an illegal move, an error of the rules (exit 1).
     Game(String),
+    /// Interrupted by the user (Ctrl-C at `play`'s prompt): what was kept,
+    /// said as is (exit 130, as a shell gives a command stopped by SIGINT).
+    Interrupted(String),
 }
+
+/// The exit status of a command interrupted by the user (SIGINT, Ctrl-C):
+/// 128 + 2, as shells report a command the signal stopped.
+pub const INTERRUPTED: u8 = 130;
 
 impl Failure {
     /// Prints the failure on standard error and gives the exit status (the
@@ -49,6 +57,7 @@ impl Failure {
             Failure::Usage(m) | Failure::Io(m) => (format!("error: {m}\n"), 2),
             Failure::Invalid(rendered) => (rendered, 1),
             Failure::Game(m) => (format!("error: {m}\n"), 1),
+            Failure::Interrupted(m) => (format!("{m}\n"), INTERRUPTED),
         };
         let _ = stderr.write_all(text.as_bytes());
         ExitCode::from(code)
@@ -57,7 +66,11 @@ impl Failure {
     /// What went wrong, without the `error: ` a report starts with.
     pub fn message(&self) -> &str {
         match self {
-            Failure::Usage(m) | Failure::Io(m) | Failure::Invalid(m) | Failure::Game(m) => m,
+            Failure::Usage(m)
+            | Failure::Io(m)
+            | Failure::Invalid(m)
+            | Failure::Game(m)
+            | Failure::Interrupted(m) => m,
         }
     }
 
@@ -214,7 +227,7 @@ pub struct Loaded {
 /// printed on standard error.
 pub fn load(path: &Path, limits: &LimitArgs) -> Result<Loaded, Failure> {
     let bytes = read_rules(path, limits)?;
-    let name = path.display().to_string();
+    let name = file_name(path);
     let game = load_game(path, bytes, limits).map_err(|e| match e {
         LoadError::Io { .. } => Failure::Io(
             e.render(false)
@@ -243,7 +256,10 @@ pub fn load(path: &Path, limits: &LimitArgs) -> Result<Loaded, Failure> {
             } else if !flags.is_empty() {
                 format!("its warnings are refused under {}", flags.join(" and "))
             } else {
-                format!("not a valid game description; see `gdl check {name}`")
+                format!(
+                    "not a valid game description; see `gdl check {}`",
+                    path.display()
+                )
             };
             let shown: Vec<Diagnostic> =
                 diagnostics.into_iter().filter(|d| !is_advice(d)).collect();
@@ -288,18 +304,63 @@ pub fn read_rules(path: &Path, limits: &LimitArgs) -> Result<Vec<u8>, Failure> {
     read_bounded(path, limits.max_file_size, "rules files")
 }
 
+/// The file name that stands for standard input: `-`, wherever a file is
+/// read (the rules file, a moves file, a recorded game).
+pub const STDIN: &str = "-";
+
+/// How standard input is named in messages and diagnostics
+/// (`<stdin>:3:5: ...`).
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// Whether a file named on the command line is standard input (`-`).
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == STDIN
+}
+
+/// A file named on the command line as messages name it: `<stdin>` for
+/// `-`, the path as given otherwise.
+pub fn file_name(path: &Path) -> String {
+    if is_stdin(path) {
+        STDIN_NAME.to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// Whether standard input has been read as a file (`-`): it can be only
+/// once, so a second `-` is a usage error rather than an empty file.
+static STDIN_READ: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// Reads a file named on the command line, at most `limit` bytes of it
 /// (more is an error naming `--max-file-size`, exit 1); `what` the files of
-/// its kind, for the message. A file that cannot be read exits 2.
+/// its kind, for the message. A file that cannot be read exits 2. `-` is
+/// standard input, read to its end (once: a second `-` is a usage error).
 fn read_bounded(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Failure> {
-    let cannot = |e: std::io::Error| Failure::Io(format!("cannot read {}: {e}", path.display()));
+    let name = file_name(path);
+    let cannot = |e: std::io::Error| Failure::Io(format!("cannot read {name}: {e}"));
     let too_big = |size: String| {
         Failure::Game(format!(
-            "{} {size} than the {limit}-byte limit on {what}; \
+            "{name} {size} than the {limit}-byte limit on {what}; \
              raise it with --max-file-size",
-            path.display(),
         ))
     };
+    let mut bytes = Vec::new();
+    if is_stdin(path) {
+        if STDIN_READ.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            return Err(Failure::Usage(
+                "standard input (`-`) can be read only once: name the other files".into(),
+            ));
+        }
+        std::io::stdin()
+            .lock()
+            .take(limit.saturating_add(1))
+            .read_to_end(&mut bytes)
+            .map_err(cannot)?;
+        if bytes.len() as u64 > limit {
+            return Err(too_big("holds more".to_string()));
+        }
+        return Ok(bytes);
+    }
     let file = std::fs::File::open(path).map_err(cannot)?;
     let metadata = file.metadata().map_err(cannot)?;
     if metadata.is_file() && metadata.len() > limit {
@@ -307,7 +368,6 @@ fn read_bounded(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Failure>
     }
     // A regular file may grow while it is read, and the size of anything
     // else is only known by reading it: one byte past the limit is enough.
-    let mut bytes = Vec::new();
     file.take(limit.saturating_add(1))
         .read_to_end(&mut bytes)
         .map_err(cannot)?;
@@ -358,7 +418,7 @@ pub fn load_game_with(
     limits: &LimitArgs,
     l: Limits,
 ) -> Result<Game, LoadError> {
-    let game = Game::from_bytes_with(&path.display().to_string(), bytes, l)?;
+    let game = Game::from_bytes_with(&file_name(path), bytes, l)?;
     let denied = |d: &Diagnostic| {
         (limits.deny_warnings && !is_advice(d)) || (limits.strict && d.is_allowance())
     };
@@ -408,9 +468,64 @@ pub fn read_file(path: &Path, limits: &LimitArgs) -> Result<String, Failure> {
         let column = String::from_utf8_lossy(&good[start..]).chars().count() + 1;
         Failure::Io(format!(
             "{}:{line}:{column}: not UTF-8 text (is it a binary file?)",
-            path.display()
+            file_name(path)
         ))
     })
+}
+
+/// Held while a file is written ([`uninterrupted`]), so that an interrupt
+/// (Ctrl-C) or the `--timeout` ending the process ([`exit_after_writes`])
+/// never cuts a write short nor leaves a temporary file behind.
+static WRITING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// The note a command wants said when it is interrupted (`play --save`:
+/// where the game so far is); taken after [`WRITING`], never before.
+static NOTE: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+thread_local! {
+    /// Whether this thread holds [`WRITING`]'s lock (so that a write
+    /// inside a longer uninterrupted step does not lock it again).
+    static UNINTERRUPTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` (a write, or a step of a game and its save) with interrupts
+/// held off until it is done: [`exit_after_writes`] waits for it.
+pub fn uninterrupted<T>(f: impl FnOnce() -> T) -> T {
+    if UNINTERRUPTED.with(|u| u.get()) {
+        return f();
+    }
+    let _guard = WRITING.lock().unwrap_or_else(|e| e.into_inner());
+    /// Clears the thread's flag however `f` ends.
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            UNINTERRUPTED.with(|u| u.set(false));
+        }
+    }
+    UNINTERRUPTED.with(|u| u.set(true));
+    let _reset = Reset;
+    f()
+}
+
+/// Sets what an interrupt says on standard error before the process ends
+/// (`None`: nothing).
+pub fn on_interrupt(note: Option<String>) {
+    *NOTE.lock().unwrap_or_else(|e| e.into_inner()) = note;
+}
+
+/// Ends the process with exit status `code` once the file being written,
+/// if any, is whole: prints `message` (if any) and the note of
+/// [`on_interrupt`] on standard error first. For the binary's signal and
+/// time-limit handlers, on a thread of their own.
+pub fn exit_after_writes(code: u8, message: Option<&str>) -> ! {
+    let _writing = WRITING.lock().unwrap_or_else(|e| e.into_inner());
+    let note = NOTE.lock().unwrap_or_else(|e| e.into_inner());
+    let mut stderr = std::io::stderr();
+    for line in message.into_iter().chain(note.as_deref()) {
+        // Not eprintln!: a full standard error must not stop the exit.
+        let _ = writeln!(stderr, "{line}");
+    }
+    std::process::exit(code.into())
 }
 
 /// Writes a file atomically, so that an interrupt never leaves half a file
@@ -420,6 +535,11 @@ pub fn read_file(path: &Path, limits: &LimitArgs) -> Result<String, Failure> {
 /// processes writing one file at once, both succeed and the last rename
 /// wins.
 pub fn write_file(path: &Path, text: &str) -> Result<(), Failure> {
+    uninterrupted(|| write_whole(path, text))
+}
+
+/// [`write_file`], with interrupts held off by the caller.
+fn write_whole(path: &Path, text: &str) -> Result<(), Failure> {
     let cannot = |e: std::io::Error| Failure::Io(format!("cannot write {}: {e}", path.display()));
     let (tmp, mut file) = create_temporary(path).map_err(cannot)?;
     let written = file

@@ -22,7 +22,7 @@ Examples:
   # Positions and move sequences of tic-tac-toe, to depth 9:
   gdl perft rules/tictactoe.gdl --depth 9")]
 pub struct PerftArgs {
-    /// The rules file.
+    /// The rules file (`-`: standard input).
     pub file: PathBuf,
     /// The deepest level to count.
     #[arg(long)]

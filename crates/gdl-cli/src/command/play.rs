@@ -15,12 +15,14 @@
 //! prompt, and the first bad line stops the game with exit status 1.
 //! `--save FILE` keeps FILE up to date with the game so far after every
 //! move, so an error or an interrupt (Ctrl-C) leaves a game that `--load`
-//! and `gdl replay` bring back to the same position. A save that fails is
-//! told and the game goes on (the exit status is then 2).
+//! and `gdl replay` bring back to the same position; Ctrl-C ends the game
+//! with exit status 130 once the move under way is saved, saying where
+//! the game is. A save that fails is told and the game goes on (the exit
+//! status is then 2).
 
 use super::ai::{AiArgs, Seats};
-use super::{describe, load, read_file, save_moves, Failure, LimitArgs};
-use crate::board::Board;
+use super::{describe, file_name, is_stdin, load, read_file, save_moves, Failure, LimitArgs};
+use crate::board::{Board, BoardMode};
 use crate::record::read_record;
 use crate::trace::{legal_move, sorted_moves};
 use gdl::RandomPlayer;
@@ -40,7 +42,7 @@ Examples:
   # Go on from a saved game, the machine playing oplayer at random:
   gdl play rules/tictactoe.gdl --load game.moves --random oplayer")]
 pub struct PlayArgs {
-    /// The rules file.
+    /// The rules file (`-`: standard input).
     pub file: PathBuf,
     /// Let the machine play this role (repeat for several roles).
     #[arg(long, value_name = "ROLE")]
@@ -52,15 +54,21 @@ pub struct PlayArgs {
     /// Seed of the machine's random choices.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Read the input from this file instead of the terminal.
+    /// Read the input from this file instead of the terminal (`-`:
+    /// standard input, read to its end first).
     #[arg(long, value_name = "FILE")]
     pub moves: Option<PathBuf>,
-    /// Start from a saved game (a moves file or a JSON trace).
+    /// Start from a saved game (a moves file or a JSON trace; `-`: standard
+    /// input).
     #[arg(long, value_name = "GAME")]
     pub load: Option<PathBuf>,
     /// Keep this file up to date with the game so far.
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
+    /// How to draw each state: as the rules file's `;!` annotations say or
+    /// as the facts look, never as a grid, or as a grid whenever one can be.
+    #[arg(long, value_enum, default_value_t = BoardMode::Auto, value_name = "MODE")]
+    pub board: BoardMode,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -99,6 +107,11 @@ impl Input {
                         let _ = editor.add_history_entry(line.as_str());
                     }
                     Ok(Some(line))
+                }
+                // Ctrl-C at the prompt (the terminal, in raw mode, sends
+                // no signal): the game stops as on an interrupt.
+                Err(rustyline::error::ReadlineError::Interrupted) => {
+                    Err(Failure::Interrupted(String::new()))
                 }
                 Err(_) => Ok(None),
             },
@@ -195,11 +208,30 @@ impl Session {
     }
 
     /// Brings the `--save` file up to date after a move: a failure is told
-    /// and the game goes on (a later move may save again).
+    /// and the game goes on (a later move may save again). Then sets what
+    /// an interrupt says.
     fn autosave_after_move(&mut self) {
         if let Err(e) = self.autosave() {
             self.unsaved = true;
             self.failed_to_save(&e);
+        }
+        super::on_interrupt(Some(self.stopped("interrupted")));
+    }
+
+    /// What `play` says when it stops (`how`: stopped, interrupted) before
+    /// the end: the step, and where the game so far is.
+    fn stopped(&self, how: &str) -> String {
+        let step = self.step();
+        match &self.save {
+            Some(path) if self.unsaved => format!(
+                "{how} at step {step}; the last save to {} failed",
+                path.display()
+            ),
+            Some(path) => format!(
+                "{how} at step {step}; the game so far is in {}",
+                path.display()
+            ),
+            None => format!("{how} at step {step}"),
         }
     }
 
@@ -232,29 +264,36 @@ impl Session {
             .game
             .next_state(&self.state, &joint)
             .map_err(|e| Failure::at_step(self.step(), &e))?;
-        let before = std::mem::replace(&mut self.state, next);
-        self.turns.push(Turn {
-            before,
-            joint,
-            chosen,
+        // An interrupt waits for the move to be played and saved.
+        super::uninterrupted(|| {
+            let before = std::mem::replace(&mut self.state, next);
+            self.turns.push(Turn {
+                before,
+                joint,
+                chosen,
+            });
+            self.autosave_after_move();
         });
-        self.autosave_after_move();
         Ok(())
     }
 
-    /// Takes back moves up to and including the last one a person chose.
+    /// Takes back moves up to and including the last one a person chose,
+    /// and saves the game so far.
     fn undo(&mut self) -> bool {
         if !self.turns.iter().any(|t| t.chosen) {
             println!("nothing to undo");
             return false;
         }
         self.seats.reset();
-        while let Some(turn) = self.turns.pop() {
-            self.state = turn.before;
-            if turn.chosen {
-                break;
+        super::uninterrupted(|| {
+            while let Some(turn) = self.turns.pop() {
+                self.state = turn.before;
+                if turn.chosen {
+                    break;
+                }
             }
-        }
+            self.autosave_after_move();
+        });
         true
     }
 
@@ -387,6 +426,20 @@ fn print_legal(role: &str, legal: &[(Move, String)]) {
 
 /// Runs `gdl play`.
 pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
+    // Standard input read as a file (`-`) is read to its end: what would
+    // be typed must then come from a file.
+    let taken = [
+        ("the rules are", Some(&args.file)),
+        ("the saved game (--load) is", args.load.as_ref()),
+    ]
+    .into_iter()
+    .find(|(_, p)| p.is_some_and(|p| is_stdin(p)));
+    if let (Some((what, _)), None) = (taken, &args.moves) {
+        return Err(Failure::Usage(format!(
+            "{what} read from standard input (`-`), so the moves cannot be typed there: \
+             give them with --moves FILE"
+        )));
+    }
     let loaded = load(&args.file, &args.limits)?;
     let game = loaded.game;
     let roles = game.roles();
@@ -419,7 +472,7 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
                 return Err(Failure::Usage(format!(
                     "{0} is a recorded game, not typed input: start from it with --load {0} \
                      (--moves reads what would be typed, one move or command a line)",
-                    path.display()
+                    file_name(path)
                 )));
             }
             Input::Script(Box::new(std::io::Cursor::new(text)), limit)
@@ -433,7 +486,7 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
     let state = game.initial_state();
     let mut session = Session {
         game,
-        board: Board::new(loaded.spec),
+        board: Board::new(loaded.spec.with_mode(args.board)),
         name: loaded.name,
         state,
         turns: Vec::new(),
@@ -448,7 +501,7 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
         // Saved once, after the loading, not after each move loaded.
         let save = session.save.take();
         let record = read_record(&read_file(path, &args.limits)?)
-            .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
+            .map_err(|e| Failure::Usage(format!("{}: {e}", file_name(path))))?;
         for joint in record.moves() {
             if joint.len() != roles.len() {
                 let e = GameError::WrongMoveCount {
@@ -465,16 +518,22 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
             }
             session.play(moves, true)?;
         }
-        println!("loaded {} moves from {}", session.step(), path.display());
+        println!("loaded {} moves from {}", session.step(), file_name(path));
         session.save = save;
     }
     // A file that cannot be saved before the first move stops the game:
     // nothing is lost yet.
     session.autosave()?;
+    super::on_interrupt(Some(session.stopped("interrupted")));
     if !input.scripted() {
         println!("type a move's number or its term; help lists the commands");
     }
-    let code = run(&mut session, &mut input)?;
+    let code = match run(&mut session, &mut input) {
+        Err(Failure::Interrupted(_)) => {
+            return Err(Failure::Interrupted(session.stopped("interrupted")))
+        }
+        other => other?,
+    };
     Ok(if session.save_failed {
         ExitCode::from(2)
     } else {
@@ -579,17 +638,7 @@ fn run(session: &mut Session, input: &mut Input) -> Result<ExitCode, Failure> {
                         continue 'turn;
                     }
                     Action::Quit => {
-                        match &session.save {
-                            Some(path) if session.unsaved => println!(
-                                "stopped at step {step}; the last save to {} failed",
-                                path.display()
-                            ),
-                            Some(path) => println!(
-                                "stopped at step {step}; the game so far is in {}",
-                                path.display()
-                            ),
-                            None => println!("stopped at step {step}"),
-                        }
+                        println!("{}", session.stopped("stopped"));
                         return Ok(ExitCode::SUCCESS);
                     }
                     Action::Again => {}

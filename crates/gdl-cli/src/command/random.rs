@@ -26,7 +26,7 @@ Examples:
   # The search player as oplayer, the other role at random:
   gdl random rules/tictactoe.gdl --games 20 --ai oplayer --iterations 200")]
 pub struct RandomArgs {
-    /// The rules file.
+    /// The rules file (`-`: standard input).
     pub file: PathBuf,
     /// How many games to play.
     #[arg(long, default_value_t = 100)]

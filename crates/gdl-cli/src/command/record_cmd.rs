@@ -1,7 +1,9 @@
 //! `gdl record FILE`: records a game (a random one, or the moves of a
 //! moves file) as a JSON trace in `FILE.games/`, where `gdl test` finds it.
 
-use super::{load, print_json, read_file, write_file, Failure, Format, LimitArgs};
+use super::{
+    file_name, is_stdin, load, print_json, read_file, write_file, Failure, Format, LimitArgs,
+};
 use crate::compare::{compare, describe_step};
 use crate::record::{read_record, record_file};
 use crate::trace::Trace;
@@ -18,10 +20,11 @@ Examples:
   # Record a game played by hand (saved by `gdl play --save`):
   gdl record rules/tictactoe.gdl --moves game.moves")]
 pub struct RecordArgs {
-    /// The rules file.
+    /// The rules file (`-`: standard input).
     pub file: PathBuf,
     /// Record the game of this moves file (one joint move a line, as
-    /// `play` saves it) instead of a random one.
+    /// `play` saves it; `-`: standard input, with --out) instead of a
+    /// random one.
     #[arg(long, value_name = "MOVES")]
     pub moves: Option<PathBuf>,
     /// Seed of the random game: a seed always gives the same game.
@@ -52,10 +55,20 @@ pub fn games_folder(rules: &Path) -> PathBuf {
 
 /// Runs `gdl record`.
 pub fn record(args: RecordArgs) -> Result<ExitCode, Failure> {
+    // The default file is named after the rules file and the moves file:
+    // standard input (`-`) gives it no name.
+    let unnamed = is_stdin(&args.file) || args.moves.as_deref().is_some_and(is_stdin);
+    if unnamed && args.out.is_none() {
+        return Err(Failure::Usage(
+            "a game read from standard input (`-`) has no FILE.games/ to go to: \
+             name the file with --out GAME"
+                .into(),
+        ));
+    }
     let mut loaded = load(&args.file, &args.limits)?;
     let (trace, default_name) = match &args.moves {
         Some(path) => {
-            let name = path.display().to_string();
+            let name = file_name(path);
             let moves = read_record(&read_file(path, &args.limits)?)
                 .map_err(|e| Failure::Usage(format!("{name}: {e}")))?;
             let compared = compare(&mut loaded.game, &moves);

@@ -139,6 +139,13 @@ pub fn test(args: TestArgs) -> Result<ExitCode, Failure> {
 /// game, or a folder searched (recursively, hidden folders and `target`
 /// left out) for rules files with a games folder.
 fn find(path: &Path) -> Result<Vec<Suite>, Failure> {
+    if super::is_stdin(path) {
+        return Err(Failure::Usage(
+            "`gdl test` reads recorded games from their folder beside the rules, \
+             not from standard input (`-`): `gdl replay FILE -` checks one"
+                .into(),
+        ));
+    }
     let is_rules = |p: &Path| matches!(extension(p), Some("gdl" | "kif")) && p.is_file();
     if is_rules(path) {
         let folder = games_folder(path);
@@ -242,11 +249,13 @@ fn run_suite(suite: &Suite, args: &TestArgs, results: &mut Vec<GameResult>) -> R
     let rules = suite.rules.display().to_string();
     let mut loaded = match load(&suite.rules, &args.limits) {
         Ok(l) => l,
-        Err(Failure::Io(m)) => return Err(Failure::Io(m)),
+        Err(e @ (Failure::Io(_) | Failure::Interrupted(_))) => return Err(e),
         Err(other) => {
             match other {
                 Failure::Invalid(rendered) => eprint!("{rendered}"),
-                Failure::Usage(m) | Failure::Game(m) | Failure::Io(m) => eprintln!("error: {m}"),
+                Failure::Usage(m) | Failure::Game(m) | Failure::Io(m) | Failure::Interrupted(m) => {
+                    eprintln!("error: {m}")
+                }
             }
             for game in &suite.games {
                 let r = GameResult {

@@ -3,6 +3,7 @@
 
 use super::ai::AiArgs;
 use super::{load, read_file, save_moves, Failure, LimitArgs};
+use crate::board::BoardMode;
 use crate::compare::{compare, describe_step, more_steps};
 use crate::record::read_record;
 use crate::trace::{Replay, Trace};
@@ -21,7 +22,7 @@ Examples:
   # The same game as JSON, which `gdl replay` reads back:
   gdl trace rules/tictactoe.gdl --seed 3 --format json > game.json")]
 pub struct TraceArgs {
-    /// The rules file.
+    /// The rules file (`-`: standard input).
     pub file: PathBuf,
     /// Seed of the random choices: a seed always gives the same game.
     #[arg(long, default_value_t = 0)]
@@ -35,6 +36,10 @@ pub struct TraceArgs {
     /// Also save the moves played to this file.
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
+    /// How to draw each state: as the rules file's `;!` annotations say or
+    /// as the facts look, never as a grid, or as a grid whenever one can be.
+    #[arg(long, value_enum, default_value_t = BoardMode::Auto, value_name = "MODE")]
+    pub board: BoardMode,
     /// The search player's seats and budget (1000 iterations a move
     /// unless `--think` or `--iterations` says otherwise).
     #[command(flatten)]
@@ -52,10 +57,10 @@ Examples:
   # Name every step where the record and the rules differ:
   gdl replay rules/tictactoe.gdl game.json --all")]
 pub struct ReplayArgs {
-    /// The rules file.
+    /// The rules file (`-`: standard input).
     pub file: PathBuf,
     /// The recorded game: a JSON trace (of gdl), a match record (of
-    /// ggp-base's game server) or a moves file.
+    /// ggp-base's game server) or a moves file (`-`: standard input).
     pub game: PathBuf,
     /// Output format (`gdl replay` reads the JSON back).
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -63,6 +68,10 @@ pub struct ReplayArgs {
     /// Save the moves that replayed (up to an error) to this file.
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
+    /// How to draw each state: as the rules file's `;!` annotations say or
+    /// as the facts look, never as a grid, or as a grid whenever one can be.
+    #[arg(long, value_enum, default_value_t = BoardMode::Auto, value_name = "MODE")]
+    pub board: BoardMode,
     /// Name every step where the record and the rules differ, following the
     /// moves as far as they stay legal, not only the earliest.
     #[arg(long)]
@@ -115,7 +124,7 @@ pub fn trace(args: TraceArgs) -> Result<ExitCode, Failure> {
     finish(
         replay,
         args.format,
-        &loaded.spec,
+        &loaded.spec.with_mode(args.board),
         args.save.as_ref(),
         &loaded.name,
     )
@@ -127,14 +136,17 @@ pub fn trace(args: TraceArgs) -> Result<ExitCode, Failure> {
 /// full on standard error.
 pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
     let mut loaded = load(&args.file, &args.limits)?;
-    let game_name = args.game.display().to_string();
+    let game_name = super::file_name(&args.game);
     let record = read_record(&read_file(&args.game, &args.limits)?)
         .map_err(|e| Failure::Usage(format!("{game_name}: {e}")))?;
     let compared = compare(&mut loaded.game, &record);
     let trace = &compared.trace;
     if !trace.steps.is_empty() {
         match args.format {
-            Format::Text => print!("{}", trace.to_text(&loaded.spec)),
+            Format::Text => print!(
+                "{}",
+                trace.to_text(&loaded.spec.clone().with_mode(args.board))
+            ),
             Format::Json => print!("{}", trace.to_json()),
         }
     }

@@ -1,0 +1,68 @@
+//! `gdl completions SHELL` and `gdl manpage`: the shell completions and the
+//! manual pages of `gdl`, generated from its command-line definition (so
+//! that they name every subcommand and flag of the binary that prints them).
+
+use super::Failure;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `gdl completions`.
+#[derive(clap::Args)]
+#[command(after_long_help = "\
+Examples:
+  # Bash, for this session, then for every new one:
+  source <(gdl completions bash)
+  gdl completions bash > ~/.local/share/bash-completion/completions/gdl
+  # Zsh (a folder of $fpath), fish:
+  gdl completions zsh > ~/.zfunc/_gdl
+  gdl completions fish > ~/.config/fish/completions/gdl.fish")]
+pub struct CompletionsArgs {
+    /// The shell whose completion script to print.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// Arguments of `gdl manpage`.
+#[derive(clap::Args)]
+#[command(after_long_help = "\
+Examples:
+  # Read the manual page of gdl:
+  gdl manpage | man -l -
+  # Install gdl(1) and a page for each subcommand (gdl-play(1), ...):
+  gdl manpage --out ~/.local/share/man/man1")]
+pub struct ManpageArgs {
+    /// Write gdl.1 and a page for each subcommand (gdl-check.1, gdl-play.1,
+    /// ...) into this folder instead of printing gdl.1.
+    #[arg(long, value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
+    pub out: Option<PathBuf>,
+}
+
+/// Runs `gdl completions`: the script for `args.shell` of the command
+/// line `cli`, on standard output.
+pub fn completions(args: CompletionsArgs, mut cli: clap::Command) -> Result<ExitCode, Failure> {
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut cli, "gdl", &mut script);
+    print!("{}", String::from_utf8_lossy(&script));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `gdl manpage`: the roff of gdl(1) on standard output, or every
+/// page in `--out`.
+pub fn manpage(args: ManpageArgs, cli: clap::Command) -> Result<ExitCode, Failure> {
+    match args.out {
+        Some(dir) => {
+            std::fs::create_dir_all(&dir)
+                .map_err(|e| Failure::Io(format!("cannot create {}: {e}", dir.display())))?;
+            clap_mangen::generate_to(cli, &dir)
+                .map_err(|e| Failure::Io(format!("cannot write into {}: {e}", dir.display())))?;
+        }
+        None => {
+            let mut roff = Vec::new();
+            clap_mangen::Man::new(cli)
+                .render(&mut roff)
+                .map_err(|e| Failure::Io(format!("cannot render the manual page: {e}")))?;
+            print!("{}", String::from_utf8_lossy(&roff));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
