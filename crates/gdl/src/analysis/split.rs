@@ -64,7 +64,8 @@ fn in_negative_cycle(clauses: &[Clause]) -> Vec<Symbol> {
     found
 }
 
-/// The argument positions at which every head of `relation` is a constant.
+/// The argument positions at which every head of `relation` is a constant
+/// (none when the relation is written with several arities).
 fn constant_positions(clauses: &[Clause], relation: Symbol) -> Vec<usize> {
     let heads: Vec<&Sentence> = clauses
         .iter()
@@ -72,6 +73,20 @@ fn constant_positions(clauses: &[Clause], relation: Symbol) -> Vec<usize> {
         .map(|c| &c.head)
         .collect();
     let arity = heads.first().map_or(0, |h| h.args.len());
+    // Written with several arities, the relation is not split: the check
+    // reports the arities (and a literal may be too short to split).
+    let sentences = clauses.iter().flat_map(|c| {
+        std::iter::once(&c.head).chain(c.body.iter().filter_map(|l| match l {
+            NLit::Pos(s) | NLit::Neg(s) => Some(s),
+            _ => None,
+        }))
+    });
+    if sentences
+        .filter(|s| s.name == relation)
+        .any(|s| s.args.len() != arity)
+    {
+        return Vec::new();
+    }
     (0..arity)
         .filter(|&p| {
             heads
