@@ -239,6 +239,15 @@ fn small_games_step_like_the_interpreter() {
 }
 
 #[test]
+fn factored_rules_step_like_the_interpreter() {
+    // Literals shared by many rules of a head, factored out; sets of
+    // moves shared by several heads; a rule absorbing others (see the
+    // file's header).
+    compare("tests/games/factoring.gdl", 60, 12);
+    same_playouts("tests/games/factoring.gdl", 40);
+}
+
+#[test]
 fn hubs_and_copies_step_like_the_interpreter() {
     // Deferred atoms, an atom that must not be, chains of copies and a
     // legal fact (see the file's header).
