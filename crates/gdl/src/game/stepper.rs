@@ -700,7 +700,23 @@ pub(super) fn step_tables(
     for &(a, _) in g.legal.iter().flatten() {
         read[a as usize] = true;
     }
-    let net = Network::new(&g.program, &move_atoms, &read, &real)?;
+    // Each role's `does` atoms: a joint move sets exactly one of them, as
+    // every legal move has one (grounding feeds `legal` back as `does`).
+    let exclusive: Vec<Vec<u32>> = roles
+        .iter()
+        .map(|&role| {
+            let mut atoms: Vec<u32> = match dynamic(kw.does) {
+                true => (g.program.atoms_of(kw.does))
+                    .filter(|(_, r)| r[0] == role)
+                    .map(|(a, _)| a)
+                    .collect(),
+                false => Vec::new(),
+            };
+            atoms.sort_unstable();
+            atoms
+        })
+        .collect();
+    let net = Network::new(&g.program, &move_atoms, &exclusive, &read, &real)?;
     if !dynamic(kw.true_) {
         return None;
     }

@@ -23,6 +23,10 @@ const MOVE_GROUPS: usize = 6;
 const FACTOR_MIN: usize = 8;
 const FACTOR_READS: usize = 64;
 
+/// A set of one role's moves is written through its complement (see
+/// `factor`) when it has at least this many times as many moves.
+const COMPLEMENT_RATIO: usize = 4;
+
 /// The fixed part of the network, shared by every evaluation of a game.
 #[derive(Debug)]
 pub struct Network {
@@ -120,7 +124,20 @@ fn readers_of(rules: &[Rule], atoms: usize) -> Vec<Vec<u32>> {
 /// read once instead of once per rule, and a set of moves read alike by
 /// many heads (any move but this square's) is counted once. The model is
 /// the same: `h` holds when `c` and some `b_i` hold.
-fn factor(rules: &mut Vec<Rule>, atoms: usize, is_move: &mut Vec<bool>) -> usize {
+///
+/// A new atom that stands for any of a set `S` of one role's `does` atoms
+/// (any mark but on this square) is written through the complement when
+/// that is far smaller (`COMPLEMENT_RATIO`): `x :- not y` and `y :- d` for
+/// each `d` of the role's other `does` atoms (`exclusive`), as exactly one
+/// of a role's moves is played; a move then updates the few sets it is
+/// not in rather than the many it is in. This changes what `x` is while no joint move is set
+/// (true instead of false), when nothing reads move atoms.
+fn factor(
+    rules: &mut Vec<Rule>,
+    atoms: usize,
+    is_move: &mut Vec<bool>,
+    exclusive: &[Vec<u32>],
+) -> usize {
     let mut by_head: Vec<Vec<Vec<u32>>> = vec![Vec::new(); atoms];
     for rule in rules.drain(..) {
         let mut lits = rule.lits;
@@ -134,8 +151,16 @@ fn factor(rules: &mut Vec<Rule>, atoms: usize, is_move: &mut Vec<bool>) -> usize
             reads[(l >> 1) as usize] += 1;
         }
     }
+    let mut role_of = vec![u32::MAX; atoms];
+    for (r, does) in exclusive.iter().enumerate() {
+        for &d in does {
+            role_of[d as usize] = r as u32;
+        }
+    }
     let mut f = Factoring {
         reads,
+        role_of,
+        exclusive,
         rules,
         made: FxHashMap::default(),
         atoms,
@@ -153,6 +178,10 @@ fn factor(rules: &mut Vec<Rule>, atoms: usize, is_move: &mut Vec<bool>) -> usize
 struct Factoring<'a> {
     /// How many rules read each atom of the ground program.
     reads: Vec<usize>,
+    /// The role of each `does` atom (`u32::MAX` for other atoms), and each
+    /// role's `does` atoms, sorted.
+    role_of: Vec<u32>,
+    exclusive: &'a [Vec<u32>],
     rules: &'a mut Vec<Rule>,
     made: FxHashMap<Vec<Vec<u32>>, u32>,
     atoms: usize,
@@ -160,6 +189,85 @@ struct Factoring<'a> {
 }
 
 impl Factoring<'_> {
+    /// When `bodies` are each one positive `does` atom: those atoms by
+    /// role (in role order).
+    fn moves_by_role(&self, bodies: &[Vec<u32>]) -> Option<Vec<(u32, Vec<u32>)>> {
+        let mut by_role: Vec<(u32, Vec<u32>)> = Vec::new();
+        for b in bodies {
+            let &[l] = b.as_slice() else { return None };
+            let r = *self.role_of.get((l >> 1) as usize)?;
+            if l & 1 == 1 || r == u32::MAX {
+                return None;
+            }
+            match by_role.iter_mut().find(|(q, _)| *q == r) {
+                Some((_, some)) => some.push(l >> 1),
+                None => by_role.push((r, vec![l >> 1])),
+            }
+        }
+        by_role.sort_unstable();
+        Some(by_role)
+    }
+
+    /// Adds the rules of `x`, which holds when some body of `bodies` does,
+    /// when they are each one positive `does` atom of one role and the
+    /// role's other moves are at most a `COMPLEMENT_RATIO`th as many:
+    /// written through that complement (see `factor`). False, adding
+    /// nothing, otherwise.
+    fn any_move(&mut self, x: u32, bodies: &[Vec<u32>]) -> bool {
+        let Some(by_role) = self.moves_by_role(bodies) else {
+            return false;
+        };
+        // Moves of several roles stay as they are: split by role, each
+        // part would flip whenever its role's turn comes or goes.
+        let Ok([(r, mut some)]) = <[(u32, Vec<u32>); 1]>::try_from(by_role) else {
+            return false;
+        };
+        let all = &self.exclusive[r as usize];
+        if (all.len() - some.len()) * COMPLEMENT_RATIO > some.len() {
+            return false;
+        }
+        some.sort_unstable();
+        let others: Vec<u32> = (all.iter().copied())
+            .filter(|d| some.binary_search(d).is_err())
+            .collect();
+        self.any_but(x, others);
+        true
+    }
+
+    /// Adds the rules of `x` holding when none of the `does` atoms
+    /// `others` of one role does (see `any_move`).
+    fn any_but(&mut self, x: u32, others: Vec<u32>) {
+        match others.as_slice() {
+            [] => self.rules.push(Rule {
+                head: x,
+                lits: Vec::new(),
+            }),
+            &[d] => self.rules.push(Rule {
+                head: x,
+                lits: vec![d << 1 | 1],
+            }),
+            _ => {
+                let bodies: Vec<Vec<u32>> = others.iter().map(|&d| vec![d << 1]).collect();
+                let y = match self.made.get(&bodies) {
+                    Some(&y) => y,
+                    None => {
+                        let y = self.atoms as u32;
+                        self.atoms += 1;
+                        self.is_move.push(true);
+                        self.made.insert(bodies.clone(), y);
+                        self.rules
+                            .extend(bodies.into_iter().map(|lits| Rule { head: y, lits }));
+                        y
+                    }
+                };
+                self.rules.push(Rule {
+                    head: x,
+                    lits: vec![y << 1 | 1],
+                });
+            }
+        }
+    }
+
     /// Adds the rules for `head` of `bodies` (each sorted, the list sorted
     /// and without repeats), factored.
     fn factor(&mut self, head: u32, mut bodies: Vec<Vec<u32>>) {
@@ -216,7 +324,9 @@ impl Factoring<'_> {
                         .any(|&l| self.is_move[(l >> 1) as usize]);
                     self.is_move.push(moves);
                     self.made.insert(rest.clone(), x);
-                    self.factor(x, rest);
+                    if !self.any_move(x, &rest) {
+                        self.factor(x, rest);
+                    }
                     x
                 }
             };
@@ -404,7 +514,9 @@ fn defer_hubs(rules: &mut [Rule], atoms: usize, read: &[bool], real: &[bool]) ->
 
 impl Network {
     /// Builds the network of a ground program whose atoms in `move_atoms`
-    /// (ranges) belong to relations that read `does`. Atoms marked in
+    /// (ranges) belong to relations that read `does`; `exclusive` lists
+    /// each role's `does` atoms, sorted, exactly one of which holds in a
+    /// joint move (see `factor`). Atoms marked in
     /// `read` are read outside the network, so keep their numbers (see
     /// `merge_copies`); those in `real` are never deferred (see
     /// `defer_hubs`). `None` when a recursive stratum recurses through a
@@ -412,6 +524,7 @@ impl Network {
     pub fn new(
         g: &Grounded,
         move_atoms: &[std::ops::Range<u32>],
+        exclusive: &[Vec<u32>],
         read: &[bool],
         real: &[bool],
     ) -> Option<Network> {
@@ -435,7 +548,7 @@ impl Network {
         let mut is_move: Vec<bool> = (0..atoms)
             .map(|a| move_atoms.iter().any(|r| r.contains(&(a as u32))))
             .collect();
-        let atoms = factor(&mut rules, atoms, &mut is_move);
+        let atoms = factor(&mut rules, atoms, &mut is_move, exclusive);
         let is_move = |a: usize| is_move[a];
         let (mut read, mut real) = (read.to_vec(), real.to_vec());
         read.resize(atoms, false);
