@@ -239,6 +239,23 @@ fn small_games_step_like_the_interpreter() {
 }
 
 #[test]
+fn factored_rules_step_like_the_interpreter() {
+    // Literals shared by many rules of a head, factored out; sets of
+    // moves shared by several heads; a rule absorbing others (see the
+    // file's header).
+    compare("tests/games/factoring.gdl", 60, 12);
+    same_playouts("tests/games/factoring.gdl", 40);
+}
+
+#[test]
+fn sets_of_moves_by_their_complement_step_like_the_interpreter() {
+    // "Any mark but on this square", written as "not one of this
+    // square's marks" (see the file's header).
+    compare("tests/games/complement.gdl", 40, 13);
+    same_playouts("tests/games/complement.gdl", 20);
+}
+
+#[test]
 fn hubs_and_copies_step_like_the_interpreter() {
     // Deferred atoms, an atom that must not be, chains of copies and a
     // legal fact (see the file's header).

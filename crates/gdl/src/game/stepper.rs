@@ -147,7 +147,7 @@ impl Tables {
             .map(|(l, &f)| (f, l as u32))
             .collect();
         let mut tags = vec![Tag::None; net.atoms()];
-        let always = net.atoms() as u32 - 1;
+        let always = net.always();
         let mut true_next = vec![NONE; true_facts.len()];
         for &(atom, fact) in next {
             // Every `next` fact was fed back as `true` when grounding.
@@ -328,7 +328,7 @@ impl Stepper {
         if let Some(snapshot) = self.snapshot.take() {
             let hit = snapshot.known.as_ref() == Some(state);
             if hit {
-                self.copy_position(&snapshot);
+                self.restore(&snapshot);
             }
             self.snapshot = Some(snapshot);
             if hit {
@@ -370,18 +370,34 @@ impl Stepper {
             match &mut self.snapshot {
                 Some(_) => {
                     let mut snapshot = self.snapshot.take().expect("a snapshot");
-                    snapshot.copy_position(self);
+                    self.save_into(&mut snapshot);
                     self.snapshot = Some(snapshot);
                 }
-                None => self.snapshot = Some(Box::new(self.clone())),
+                None => {
+                    self.eval.mark();
+                    self.snapshot = Some(Box::new(self.clone()));
+                }
             }
         }
     }
 
-    /// Makes this stepper's position that of `other` (a stepper of the
-    /// same tables) without allocating, but for the known state.
-    fn copy_position(&mut self, other: &Stepper) {
-        self.eval.copy_from(&self.tables.net, &other.eval);
+    /// Makes this stepper's position that of its snapshot `other`, which
+    /// its evaluation was at its last mark (taken whenever the snapshot is
+    /// made, saved or restored), without allocating.
+    fn restore(&mut self, other: &Stepper) {
+        self.eval.restore(&self.tables.net, &other.eval);
+        self.copy_position_bits(other);
+    }
+
+    /// Makes `snapshot` this stepper's position (see `restore`).
+    fn save_into(&mut self, snapshot: &mut Stepper) {
+        self.eval.save_into(&self.tables.net, &mut snapshot.eval);
+        snapshot.copy_position_bits(self);
+    }
+
+    /// Copies what a position is besides its evaluation from `other`, a
+    /// stepper of the same tables.
+    fn copy_position_bits(&mut self, other: &Stepper) {
         self.legal.copy_from_slice(&other.legal);
         self.legal_count.copy_from_slice(&other.legal_count);
         self.true_bits.copy_from_slice(&other.true_bits);
@@ -684,7 +700,23 @@ pub(super) fn step_tables(
     for &(a, _) in g.legal.iter().flatten() {
         read[a as usize] = true;
     }
-    let net = Network::new(&g.program, &move_atoms, &read, &real)?;
+    // Each role's `does` atoms: a joint move sets exactly one of them, as
+    // every legal move has one (grounding feeds `legal` back as `does`).
+    let exclusive: Vec<Vec<u32>> = roles
+        .iter()
+        .map(|&role| {
+            let mut atoms: Vec<u32> = match dynamic(kw.does) {
+                true => (g.program.atoms_of(kw.does))
+                    .filter(|(_, r)| r[0] == role)
+                    .map(|(a, _)| a)
+                    .collect(),
+                false => Vec::new(),
+            };
+            atoms.sort_unstable();
+            atoms
+        })
+        .collect();
+    let net = Network::new(&g.program, &move_atoms, &exclusive, &read, &real)?;
     if !dynamic(kw.true_) {
         return None;
     }

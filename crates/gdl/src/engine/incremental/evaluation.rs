@@ -20,6 +20,10 @@ pub(super) struct AtomState {
     pub(super) kind: u8,
 }
 
+/// The fewest rules and atoms in all of a network whose evaluations list
+/// their flips for `restore`: below, a whole copy costs less.
+const TRACK_MIN: usize = 1 << 14;
+
 /// An atom whose flips are recorded in `Evaluation::changed`.
 pub(super) const WATCHED: u8 = 1;
 /// A leaf: no rule reads it and it gates none, so its value can follow its
@@ -44,6 +48,20 @@ pub struct Evaluation {
     /// every atom (drained by the caller).
     pub(super) changed: Vec<u32>,
     pub(super) changed_len: usize,
+    /// The atoms flipped since the last `mark` (set, opened or shut
+    /// inputs among them), once each: the first `touched_len` of
+    /// `touched`, whose room is every atom; `touched_reads` counts their
+    /// readers and gated rules. Only these atoms, the rules reading them or
+    /// gated by them, and those rules' heads can differ from the model at
+    /// the mark (see `restore`). `is_touched` has a flag per atom, set
+    /// while it is listed.
+    pub(super) touched: Vec<u32>,
+    pub(super) is_touched: Vec<bool>,
+    /// Whether flips are listed in `touched` at all: not in a network
+    /// small enough that copying it whole costs less than listing.
+    pub(super) track: bool,
+    pub(super) touched_len: usize,
+    pub(super) touched_reads: usize,
 }
 
 impl Evaluation {
@@ -77,8 +95,13 @@ impl Evaluation {
             queued_len: vec![0; net.top as usize + 1],
             changed: vec![0; net.atoms.len()],
             changed_len: 0,
+            touched: vec![0; net.atoms.len()],
+            is_touched: vec![false; net.atoms.len()],
+            track: net.rules.len() + net.atoms.len() > TRACK_MIN,
+            touched_len: 0,
+            touched_reads: 0,
         };
-        e.atoms.last_mut().expect("the always-true atom").truth = true;
+        e.atoms[net.always as usize].truth = true;
         // head :- (nothing false yet): every rule without positive atoms.
         for r in 0..e.rules.len() {
             if e.rules[r].unsatisfied == 0 {
@@ -87,28 +110,114 @@ impl Evaluation {
         }
         e.settle(net, net.top);
         e.drain_changed(|_, _| {});
+        e.mark();
         e
     }
 
-    /// Makes this evaluation a copy of `other` (of the same network)
-    /// without allocating.
-    pub fn copy_from(&mut self, net: &Network, other: &Evaluation) {
+    /// Forgets which atoms flipped: `restore` and `save_into` then take
+    /// the model as it is now for the one they copy from or to.
+    pub fn mark(&mut self) {
+        for &atom in &self.touched[..self.touched_len] {
+            self.is_touched[atom as usize] = false;
+        }
+        self.touched_len = 0;
+        self.touched_reads = 0;
+    }
+
+    /// Makes this evaluation a copy of `base` (of the same network), which
+    /// must be the model this one was at its last `mark`: only what
+    /// flipped since is copied, the rules reading it and their heads (or
+    /// everything, when that is most of the rules). Then marks it.
+    pub fn restore(&mut self, net: &Network, base: &Evaluation) {
         self.check(net);
         assert_eq!(
-            self.net, other.net,
-            "copied from another network's evaluation"
+            self.net, base.net,
+            "restored from another network's evaluation"
         );
-        self.rules.copy_from_slice(&other.rules);
-        self.atoms.copy_from_slice(&other.atoms);
-        // Only the atoms waiting in queues and in `changed` matter.
-        for (l, &len) in other.queued_len.iter().enumerate() {
-            let waiting = net.level_start[l] as usize..(net.level_start[l] + len) as usize;
-            self.queued[waiting.clone()].copy_from_slice(&other.queued[waiting]);
+        let touched = std::mem::take(&mut self.touched);
+        Evaluation::copy_touched(
+            net,
+            &touched[..self.touched_len],
+            self.touched_reads,
+            base,
+            self,
+        );
+        self.touched = touched;
+        self.mark();
+    }
+
+    /// Makes `dst` (of the same network) a copy of this evaluation; `dst`
+    /// must be the model this one was at its last `mark` (the converse of
+    /// `restore`). Then marks this one.
+    pub fn save_into(&mut self, net: &Network, dst: &mut Evaluation) {
+        self.check(net);
+        assert_eq!(self.net, dst.net, "saved into another network's evaluation");
+        Evaluation::copy_touched(
+            net,
+            &self.touched[..self.touched_len],
+            self.touched_reads,
+            self,
+            dst,
+        );
+        self.mark();
+    }
+
+    /// Copies into `dst` what of `src` can differ from it given that only
+    /// the atoms `touched` (with `reads` readers and gated rules in all)
+    /// flipped in one of them since they were equal; the queues and the
+    /// list of changed atoms whole. Touched marks are not copied (the
+    /// caller marks).
+    fn copy_touched(
+        net: &Network,
+        touched: &[u32],
+        reads: usize,
+        src: &Evaluation,
+        dst: &mut Evaluation,
+    ) {
+        // A rule copied alone costs some eight times what it costs in a
+        // copy of the whole table.
+        if !src.track || reads * 8 >= src.rules.len() {
+            dst.rules.copy_from_slice(&src.rules);
+        } else {
+            for &atom in touched {
+                let info = net.atoms[atom as usize];
+                let readers = &net.readers[info.start as usize..info.end as usize];
+                for &r in readers {
+                    dst.rules[r as usize] = src.rules[r as usize];
+                }
+                for g in &net.gates[info.gate_start as usize..info.gate_end as usize] {
+                    dst.rules[g.rule as usize] = src.rules[g.rule as usize];
+                }
+            }
         }
-        self.queued_len.copy_from_slice(&other.queued_len);
-        let changed = ..other.changed_len;
-        self.changed[changed].copy_from_slice(&other.changed[changed]);
-        self.changed_len = other.changed_len;
+        // The atoms that can differ: those touched and the heads of the
+        // rules above.
+        if !src.track || (reads + touched.len()) * 8 >= src.atoms.len() {
+            dst.atoms.copy_from_slice(&src.atoms);
+        } else {
+            for &atom in touched {
+                let a = atom as usize;
+                dst.atoms[a] = src.atoms[a];
+                let info = net.atoms[a];
+                let readers = &net.readers[info.start as usize..info.end as usize];
+                let gated = net.gates[info.gate_start as usize..info.gate_end as usize]
+                    .iter()
+                    .map(|g| g.rule);
+                for r in readers.iter().copied().chain(gated) {
+                    let h = src.rules[r as usize].head as usize;
+                    dst.atoms[h] = src.atoms[h];
+                }
+            }
+        }
+        // Only the atoms waiting in queues and in `changed` matter.
+        for (l, &len) in src.queued_len.iter().enumerate() {
+            let waiting = net.level_start[l] as usize..(net.level_start[l] + len) as usize;
+            dst.queued[waiting.clone()].copy_from_slice(&src.queued[waiting]);
+        }
+        dst.queued_len.copy_from_slice(&src.queued_len);
+        let changed = ..src.changed_len;
+        dst.changed[changed].copy_from_slice(&src.changed[changed]);
+        dst.changed_len = src.changed_len;
     }
 
     /// Whether an atom holds (as stored: see `Network::deferred_under`).

@@ -102,9 +102,16 @@ impl Evaluation {
     // crosses zero is queued.
     #[inline(always)]
     pub(super) fn flip(&mut self, net: &Network, atom: u32, value: bool) {
-        self.atoms[atom as usize].truth = value;
-        self.note_flip(atom);
         let info = &net.atoms[atom as usize];
+        self.atoms[atom as usize].truth = value;
+        if self.track && !self.is_touched[atom as usize] {
+            self.is_touched[atom as usize] = true;
+            self.touched[self.touched_len] = atom;
+            self.touched_len += 1;
+            self.touched_reads +=
+                (info.end - info.start + info.gate_end - info.gate_start) as usize;
+        }
+        self.note_flip(atom);
         let (pos, neg) = (
             info.start as usize..info.negated as usize,
             info.negated as usize..info.end as usize,

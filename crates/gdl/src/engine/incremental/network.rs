@@ -5,6 +5,7 @@
 //! checks.
 
 use crate::engine::ground::Grounded;
+use rustc_hash::FxHashMap;
 
 /// An atom read by at least this many rules is a hub (see `defer_hubs`).
 const HUB_READERS: usize = 4;
@@ -15,6 +16,16 @@ const HUB_READERS: usize = 4;
 /// group the stepper looks at to list legal moves (see `defer_hubs`).
 const SECOND_HUB_MOVES: usize = 64;
 const MOVE_GROUPS: usize = 6;
+
+/// A literal shared by at least `FACTOR_MIN` rules of one head, whose atom
+/// at least `FACTOR_READS` rules read in all, is factored out of them (see
+/// `factor`): below, the flips it saves cost less than the new atom's.
+const FACTOR_MIN: usize = 8;
+const FACTOR_READS: usize = 64;
+
+/// A set of one role's moves is written through its complement (see
+/// `factor`) when it has at least this many times as many moves.
+const COMPLEMENT_RATIO: usize = 4;
 
 /// The fixed part of the network, shared by every evaluation of a game.
 #[derive(Debug)]
@@ -41,6 +52,8 @@ pub struct Network {
     pub(super) state_top: u32,
     /// The highest level.
     pub(super) top: u32,
+    /// The atom that always holds.
+    pub(super) always: u32,
     /// This network's number among those made by the process: an
     /// evaluation works only with the network it was made for, which the
     /// unchecked indexing of its hot loop relies on.
@@ -96,6 +109,234 @@ fn readers_of(rules: &[Rule], atoms: usize) -> Vec<Vec<u32>> {
         }
     }
     readers
+}
+
+/// Factors the rules of each head that share a literal: where `c` is a
+/// literal of at least `FACTOR_MIN` of the rules for `h`, those rules
+/// `h :- c, b_i` become `h :- c, x` and `x :- b_i` for a new atom `x`, whose
+/// rules are factored in turn; the others stay. An atom `x` is made once
+/// for each set of bodies `b_i` and shared by every head that needs it.
+/// Returns how many atoms there are now (new atoms are numbered from
+/// `atoms` on) and whether each new one reads `does` (`is_move` grows).
+///
+/// What a propnet builder does to an OR over AND gates of one shared
+/// input: a literal that every rule of a head reads (whose turn it is) is
+/// read once instead of once per rule, and a set of moves read alike by
+/// many heads (any move but this square's) is counted once. The model is
+/// the same: `h` holds when `c` and some `b_i` hold.
+///
+/// A new atom that stands for any of a set `S` of one role's `does` atoms
+/// (any mark but on this square) is written through the complement when
+/// that is far smaller (`COMPLEMENT_RATIO`): `x :- not y` and `y :- d` for
+/// each `d` of the role's other `does` atoms (`exclusive`), as exactly one
+/// of a role's moves is played; a move then updates the few sets it is
+/// not in rather than the many it is in. This changes what `x` is while no joint move is set
+/// (true instead of false), when nothing reads move atoms.
+fn factor(
+    rules: &mut Vec<Rule>,
+    atoms: usize,
+    is_move: &mut Vec<bool>,
+    exclusive: &[Vec<u32>],
+) -> usize {
+    let mut by_head: Vec<Vec<Vec<u32>>> = vec![Vec::new(); atoms];
+    for rule in rules.drain(..) {
+        let mut lits = rule.lits;
+        lits.sort_unstable();
+        lits.dedup();
+        by_head[rule.head as usize].push(lits);
+    }
+    let mut reads = vec![0usize; atoms];
+    for b in by_head.iter().flatten() {
+        for &l in b {
+            reads[(l >> 1) as usize] += 1;
+        }
+    }
+    let mut role_of = vec![u32::MAX; atoms];
+    for (r, does) in exclusive.iter().enumerate() {
+        for &d in does {
+            role_of[d as usize] = r as u32;
+        }
+    }
+    let mut f = Factoring {
+        reads,
+        role_of,
+        exclusive,
+        rules,
+        made: FxHashMap::default(),
+        atoms,
+        is_move,
+    };
+    for (head, mut bodies) in by_head.into_iter().enumerate() {
+        bodies.sort_unstable();
+        bodies.dedup();
+        f.factor(head as u32, bodies);
+    }
+    f.atoms
+}
+
+/// The state of `factor`: the rules made, and the new atoms by their bodies.
+struct Factoring<'a> {
+    /// How many rules read each atom of the ground program.
+    reads: Vec<usize>,
+    /// The role of each `does` atom (`u32::MAX` for other atoms), and each
+    /// role's `does` atoms, sorted.
+    role_of: Vec<u32>,
+    exclusive: &'a [Vec<u32>],
+    rules: &'a mut Vec<Rule>,
+    made: FxHashMap<Vec<Vec<u32>>, u32>,
+    atoms: usize,
+    is_move: &'a mut Vec<bool>,
+}
+
+impl Factoring<'_> {
+    /// When `bodies` are each one positive `does` atom: those atoms by
+    /// role (in role order).
+    fn moves_by_role(&self, bodies: &[Vec<u32>]) -> Option<Vec<(u32, Vec<u32>)>> {
+        let mut by_role: Vec<(u32, Vec<u32>)> = Vec::new();
+        for b in bodies {
+            let &[l] = b.as_slice() else { return None };
+            let r = *self.role_of.get((l >> 1) as usize)?;
+            if l & 1 == 1 || r == u32::MAX {
+                return None;
+            }
+            match by_role.iter_mut().find(|(q, _)| *q == r) {
+                Some((_, some)) => some.push(l >> 1),
+                None => by_role.push((r, vec![l >> 1])),
+            }
+        }
+        by_role.sort_unstable();
+        Some(by_role)
+    }
+
+    /// Adds the rules of `x`, which holds when some body of `bodies` does,
+    /// when they are each one positive `does` atom of one role and the
+    /// role's other moves are at most a `COMPLEMENT_RATIO`th as many:
+    /// written through that complement (see `factor`). False, adding
+    /// nothing, otherwise.
+    fn any_move(&mut self, x: u32, bodies: &[Vec<u32>]) -> bool {
+        let Some(by_role) = self.moves_by_role(bodies) else {
+            return false;
+        };
+        // Moves of several roles stay as they are: split by role, each
+        // part would flip whenever its role's turn comes or goes.
+        let Ok([(r, mut some)]) = <[(u32, Vec<u32>); 1]>::try_from(by_role) else {
+            return false;
+        };
+        let all = &self.exclusive[r as usize];
+        if (all.len() - some.len()) * COMPLEMENT_RATIO > some.len() {
+            return false;
+        }
+        some.sort_unstable();
+        let others: Vec<u32> = (all.iter().copied())
+            .filter(|d| some.binary_search(d).is_err())
+            .collect();
+        self.any_but(x, others);
+        true
+    }
+
+    /// Adds the rules of `x` holding when none of the `does` atoms
+    /// `others` of one role does (see `any_move`).
+    fn any_but(&mut self, x: u32, others: Vec<u32>) {
+        match others.as_slice() {
+            [] => self.rules.push(Rule {
+                head: x,
+                lits: Vec::new(),
+            }),
+            &[d] => self.rules.push(Rule {
+                head: x,
+                lits: vec![d << 1 | 1],
+            }),
+            _ => {
+                let bodies: Vec<Vec<u32>> = others.iter().map(|&d| vec![d << 1]).collect();
+                let y = match self.made.get(&bodies) {
+                    Some(&y) => y,
+                    None => {
+                        let y = self.atoms as u32;
+                        self.atoms += 1;
+                        self.is_move.push(true);
+                        self.made.insert(bodies.clone(), y);
+                        self.rules
+                            .extend(bodies.into_iter().map(|lits| Rule { head: y, lits }));
+                        y
+                    }
+                };
+                self.rules.push(Rule {
+                    head: x,
+                    lits: vec![y << 1 | 1],
+                });
+            }
+        }
+    }
+
+    /// Adds the rules for `head` of `bodies` (each sorted, the list sorted
+    /// and without repeats), factored.
+    fn factor(&mut self, head: u32, mut bodies: Vec<Vec<u32>>) {
+        let mut count: FxHashMap<u32, usize> = FxHashMap::default();
+        loop {
+            if bodies.len() < FACTOR_MIN {
+                break;
+            }
+            count.clear();
+            for &l in bodies.iter().flatten() {
+                *count.entry(l).or_default() += 1;
+            }
+            let reads = |l: u32| self.reads.get((l >> 1) as usize).copied().unwrap_or(0);
+            let Some((c, n)) = count
+                .iter()
+                .map(|(&l, &n)| (l, n))
+                .filter(|&(l, _)| reads(l) >= FACTOR_READS)
+                .max_by_key(|&(l, n)| (n, std::cmp::Reverse(l)))
+            else {
+                break;
+            };
+            if n < FACTOR_MIN {
+                break;
+            }
+            let (with, without): (Vec<Vec<u32>>, Vec<Vec<u32>>) = bodies
+                .into_iter()
+                .partition(|b| b.binary_search(&c).is_ok());
+            bodies = without;
+            let mut rest: Vec<Vec<u32>> = with
+                .into_iter()
+                .map(|mut b| {
+                    b.retain(|&l| l != c);
+                    b
+                })
+                .collect();
+            rest.sort_unstable();
+            rest.dedup();
+            if rest[0].is_empty() {
+                // `h :- c` alone: the other rules with `c` add nothing.
+                self.rules.push(Rule {
+                    head,
+                    lits: vec![c],
+                });
+                continue;
+            }
+            let x = match self.made.get(&rest) {
+                Some(&x) => x,
+                None => {
+                    let x = self.atoms as u32;
+                    self.atoms += 1;
+                    let moves = rest
+                        .iter()
+                        .flatten()
+                        .any(|&l| self.is_move[(l >> 1) as usize]);
+                    self.is_move.push(moves);
+                    self.made.insert(rest.clone(), x);
+                    if !self.any_move(x, &rest) {
+                        self.factor(x, rest);
+                    }
+                    x
+                }
+            };
+            let mut lits = vec![c, x << 1];
+            lits.sort_unstable();
+            self.rules.push(Rule { head, lits });
+        }
+        self.rules
+            .extend(bodies.into_iter().map(|lits| Rule { head, lits }));
+    }
 }
 
 /// Merges each atom `b` into an atom `a` whose only rule is `a :- b`: the
@@ -273,7 +514,9 @@ fn defer_hubs(rules: &mut [Rule], atoms: usize, read: &[bool], real: &[bool]) ->
 
 impl Network {
     /// Builds the network of a ground program whose atoms in `move_atoms`
-    /// (ranges) belong to relations that read `does`. Atoms marked in
+    /// (ranges) belong to relations that read `does`; `exclusive` lists
+    /// each role's `does` atoms, sorted, exactly one of which holds in a
+    /// joint move (see `factor`). Atoms marked in
     /// `read` are read outside the network, so keep their numbers (see
     /// `merge_copies`); those in `real` are never deferred (see
     /// `defer_hubs`). `None` when a recursive stratum recurses through a
@@ -281,10 +524,13 @@ impl Network {
     pub fn new(
         g: &Grounded,
         move_atoms: &[std::ops::Range<u32>],
+        exclusive: &[Vec<u32>],
         read: &[bool],
         real: &[bool],
     ) -> Option<Network> {
-        // Atoms are numbered 0..atoms, and `atoms` is the always-true one.
+        // Atoms are numbered 0..atoms: the ground program's, the
+        // always-true one, then those `factor` makes.
+        let always = g.atoms() as u32;
         let atoms = g.atoms() + 1;
         let mut rules: Vec<Rule> = g
             .ground_rules()
@@ -299,9 +545,16 @@ impl Network {
                     .collect(),
             })
             .collect();
-        let is_move = |a: usize| move_atoms.iter().any(|r| r.contains(&(a as u32)));
-        merge_copies(&mut rules, atoms, read, is_move);
-        let deferred = defer_hubs(&mut rules, atoms, read, real);
+        let mut is_move: Vec<bool> = (0..atoms)
+            .map(|a| move_atoms.iter().any(|r| r.contains(&(a as u32))))
+            .collect();
+        let atoms = factor(&mut rules, atoms, &mut is_move, exclusive);
+        let is_move = |a: usize| is_move[a];
+        let (mut read, mut real) = (read.to_vec(), real.to_vec());
+        read.resize(atoms, false);
+        real.resize(atoms, false);
+        merge_copies(&mut rules, atoms, &read, is_move);
+        let deferred = defer_hubs(&mut rules, atoms, &read, &real);
         let readers_of = readers_of(&rules, atoms);
         // Gates: move atoms no rule derives (`does`), read positively by a
         // rule whose other literals are all of state relations.
@@ -423,6 +676,7 @@ impl Network {
             level_start,
             state_top,
             top,
+            always,
             id: {
                 static NETWORKS: std::sync::atomic::AtomicU64 =
                     std::sync::atomic::AtomicU64::new(0);
@@ -441,7 +695,7 @@ impl Network {
     /// together are one slot per atom. Run once, as the network is built.
     fn check_invariants(&self) {
         let (atoms, rules) = (self.atoms.len(), self.rules.len());
-        assert!(atoms > 0, "the always-true atom");
+        assert!((self.always as usize) < atoms, "the always-true atom");
         assert!(self.rules.iter().all(|r| (r.head as usize) < atoms));
         assert!(self.readers.iter().all(|&r| (r as usize) < rules));
         assert!(self.gates.iter().all(|g| (g.rule as usize) < rules
@@ -484,8 +738,14 @@ impl Network {
         !self.gates.is_empty()
     }
 
-    /// How many atoms there are, the always-true one included.
+    /// How many atoms there are, the always-true one and those made by
+    /// factoring included (numbered after the ground program's).
     pub fn atoms(&self) -> usize {
         self.atoms.len()
+    }
+
+    /// The atom that always holds.
+    pub fn always(&self) -> u32 {
+        self.always
     }
 }
