@@ -125,7 +125,15 @@ impl Game {
                 return Err(invalid(file, vec![d]));
             }
         };
-        let mut game = Game::assemble(prepared, &symbols, &file, &diagnostics, limits, true);
+        let mut game = Game::assemble(
+            prepared,
+            &clauses,
+            &symbols,
+            &file,
+            &diagnostics,
+            limits,
+            true,
+        );
         // Where grounding was tried and failed, a relation of the state
         // whose questions never change may be derived for those questions
         // only (plan::demand): the rules so transformed are kept when they
@@ -145,7 +153,15 @@ impl Game {
             let transformed = plan::demand::demand_fixed_questions(&clauses, &state, &mut symbols)
                 .and_then(|mut c| derive_static(&mut c, &mut symbols, &few).ok());
             if let Some(prepared) = transformed {
-                let other = Game::assemble(prepared, &symbols, &file, &diagnostics, limits, false);
+                let other = Game::assemble(
+                    prepared,
+                    &clauses,
+                    &symbols,
+                    &file,
+                    &diagnostics,
+                    limits,
+                    false,
+                );
                 if other.costs_less_than(&game) {
                     game = other;
                 }
@@ -157,8 +173,10 @@ impl Game {
 
     /// The game of the planned `prepared` rules, grounded when `grounding`
     /// and it fits the limits.
+    #[allow(clippy::too_many_arguments)]
     fn assemble(
         prepared: Prepared,
+        clauses: &[Clause],
         symbols: &Symbols,
         file: &SourceFile,
         warnings: &[Diagnostic],
@@ -176,6 +194,7 @@ impl Game {
             .then(|| {
                 Grounded::new(
                     &program,
+                    clauses,
                     &static_facts,
                     &initial.0,
                     &mut terms,
