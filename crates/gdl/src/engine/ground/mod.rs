@@ -81,8 +81,9 @@ pub struct Grounded {
 
 impl Grounded {
     /// Grounds the program (planned from `clauses`), or fails when the facts that could hold, the
-    /// ground rules or the work exceed the grounding budget (the work is
+    /// ground rules (more than `max_rules`) or the work exceed the grounding budget (the work is
     /// `limits.max_ground_work`).
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         p: &Program,
         clauses: &[Clause],
@@ -91,6 +92,7 @@ impl Grounded {
         terms: &mut TermTable,
         symbols: &Symbols,
         limits: &Limits,
+        max_rules: usize,
     ) -> Result<Grounded, GameError> {
         let limits = Limits {
             max_facts: limits.max_ground_atoms,
@@ -100,7 +102,16 @@ impl Grounded {
             .filter(|&c| p.components[c].phase != Phase::Static)
             .collect();
         let budget = Cell::new(limits.max_ground_work);
-        let facts = reachable(p, clauses, static_facts, init, terms, symbols, &limits, &budget)?;
+        let facts = reachable(
+            p,
+            clauses,
+            static_facts,
+            init,
+            terms,
+            symbols,
+            &limits,
+            &budget,
+        )?;
         let mut offset = vec![u32::MAX; p.relations.len()];
         let mut atoms = 0usize;
         for (i, r) in p.relations.iter().enumerate() {
@@ -131,6 +142,7 @@ impl Grounded {
                     seen: &mut seen,
                     tuple: Vec::new(),
                     stratum: c as u32,
+                    max_rules,
                 };
                 let layers = Target::Relaxed {
                     static_: static_facts,
@@ -365,6 +377,30 @@ impl Grounded {
     }
 }
 
+/// The static facts of `p` (in `static_facts`) that `q`, another plan of
+/// the same rules or of rules derived from them, reads as static: a store
+/// of `q` sized by `hints`.
+pub fn static_facts_for(
+    q: &Program,
+    hints: &Arc<SizeHints>,
+    p: &Program,
+    static_facts: &Store,
+    terms: &TermTable,
+) -> Store {
+    let mut out = Store::new(q, hints);
+    for (i, r) in q.relations.iter().enumerate() {
+        let Some(from) = p.relation(r.name) else {
+            continue;
+        };
+        if p.info(from).phase == Phase::Static && r.phase == Phase::Static {
+            for row in static_facts.relation(from).rows() {
+                out.insert(q, RelId(i as u32), row, terms);
+            }
+        }
+    }
+    out
+}
+
 /// Every state and move fact that could ever hold, in a store of `p`: the
 /// least model of the relaxed rules, those of `p`'s state and move
 /// relations without their negations of state and move facts, with `next`
@@ -425,18 +461,8 @@ fn reachable(
     let q = plan::plan(&relaxed, terms, &mut symbols);
     // The static facts the relaxed rules read, and the facts to start from.
     let hints = Arc::new(SizeHints::new(q.relations.len()));
-    let mut static_q = Store::new(&q, &hints);
+    let mut static_q = static_facts_for(&q, &hints, p, static_facts, terms);
     let mut facts_q = Store::new(&q, &hints);
-    for (i, r) in q.relations.iter().enumerate() {
-        let Some(from) = p.relation(r.name) else {
-            continue;
-        };
-        if p.info(from).phase == Phase::Static && r.phase == Phase::Static {
-            for row in static_facts.relation(from).rows() {
-                static_q.insert(&q, RelId(i as u32), row, terms);
-            }
-        }
-    }
     let (true_q, does_q) = (q.keywords.true_, q.keywords.does);
     for &f in init {
         facts_q.insert(&q, true_q, &[f], terms);
@@ -453,7 +479,15 @@ fn reachable(
     let (fixed, strata): (Vec<usize>, Vec<usize>) = (0..q.components.len())
         .filter(|&c| !q.components[c].clauses.is_empty())
         .partition(|&c| q.components[c].phase == Phase::Static);
-    run_strata(&q, &fixed, &mut static_q, Target::Static, terms, &symbols, limits)?;
+    run_strata(
+        &q,
+        &fixed,
+        &mut static_q,
+        Target::Static,
+        terms,
+        &symbols,
+        limits,
+    )?;
     let target = Target::Relaxed {
         static_: &static_q,
         budget,
@@ -499,6 +533,8 @@ struct Instances<'a> {
     seen: &'a mut FxHashSet<Vec<u32>>,
     tuple: Vec<TermId>,
     stratum: u32,
+    /// The most ground rules there may be.
+    max_rules: usize,
 }
 
 /// How many ground rules are made between two checks of the memory budget.
@@ -571,6 +607,13 @@ impl Sink for Instances<'_> {
         key.extend_from_slice(&neg);
         if !self.seen.insert(key) {
             return Ok(());
+        }
+        if self.rules.len() >= self.max_rules {
+            return Err(GameError::Limit {
+                kind: LimitKind::GroundLiterals,
+                value: self.max_rules,
+                relation: "ground rules".into(),
+            });
         }
         self.rules.push(GroundRule {
             head,
