@@ -9,6 +9,7 @@ mod corpus;
 mod demand;
 mod figures;
 mod fuzz_corpus;
+mod grounding;
 mod naive_model;
 mod plan_order;
 mod search;

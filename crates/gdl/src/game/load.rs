@@ -7,7 +7,7 @@ use super::rules::Rules;
 use super::stepper::step_tables;
 use super::types::State;
 use super::Game;
-use crate::engine::ground::{Grounded, Values};
+use crate::engine::ground::{static_facts_for, Grounded, Values};
 use crate::engine::interp::{run_strata, RunScratch, SizeHints, Store, Target};
 use crate::error::{Diagnostic, GameError, LoadError};
 use crate::limits::{LimitKind, Limits};
@@ -125,12 +125,20 @@ impl Game {
                 return Err(invalid(file, vec![d]));
             }
         };
-        let mut game = Game::assemble(prepared, &symbols, &file, &diagnostics, limits, true);
+        let mut game = Game::assemble(
+            prepared,
+            &clauses,
+            &symbols,
+            &file,
+            &diagnostics,
+            limits,
+            true,
+        );
         // Where grounding was tried and failed, a relation of the state
         // whose questions never change may be derived for those questions
         // only (plan::demand): the rules so transformed are kept when they
-        // cost less to play. With grounding off (`gdl check` needs only
-        // the static facts) the rules are played as written.
+        // ground, or cost less to play. With grounding off (`gdl check`
+        // needs only the static facts) the rules are played as written.
         if game.rules.ground.is_none() && limits.max_ground_work > 0 {
             let state: Vec<_> = (game.rules.program.relations.iter())
                 .filter(|r| r.phase == Phase::State)
@@ -142,14 +150,55 @@ impl Game {
                 max_facts: limits.max_facts.min(MAX_DEMAND_FACTS),
                 ..limits
             };
-            let transformed = plan::demand::demand_fixed_questions(&clauses, &state, &mut symbols)
-                .and_then(|mut c| derive_static(&mut c, &mut symbols, &few).ok());
-            if let Some(prepared) = transformed {
-                let other = Game::assemble(prepared, &symbols, &file, &diagnostics, limits, false);
-                if other.costs_less_than(&game) {
+            let mut transformed =
+                plan::demand::demand_fixed_questions(&clauses, &state, &mut symbols).and_then(
+                    |mut c| {
+                        derive_static(&mut c, &mut symbols, &few)
+                            .ok()
+                            .map(|p| (c, p))
+                    },
+                );
+            if let Some((clauses, prepared)) = transformed.take() {
+                let other = Game::assemble(
+                    prepared,
+                    &clauses,
+                    &symbols,
+                    &file,
+                    &diagnostics,
+                    limits,
+                    true,
+                );
+                let better = match &other.rules.ground {
+                    Some(g) if g.program.rules() <= RACE_RULES => true,
+                    Some(_) => !game.clone().plays_faster_than(&mut other.clone()),
+                    None => other.costs_less_than(&game),
+                };
+                if better {
                     game = other;
                 }
-                game.symbols = symbols;
+            }
+        } else if game
+            .rules
+            .ground
+            .as_ref()
+            .is_some_and(|g| g.program.rules() > RACE_RULES)
+        {
+            // Many ground rules may play slower than the interpreter
+            // (blockerParallel's 5.65 million): both play for a moment.
+            let mut written = clauses.clone();
+            if let Ok(prepared) = derive_static(&mut written, &mut symbols, &limits) {
+                let mut other = Game::assemble(
+                    prepared,
+                    &written,
+                    &symbols,
+                    &file,
+                    &diagnostics,
+                    limits,
+                    false,
+                );
+                if other.plays_faster_than(&mut game.clone()) {
+                    game = other;
+                }
             }
         }
         Ok(game)
@@ -157,36 +206,32 @@ impl Game {
 
     /// The game of the planned `prepared` rules, grounded when `grounding`
     /// and it fits the limits.
+    #[allow(clippy::too_many_arguments)]
     fn assemble(
         prepared: Prepared,
+        clauses: &[Clause],
         symbols: &Symbols,
         file: &SourceFile,
         warnings: &[Diagnostic],
         limits: Limits,
         grounding: bool,
     ) -> Game {
+        let mut prepared = prepared;
+        let mut symbols = symbols.clone();
+        let (roles, initial) = start(&prepared.program, &prepared.static_facts);
+        let (ground, written) = (grounding && limits.max_ground_work > 0)
+            .then(|| ground(&mut prepared, clauses, &initial.0, &mut symbols, &limits))
+            .flatten()
+            .unzip();
         let Prepared {
             program,
             sizes,
             static_facts,
-            mut terms,
+            terms,
         } = prepared;
-        let (roles, initial) = start(&program, &static_facts);
-        let ground = (grounding && limits.max_ground_work > 0)
-            .then(|| {
-                Grounded::new(
-                    &program,
-                    &static_facts,
-                    &initial.0,
-                    &mut terms,
-                    symbols,
-                    &limits,
-                )
-            })
-            .and_then(Result::ok)
-            .map(|g| GroundTables::new(g, &program, &static_facts, &roles));
+        let ground = ground.map(|g| GroundTables::new(g, &program, &static_facts, &roles));
         let kw = program.keywords;
-        let role_names: Vec<String> = roles.iter().map(|&t| terms.text(t, symbols)).collect();
+        let role_names: Vec<String> = roles.iter().map(|&t| terms.text(t, &symbols)).collect();
         let of_phase = |target: RelId, phase: Phase| -> Vec<usize> {
             program
                 .needed(target)
@@ -196,9 +241,10 @@ impl Game {
         };
         let stepper = ground
             .as_ref()
-            .and_then(|g| step_tables(g, &program, &roles, &role_names, &terms, symbols))
+            .and_then(|g| step_tables(g, &program, &roles, &role_names, &terms, &symbols))
             .map(Arc::new);
         let rules = Rules {
+            written: written.flatten(),
             ground,
             stepper,
             legal: of_phase(kw.legal, Phase::State),
@@ -221,7 +267,7 @@ impl Game {
         };
         Game {
             terms,
-            symbols: symbols.clone(),
+            symbols,
             memo: Memo::new(capacity, limits.max_memory / MEMO_SHARE),
             limits,
             scratch: Values::default(),
@@ -252,6 +298,21 @@ impl Game {
                 (Race::OverBound, Race::OverBound) if bound < RACE_LAST_BOUND => bound *= 16,
                 _ => return false,
             }
+        }
+    }
+
+    /// Whether this game plays random playouts faster than `other` (the
+    /// same game on another engine) by more than [`RACE_MARGIN`], each
+    /// measured for [`RACE_SECONDS`] of its playouts (a time, unlike
+    /// [`Game::costs_less_than`]: the ground and the interpreted engines
+    /// count no common unit of work). A game that fails loses.
+    fn plays_faster_than(&mut self, other: &mut Game) -> bool {
+        let mine = super::random::states_per_second(self, RACE_SECONDS);
+        let theirs = super::random::states_per_second(other, RACE_SECONDS);
+        match (mine, theirs) {
+            (Some(mine), Some(theirs)) => mine > theirs * RACE_MARGIN,
+            (Some(_), None) => true,
+            _ => false,
         }
     }
 
@@ -304,6 +365,22 @@ impl Game {
     }
 }
 
+/// The ground rules past which loading measures whether the interpreter
+/// plays the game faster ([`Game::plays_faster_than`]).
+const RACE_RULES: usize = 100_000;
+
+/// The most condensed ground rules for which the rules as written are
+/// ground too, to keep the fewer.
+const MAX_WRITTEN_TRY: usize = 1_000_000;
+
+/// How long [`Game::plays_faster_than`] plays each engine, in seconds.
+const RACE_SECONDS: f64 = 0.2;
+
+/// How much faster the interpreter must play than ground rules to be
+/// chosen: a margin that measurements a few percent apart on a busy
+/// machine do not flip.
+const RACE_MARGIN: f64 = 1.5;
+
 /// How many states [`Game::costs_less_than`] visits in each plan.
 const RACE_STATES: usize = 24;
 
@@ -331,6 +408,76 @@ const MAX_DEMAND_FACTS: usize = 1 << 16;
 
 /// How many relations may be turned to derivation on demand.
 const MAX_DEMAND_ROUNDS: usize = 4;
+
+/// Grounds the rules `clauses`, planned as `prepared`, under the limits:
+/// their condensed form (plan::condense) where it differs, which then
+/// replaces `prepared`'s plan and static facts, the plan replaced coming
+/// back with the ground rules; `None` where grounding gives up.
+fn ground(
+    prepared: &mut Prepared,
+    clauses: &[Clause],
+    initial: &[TermId],
+    symbols: &mut Symbols,
+    limits: &Limits,
+) -> Option<(Grounded, Option<Program>)> {
+    let Some(condensed) = plan::condense::condense(clauses, symbols) else {
+        let p = &prepared.program;
+        let (facts, terms) = (&prepared.static_facts, &mut prepared.terms);
+        let g = Grounded::new(
+            p,
+            clauses,
+            facts,
+            initial,
+            terms,
+            symbols,
+            limits,
+            usize::MAX,
+        );
+        return g.ok().map(|g| (g, None));
+    };
+    let terms = &mut prepared.terms;
+    let q = plan::plan(&condensed, terms, symbols);
+    let sizes = Arc::new(SizeHints::new(q.relations.len()));
+    let facts = static_facts_for(&q, &sizes, &prepared.program, &prepared.static_facts, terms);
+    let g = Grounded::new(
+        &q,
+        &condensed,
+        &facts,
+        initial,
+        terms,
+        symbols,
+        limits,
+        usize::MAX,
+    );
+    let g = g.ok()?;
+    // A group split off is joined without the conditions of the rest of
+    // its rule, and may have more instances than the whole rule had
+    // (wargame01: 232,783 ground rules condensed, 96,973 as written, and
+    // a third of the speed; nonogram_10x10_1: 29,400 against 19,580, and
+    // 0.57 of the speed). So the rules as written are ground too, stopped
+    // as soon as they are as many, and kept when they are fewer; past a
+    // million condensed rules, that try would cost seconds of load.
+    if g.rules() < MAX_WRITTEN_TRY {
+        let p = &prepared.program;
+        let written = Grounded::new(
+            p,
+            clauses,
+            &prepared.static_facts,
+            initial,
+            terms,
+            symbols,
+            limits,
+            g.rules(),
+        );
+        if let Ok(written) = written {
+            return Some((written, None));
+        }
+    }
+    let written = std::mem::replace(&mut prepared.program, q);
+    prepared.sizes = sizes;
+    prepared.static_facts = facts;
+    Some((g, Some(written)))
+}
 
 /// The roles (in order) and the initial state, from the static facts.
 fn start(program: &Program, static_facts: &Store) -> (Vec<TermId>, State) {

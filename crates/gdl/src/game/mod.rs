@@ -159,15 +159,22 @@ impl Game {
         &self.rules.source
     }
 
-    /// The stratification and every clause's join plan, as text.
+    /// The stratification and every clause's join plan, as text: of the
+    /// rules as written (and derived on demand, when they are), though a
+    /// game that grounds grounds them condensed (see `plan::condense`).
     pub fn plan_text(&self) -> String {
-        plan::dump(&self.rules.program, &self.terms, &self.symbols)
+        plan::dump(self.written_program(), &self.terms, &self.symbols)
+    }
+
+    /// The plan of the rules as written.
+    fn written_program(&self) -> &plan::Program {
+        self.rules.written.as_ref().unwrap_or(&self.rules.program)
     }
 
     /// The stratification and join plans as data: what
     /// [`plan_text`](Game::plan_text) prints, stratum by stratum.
     pub fn plan(&self) -> Vec<StratumPlan> {
-        plan::describe(&self.rules.program, &self.terms, &self.symbols)
+        plan::describe(self.written_program(), &self.terms, &self.symbols)
     }
 
     /// Sets how many state models the memo keeps (per generation; at most

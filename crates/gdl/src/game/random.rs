@@ -107,6 +107,32 @@ fn playout_until(
     })
 }
 
+/// How many states a second random playouts from the initial state visit
+/// in about `seconds` (the states of playouts finished by then; the time
+/// of the one cut short counts too), as benchmarks play them; `None` when
+/// a playout fails. What loading measures to choose between two engines.
+pub(crate) fn states_per_second(game: &mut Game, seconds: f64) -> Option<f64> {
+    let start = Instant::now();
+    let deadline = start + std::time::Duration::from_secs_f64(seconds);
+    let mut rng = Pcg64::seed_from_u64(0);
+    let initial = game.initial_state();
+    let mut states = 0;
+    loop {
+        match playout_until(game, &initial, &mut rng, RACE_MAX_STEPS, Some(deadline)) {
+            Ok(Some(playout)) => states += playout.steps + 1,
+            Ok(None) => break,
+            Err(_) => return None,
+        }
+        if late(Some(deadline)) {
+            break;
+        }
+    }
+    Some(states as f64 / start.elapsed().as_secs_f64())
+}
+
+/// The longest playout [`states_per_second`] plays.
+const RACE_MAX_STEPS: usize = 1_000;
+
 /// Whether a playout with `deadline` is over time.
 fn late(deadline: Option<Instant>) -> bool {
     deadline.is_some_and(|d| Instant::now() >= d)

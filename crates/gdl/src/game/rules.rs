@@ -16,6 +16,9 @@ use std::sync::Arc;
 pub(super) struct Rules {
     pub(super) source: SourceFile,
     pub(super) program: Program,
+    /// The plan of the rules as written, when `program` plans them
+    /// condensed for grounding (plan::condense): what `gdl plan` shows.
+    pub(super) written: Option<Program>,
     /// How many facts each relation held in the last model that had some,
     /// shared by the stores of every model.
     pub(super) sizes: Arc<SizeHints>,

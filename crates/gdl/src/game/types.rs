@@ -44,7 +44,9 @@ impl State {
 #[non_exhaustive]
 pub enum Engine {
     /// By its ground rules, when grounding fit its limits
-    /// ([`crate::Limits::max_ground_atoms`], [`crate::Limits::max_ground_work`]):
+    /// ([`crate::Limits::max_ground_atoms`], [`crate::Limits::max_ground_work`])
+    /// and, for a game of over 100,000 ground rules, they played faster
+    /// than the interpreter in a moment of random playouts at load:
     /// incrementally, on a [`crate::Stepper`], when they have no cycle of
     /// atoms.
     Ground {

@@ -3,6 +3,7 @@
 //! components in dependency order), and for every clause a join plan that
 //! fixes once the order of its body literals and the index each one uses.
 
+pub mod condense;
 pub mod demand;
 
 use crate::analysis::graph::DepGraph;

@@ -14,7 +14,10 @@ use crate::engine::interp::{
 };
 use crate::error::GameError;
 use crate::limits::{LimitKind, Limits};
-use crate::plan::{Pat, Phase, Program, RelId, Step};
+use crate::plan::{self, Pat, Phase, Program, RelId, Step};
+use crate::source::Span;
+use crate::syntax::ast::{Sentence, Term};
+use crate::syntax::normal::{Clause, NLit};
 use crate::syntax::symbol::Symbol;
 use crate::syntax::symbol::Symbols;
 use crate::syntax::term::{TermId, TermTable};
@@ -77,18 +80,20 @@ pub struct Grounded {
 }
 
 impl Grounded {
-    /// Grounds the program, or fails when the facts that could hold, the
-    /// ground rules or the work exceed the grounding budget (the work is
+    /// Grounds the program (planned from `clauses`), or fails when the facts that could hold, the
+    /// ground rules (more than `max_rules`) or the work exceed the grounding budget (the work is
     /// `limits.max_ground_work`).
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         p: &Program,
+        clauses: &[Clause],
         static_facts: &Store,
         init: &[TermId],
         terms: &mut TermTable,
         symbols: &Symbols,
         limits: &Limits,
+        max_rules: usize,
     ) -> Result<Grounded, GameError> {
-        let kw = p.keywords;
         let limits = Limits {
             max_facts: limits.max_ground_atoms,
             ..*limits
@@ -97,41 +102,16 @@ impl Grounded {
             .filter(|&c| p.components[c].phase != Phase::Static)
             .collect();
         let budget = Cell::new(limits.max_ground_work);
-        let mut facts = Store::new(p, &Arc::new(SizeHints::new(p.relations.len())));
-        for &f in init {
-            facts.insert(p, kw.true_, &[f], terms);
-        }
-        // The relaxed fixpoint.
-        loop {
-            let target = Target::Relaxed {
-                static_: static_facts,
-                budget: &budget,
-            };
-            run_strata(p, &dynamic, &mut facts, target, terms, symbols, &limits)?;
-            let next: Vec<TermId> = rows_of(p, kw.next, static_facts, &facts)
-                .map(|r| r[0])
-                .collect();
-            let legal: Vec<[TermId; 2]> = rows_of(p, kw.legal, static_facts, &facts)
-                .map(|r| [r[0], r[1]])
-                .collect();
-            let mut grew = false;
-            for f in next {
-                grew |= facts.insert(p, kw.true_, &[f], terms);
-            }
-            for m in legal {
-                grew |= facts.insert(p, kw.does, &m, terms);
-            }
-            if facts.facts() > limits.max_facts {
-                return Err(GameError::Limit {
-                    kind: LimitKind::Facts,
-                    value: limits.max_facts,
-                    relation: "true".into(),
-                });
-            }
-            if !grew {
-                break;
-            }
-        }
+        let facts = reachable(
+            p,
+            clauses,
+            static_facts,
+            init,
+            terms,
+            symbols,
+            &limits,
+            &budget,
+        )?;
         let mut offset = vec![u32::MAX; p.relations.len()];
         let mut atoms = 0usize;
         for (i, r) in p.relations.iter().enumerate() {
@@ -162,6 +142,7 @@ impl Grounded {
                     seen: &mut seen,
                     tuple: Vec::new(),
                     stratum: c as u32,
+                    max_rules,
                 };
                 let layers = Target::Relaxed {
                     static_: static_facts,
@@ -396,19 +377,146 @@ impl Grounded {
     }
 }
 
-/// The facts of a relation wherever its phase keeps them.
-fn rows_of<'a>(
+/// The static facts of `p` (in `static_facts`) that `q`, another plan of
+/// the same rules or of rules derived from them, reads as static: a store
+/// of `q` sized by `hints`.
+pub fn static_facts_for(
+    q: &Program,
+    hints: &Arc<SizeHints>,
     p: &Program,
-    rel: RelId,
-    static_facts: &'a Store,
-    dynamic: &'a Store,
-) -> impl Iterator<Item = &'a [TermId]> {
-    let store = if p.info(rel).phase == Phase::Static {
-        static_facts
-    } else {
-        dynamic
+    static_facts: &Store,
+    terms: &TermTable,
+) -> Store {
+    let mut out = Store::new(q, hints);
+    for (i, r) in q.relations.iter().enumerate() {
+        let Some(from) = p.relation(r.name) else {
+            continue;
+        };
+        if p.info(from).phase == Phase::Static && r.phase == Phase::Static {
+            for row in static_facts.relation(from).rows() {
+                out.insert(q, RelId(i as u32), row, terms);
+            }
+        }
+    }
+    out
+}
+
+/// Every state and move fact that could ever hold, in a store of `p`: the
+/// least model of the relaxed rules, those of `p`'s state and move
+/// relations without their negations of state and move facts, with `next`
+/// fed back as `true` and `legal` as `does` (and `init` as `true`), the
+/// way propnet builders find what a game can reach. The feedback makes the
+/// relaxed rules one recursive stratum, derived semi-naively: each round
+/// joins only what the last one found, where deriving the strata again and
+/// again from the start, once per move of the longest game, cost skirmish
+/// and its kin hundreds of millions of rounds.
+#[allow(clippy::too_many_arguments)]
+fn reachable(
+    p: &Program,
+    clauses: &[Clause],
+    static_facts: &Store,
+    init: &[TermId],
+    terms: &mut TermTable,
+    symbols: &Symbols,
+    limits: &Limits,
+    budget: &Cell<u64>,
+) -> Result<Store, GameError> {
+    let kw = p.keywords;
+    let dynamic =
+        |name: Symbol| (p.relation(name)).is_some_and(|r| p.info(r).phase != Phase::Static);
+    let mut symbols = symbols.clone();
+    let mut relaxed: Vec<Clause> = (clauses.iter())
+        .filter(|c| dynamic(c.head.name))
+        .map(|c| {
+            let mut c = c.clone();
+            c.body
+                .retain(|l| !matches!(l, NLit::Neg(s) if dynamic(s.name)));
+            c
+        })
+        .collect();
+    // `true` from `next`, `does` from `legal`, where those change.
+    let var = |symbols: &mut Symbols, name: &str| Term::Var(symbols.intern(name), Span::default());
+    let sentence = |name: Symbol, args: Vec<Term>| Sentence {
+        name,
+        name_span: Span::default(),
+        args,
+        span: Span::default(),
     };
-    store.relation(rel).rows()
+    let feedback = |symbols: &mut Symbols, head: RelId, body: RelId| {
+        let args: Vec<Term> = (0..p.info(head).arity)
+            .map(|i| var(symbols, &format!("?x{i}")))
+            .collect();
+        Clause {
+            head: sentence(p.info(head).name, args.clone()),
+            body: vec![NLit::Pos(sentence(p.info(body).name, args))],
+            rule: 0,
+            span: Span::default(),
+        }
+    };
+    for (head, body) in [(kw.true_, kw.next), (kw.does, kw.legal)] {
+        if p.info(body).phase != Phase::Static {
+            relaxed.push(feedback(&mut symbols, head, body));
+        }
+    }
+    let q = plan::plan(&relaxed, terms, &mut symbols);
+    // The static facts the relaxed rules read, and the facts to start from.
+    let hints = Arc::new(SizeHints::new(q.relations.len()));
+    let mut static_q = static_facts_for(&q, &hints, p, static_facts, terms);
+    let mut facts_q = Store::new(&q, &hints);
+    let (true_q, does_q) = (q.keywords.true_, q.keywords.does);
+    for &f in init {
+        facts_q.insert(&q, true_q, &[f], terms);
+    }
+    for (to, from) in [(true_q, kw.next), (does_q, kw.legal)] {
+        if p.info(from).phase == Phase::Static {
+            for row in static_facts.relation(from).rows() {
+                facts_q.insert(&q, to, row, terms);
+            }
+        }
+    }
+    // A relation that read state or move facts only under `not` reads
+    // none in the relaxed rules: it is derived first, as a static one.
+    let (fixed, strata): (Vec<usize>, Vec<usize>) = (0..q.components.len())
+        .filter(|&c| !q.components[c].clauses.is_empty())
+        .partition(|&c| q.components[c].phase == Phase::Static);
+    run_strata(
+        &q,
+        &fixed,
+        &mut static_q,
+        Target::Static,
+        terms,
+        &symbols,
+        limits,
+    )?;
+    let target = Target::Relaxed {
+        static_: &static_q,
+        budget,
+    };
+    run_strata(&q, &strata, &mut facts_q, target, terms, &symbols, limits)?;
+    // The same facts, in a store of `p`.
+    let mut facts = Store::new(p, &Arc::new(SizeHints::new(p.relations.len())));
+    for (i, r) in p.relations.iter().enumerate() {
+        if r.phase == Phase::Static {
+            continue;
+        }
+        if let Some(from) = q.relation(r.name) {
+            let store = match q.info(from).phase {
+                Phase::Static => &static_q,
+                _ => &facts_q,
+            };
+            for row in store.relation(from).rows() {
+                facts.insert(p, RelId(i as u32), row, terms);
+            }
+        }
+    }
+    if facts.facts() > limits.max_facts {
+        return Err(GameError::Limit {
+            kind: LimitKind::Facts,
+            value: limits.max_facts,
+            relation: "true".into(),
+        });
+    }
+    Ok(facts)
 }
 
 /// Records each match of a clause body over the relaxed facts as a ground
@@ -425,6 +533,8 @@ struct Instances<'a> {
     seen: &'a mut FxHashSet<Vec<u32>>,
     tuple: Vec<TermId>,
     stratum: u32,
+    /// The most ground rules there may be.
+    max_rules: usize,
 }
 
 /// How many ground rules are made between two checks of the memory budget.
@@ -497,6 +607,13 @@ impl Sink for Instances<'_> {
         key.extend_from_slice(&neg);
         if !self.seen.insert(key) {
             return Ok(());
+        }
+        if self.rules.len() >= self.max_rules {
+            return Err(GameError::Limit {
+                kind: LimitKind::GroundLiterals,
+                value: self.max_rules,
+                relation: "ground rules".into(),
+            });
         }
         self.rules.push(GroundRule {
             head,

@@ -10,6 +10,13 @@ use rustc_hash::FxHashMap;
 /// An atom read by at least this many rules is a hub (see `defer_hubs`).
 const HUB_READERS: usize = 4;
 
+/// How much work (atoms and rules looked at) `defer_hubs` may spend, about
+/// a second: each hub costs a pass over every atom, and condensed rules
+/// (plan::condense) have thousands of hubs, most read by a few rules; the
+/// hubs read by the most rules are taken first, and those left when the
+/// work is spent are not deferred.
+const MAX_DEFER_WORK: usize = 400_000_000;
+
 /// Atoms read outside the network (legal moves) are deferred under a
 /// second hub, or a negated one, only when at least this many of them are
 /// and they then fall in at most `MOVE_GROUPS` sets of hubs: each set is a
@@ -434,7 +441,11 @@ fn defer_hubs(rules: &mut [Rule], atoms: usize, read: &[bool], real: &[bool]) ->
         .filter(|&(n, _)| n >= HUB_READERS)
         .collect();
     hubs.sort_by_key(|&(n, lit)| (std::cmp::Reverse(n), lit));
+    let mut work = 0;
     for (_, lit) in hubs {
+        if work > MAX_DEFER_WORK {
+            break;
+        }
         let g = lit >> 1;
         // The atoms that depend on g.
         let mut depends = vec![false; atoms];
@@ -452,12 +463,15 @@ fn defer_hubs(rules: &mut [Rule], atoms: usize, read: &[bool], real: &[bool]) ->
         let mut set: Vec<bool> = (0..atoms)
             .map(|a| depends[a] && a != g as usize && !real[a] && !rules_for[a].is_empty())
             .collect();
+        work += atoms;
         loop {
             let mut changed = false;
+            work += atoms;
             for h in 0..atoms {
                 if !set[h] {
                     continue;
                 }
+                work += rules_for[h].len() + readers[h].len();
                 let rule_ok = |r: &u32| {
                     let lits = &rules[*r as usize].lits;
                     let implies_g = lits
@@ -545,9 +559,12 @@ impl Network {
                     .collect(),
             })
             .collect();
-        let mut is_move: Vec<bool> = (0..atoms)
-            .map(|a| move_atoms.iter().any(|r| r.contains(&(a as u32))))
-            .collect();
+        // One flag per atom: a game whose rules are condensed has many
+        // move relations, and so many ranges to look through.
+        let mut is_move = vec![false; atoms];
+        for r in move_atoms {
+            is_move[r.start as usize..r.end as usize].fill(true);
+        }
         let atoms = factor(&mut rules, atoms, &mut is_move, exclusive);
         let is_move = |a: usize| is_move[a];
         let (mut read, mut real) = (read.to_vec(), real.to_vec());
