@@ -171,3 +171,60 @@ fn a_recursive_relation_over_lists_is_derived_for_the_lists_asked() {
     assert!(game.is_terminal(&state).unwrap());
     assert_eq!(game.goals(&state).unwrap(), [100]);
 }
+
+/// A walk whose legal move asks `(reach ?a ?b)`, every pair of 60 numbers
+/// while the count runs (3,600 facts a state derived whole), only from the
+/// square the state holds: derived on demand, 60 facts a state.
+fn reach() -> String {
+    let mut rules = String::from("(role p)\n(init (at 0))\n(init (count 0))\n");
+    for i in 0..60 {
+        rules.push_str(&format!("(n {i}) (succ {i} {})\n", i + 1));
+    }
+    rules.push_str(
+        "(<= (reach ?a ?b) (true (count ?c)) (n ?a) (n ?b))
+         (<= (legal p (go ?b)) (true (at ?a)) (reach ?a ?b) (succ ?a ?b))
+         (<= (next (at ?b)) (does p (go ?b)))
+         (<= (next (count ?m)) (true (count ?k)) (succ ?k ?m))
+         (<= terminal (true (count 5)))
+         (<= (goal p 100) (true (at 5)))
+         (<= (goal p 0) (not (true (at 5))))",
+    );
+    rules
+}
+
+/// Where grounding fails (here on purpose), a relation of the state asked
+/// questions that the state binds is derived for them when that costs
+/// less, and plays as the rules as written do.
+#[test]
+fn a_relation_of_the_state_asked_what_the_state_binds_is_derived_for_it() {
+    let limits = Limits {
+        max_ground_atoms: 10,
+        ..Limits::default()
+    };
+    let mut game = Game::from_source_with("reach.gdl", &reach(), limits).expect("loads");
+    let plan = game.plan_text();
+    assert!(
+        plan.contains("reach?/1"),
+        "reach is not derived on demand:\n{plan}"
+    );
+    let written = Limits {
+        max_ground_work: 0,
+        ..limits
+    };
+    let mut as_written = Game::from_source_with("reach.gdl", &reach(), written).expect("loads");
+    assert!(!as_written.plan_text().contains("?/"));
+    let p = game.roles()[0];
+    let (mut state, mut other) = (game.initial_state(), as_written.initial_state());
+    for step in 0..5 {
+        let moves = game.legal_moves(&state, p).expect("legal moves");
+        let texts: Vec<String> = moves.iter().map(|&m| game.move_text(m)).collect();
+        let theirs = as_written.legal_moves(&other, p).expect("legal moves");
+        let their_texts: Vec<String> = theirs.iter().map(|&m| as_written.move_text(m)).collect();
+        assert_eq!(texts, their_texts, "step {step}");
+        assert_eq!(texts, [format!("(go {})", step + 1)], "step {step}");
+        state = game.next_state(&state, &moves).expect("next state");
+        other = as_written.next_state(&other, &theirs).expect("next state");
+    }
+    assert!(game.is_terminal(&state).unwrap());
+    assert_eq!(game.goals(&state).unwrap(), [100]);
+}

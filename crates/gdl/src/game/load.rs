@@ -150,6 +150,9 @@ impl Game {
                 max_facts: limits.max_facts.min(MAX_DEMAND_FACTS),
                 ..limits
             };
+            // The names of the rules as written, for the second transformation
+            // (whose demand relations should not read `r??` for the first's).
+            let written_symbols = symbols.clone();
             let mut transformed =
                 plan::demand::demand_fixed_questions(&clauses, &state, &mut symbols).and_then(
                     |mut c| {
@@ -175,6 +178,34 @@ impl Game {
                 };
                 if better {
                     game = other;
+                }
+            }
+            // Still interpreted: the relations of the state derived on
+            // demand whatever their questions depend on, kept when they
+            // cost less to play. Their rules ground no better than the
+            // rules as written (a demand relation is as large as what it
+            // asks for), so they are not ground.
+            if game.rules.ground.is_none() {
+                let mut symbols = written_symbols;
+                let dynamic = plan::demand::demand_state_questions(&clauses, &state, &mut symbols)
+                    .and_then(|mut c| {
+                        derive_static(&mut c, &mut symbols, &few)
+                            .ok()
+                            .map(|p| (c, p))
+                    });
+                if let Some((clauses, prepared)) = dynamic {
+                    let other = Game::assemble(
+                        prepared,
+                        &clauses,
+                        &symbols,
+                        &file,
+                        &diagnostics,
+                        limits,
+                        false,
+                    );
+                    if other.costs_less_than(&game) {
+                        game = other;
+                    }
                 }
             }
         } else if game

@@ -48,7 +48,14 @@ type Pattern = Vec<bool>;
 /// be (see the module's documentation). New relation names are interned
 /// into `symbols`.
 pub fn demand(clauses: &[Clause], target: Symbol, symbols: &mut Symbols) -> Option<Vec<Clause>> {
-    transform(clauses, target, symbols).map(|(out, _)| out)
+    transform(
+        clauses,
+        target,
+        symbols,
+        Binders::All,
+        &FxHashSet::default(),
+    )
+    .map(|(out, _)| out)
 }
 
 /// Every relation of the state (`phase` gives each relation's) derived on
@@ -65,17 +72,79 @@ pub fn demand_fixed_questions(
     state_relations: &[Symbol],
     symbols: &mut Symbols,
 ) -> Option<Vec<Clause>> {
+    demand_each(clauses, state_relations, symbols, Binders::All, fixed)
+}
+
+/// Every relation of the state derived on demand where it can be, whatever
+/// its questions depend on: amazonsTorus's `(queenMoveIgnoring ?xIg ?yIg
+/// ?x1 ?y1 ?x2 ?y2)`, every arrow shot from every square past every other
+/// square (some 360,000 facts a state), is asked only past the squares of
+/// the four amazons of the side to move, which the state binds. The demand
+/// relations are then relations of the state too, derived anew in every
+/// state. A use's question binds what the sentences before it bind (as
+/// the rule is written: `(emptyCell ?x3 ?y3)` after the use filters the
+/// arrows, it does not ask for each empty square). `None` when no
+/// relation can be. Whether that costs less than the rules as written
+/// depends on how many questions a state asks: loading measures both and
+/// keeps the cheaper.
+pub fn demand_state_questions(
+    clauses: &[Clause],
+    state_relations: &[Symbol],
+    symbols: &mut Symbols,
+) -> Option<Vec<Clause>> {
+    demand_each(
+        clauses,
+        state_relations,
+        symbols,
+        Binders::Before,
+        |_, _, _| true,
+    )
+}
+
+/// Which of a rule's other sentences bind the places that a use of a
+/// demanded relation asks for (how bindings pass sideways, in the words
+/// of magic sets).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Binders {
+    /// Every positive sentence of a relation not demanded: the fewest
+    /// questions, each as bound as the rule allows.
+    All,
+    /// Those written before the use: what a left-to-right reading has
+    /// bound when it reaches the use.
+    Before,
+}
+
+impl Binders {
+    /// How many of a body's literals may bind the use at `use_at`.
+    fn upto(self, use_at: usize, body_len: usize) -> usize {
+        match self {
+            Binders::All => body_len,
+            Binders::Before => use_at,
+        }
+    }
+}
+
+/// Each relation of `relations` in turn derived on demand (with the
+/// relations its transformation demands along), the transformation kept
+/// when `keep` accepts its clauses and demand relations.
+fn demand_each(
+    clauses: &[Clause],
+    relations: &[Symbol],
+    symbols: &mut Symbols,
+    binders: Binders,
+    keep: impl Fn(&[Clause], &[(Symbol, Symbol)], &Symbols) -> bool,
+) -> Option<Vec<Clause>> {
     let mut current: Option<Vec<Clause>> = None;
     let mut done: FxHashSet<Symbol> = FxHashSet::default();
-    for &r in state_relations {
+    for &r in relations {
         if done.contains(&r) {
             continue;
         }
         let base = current.as_deref().unwrap_or(clauses);
-        let Some((out, demanded)) = transform(base, r, symbols) else {
+        let Some((out, demanded)) = transform(base, r, symbols, binders, &done) else {
             continue;
         };
-        if fixed(&out, &demanded, symbols) {
+        if keep(&out, &demanded, symbols) {
             done.extend(demanded.iter().map(|&(r, _)| r));
             current = Some(out);
         }
@@ -102,13 +171,16 @@ fn fixed(clauses: &[Clause], demanded: &[(Symbol, Symbol)], symbols: &Symbols) -
 type Demands = Vec<(Symbol, Symbol)>;
 
 /// [`demand`], also giving each demanded relation with its demand
-/// relation.
+/// relation; the relations of `done` (demanded by an earlier
+/// transformation) are not demanded again.
 fn transform(
     clauses: &[Clause],
     target: Symbol,
     symbols: &mut Symbols,
+    binders: Binders,
+    done: &FxHashSet<Symbol>,
 ) -> Option<(Vec<Clause>, Demands)> {
-    let patterns = patterns(clauses, target, symbols)?;
+    let patterns = patterns(clauses, target, symbols, binders, done)?;
     let demand_of: FxHashMap<Symbol, Symbol> = patterns
         .keys()
         .map(|&r| (r, fresh_name(symbols, r)))
@@ -134,8 +206,11 @@ fn transform(
                     demand_of[&c.head.name],
                 )));
             }
+            let upto = binders.upto(i, c.body.len());
             body.extend(c.body.iter().enumerate().filter_map(|(j, l)| match l {
-                NLit::Pos(s) if j != i && !patterns.contains_key(&s.name) => Some(l.clone()),
+                NLit::Pos(s) if j != i && j < upto && !patterns.contains_key(&s.name) => {
+                    Some(l.clone())
+                }
                 _ => None,
             }));
             out.push(Clause {
@@ -159,6 +234,8 @@ fn patterns(
     clauses: &[Clause],
     target: Symbol,
     symbols: &Symbols,
+    binders: Binders,
+    done: &FxHashSet<Symbol>,
 ) -> Option<FxHashMap<Symbol, Pattern>> {
     let arity = |r: Symbol| -> Option<usize> {
         clauses
@@ -166,10 +243,14 @@ fn patterns(
             .find(|c| c.head.name == r)
             .map(|c| c.head.args.len())
     };
-    // Not a keyword, nor a demand relation of an earlier transformation.
+    // Not a keyword, nor a relation of an earlier transformation (demanded
+    // or a demand relation).
     let demandable = |r: Symbol| {
         let name = symbols.name(r);
-        keyword_named(name).is_none() && !name.ends_with('?') && arity(r).is_some()
+        keyword_named(name).is_none()
+            && !name.ends_with('?')
+            && !done.contains(&r)
+            && arity(r).is_some()
     };
     if !demandable(target) {
         return None;
@@ -177,7 +258,7 @@ fn patterns(
     let mut demanded: Vec<Symbol> = vec![target];
     let mut refused: FxHashSet<Symbol> = FxHashSet::default();
     loop {
-        let patterns = fixpoint(clauses, &demanded, &arity)?;
+        let patterns = fixpoint(clauses, &demanded, &arity, binders)?;
         let mut widened = patterns.clone();
         let raise = clauses.iter().find_map(|c| {
             let h = c.head.name;
@@ -185,15 +266,18 @@ fn patterns(
                 return None;
             }
             widened.insert(h, vec![true; c.head.args.len()]);
-            let (now, then) = (bound_variables(c, &patterns), bound_variables(c, &widened));
-            widened.remove(&h);
-            let helps = c.body.iter().any(|lit| match lit {
-                NLit::Pos(s) if patterns.contains_key(&s.name) => s
-                    .args
-                    .iter()
-                    .any(|a| !variables_within(a, &now) && variables_within(a, &then)),
+            let helps = c.body.iter().enumerate().any(|(i, lit)| match lit {
+                NLit::Pos(s) if patterns.contains_key(&s.name) => {
+                    let upto = binders.upto(i, c.body.len());
+                    let now = bound_variables(c, &patterns, upto);
+                    let then = bound_variables(c, &widened, upto);
+                    s.args
+                        .iter()
+                        .any(|a| !variables_within(a, &now) && variables_within(a, &then))
+                }
                 _ => false,
             });
+            widened.remove(&h);
             helps.then_some(h)
         });
         if let Some(h) = raise.filter(|_| demanded.len() < MAX_DEMANDED) {
@@ -219,6 +303,7 @@ fn fixpoint(
     clauses: &[Clause],
     demanded: &[Symbol],
     arity: &impl Fn(Symbol) -> Option<usize>,
+    binders: Binders,
 ) -> Option<FxHashMap<Symbol, Pattern>> {
     let mut patterns: FxHashMap<Symbol, Pattern> = FxHashMap::default();
     for &r in demanded {
@@ -227,14 +312,14 @@ fn fixpoint(
     loop {
         let mut next = patterns.clone();
         for c in clauses {
-            let bound = bound_variables(c, &patterns);
-            for lit in &c.body {
+            for (i, lit) in c.body.iter().enumerate() {
                 let used = match lit {
                     NLit::Pos(s) => s,
                     NLit::Neg(s) if patterns.contains_key(&s.name) => return None,
                     _ => continue,
                 };
                 if let Some(pattern) = next.get_mut(&used.name) {
+                    let bound = bound_variables(c, &patterns, binders.upto(i, c.body.len()));
                     for (place, arg) in pattern.iter_mut().zip(&used.args) {
                         *place &= variables_within(arg, &bound);
                     }
@@ -249,8 +334,13 @@ fn fixpoint(
 }
 
 /// The variables of a clause that its question (when its head is
-/// demanded) and its positive sentences of relations not demanded bind.
-fn bound_variables(c: &Clause, patterns: &FxHashMap<Symbol, Pattern>) -> FxHashSet<Symbol> {
+/// demanded) and the positive sentences of relations not demanded among
+/// its first `upto` literals bind.
+fn bound_variables(
+    c: &Clause,
+    patterns: &FxHashMap<Symbol, Pattern>,
+    upto: usize,
+) -> FxHashSet<Symbol> {
     let mut bound = FxHashSet::default();
     let mut add = |t: &Term| {
         t.for_each_var(&mut |v, _| {
@@ -265,7 +355,7 @@ fn bound_variables(c: &Clause, patterns: &FxHashMap<Symbol, Pattern>) -> FxHashS
             .filter(|(_, &b)| b)
             .for_each(|(a, _)| add(a));
     }
-    for lit in &c.body {
+    for lit in &c.body[..upto] {
         if let NLit::Pos(s) = lit {
             if !patterns.contains_key(&s.name) {
                 s.args.iter().for_each(&mut add);
@@ -325,29 +415,45 @@ mod tests {
     use crate::syntax::{kif, normal};
 
     fn transformed(rules: &str, target: &str) -> Option<String> {
+        let (clauses, mut symbols) = read(rules);
+        let target = symbols.get(target).expect("a relation of the rules");
+        let out = demand(&clauses, target, &mut symbols)?;
+        Some(render(&out, &symbols))
+    }
+
+    /// The rules with the relations named derived on demand as relations
+    /// of the state (`demand_state_questions`).
+    fn transformed_state(rules: &str, relations: &[&str]) -> Option<String> {
+        let (clauses, mut symbols) = read(rules);
+        let relations: Vec<Symbol> = relations.iter().map(|r| symbols.get(r).unwrap()).collect();
+        let out = demand_state_questions(&clauses, &relations, &mut symbols)?;
+        Some(render(&out, &symbols))
+    }
+
+    fn read(rules: &str) -> (Vec<Clause>, Symbols) {
         let file = SourceFile::new("t.gdl", rules);
         let d = kif::parse(&file, 100).expect("parses");
         let clauses = normal::normalize(&d).expect("normalises");
-        let mut symbols = d.symbols.clone();
-        let target = symbols.get(target).expect("a relation of the rules");
-        let out = demand(&clauses, target, &mut symbols)?;
-        Some(
-            out.iter()
-                .map(|c| {
-                    let body: Vec<String> = c
-                        .body
-                        .iter()
-                        .map(|l| match l {
-                            NLit::Pos(s) => sentence(s, &symbols),
-                            NLit::Neg(s) => format!("(not {})", sentence(s, &symbols)),
-                            _ => "distinct".into(),
-                        })
-                        .collect();
-                    format!("{} :- {}", sentence(&c.head, &symbols), body.join(" "))
-                })
-                .collect::<Vec<_>>()
-                .join("\n"),
-        )
+        (clauses, d.symbols.clone())
+    }
+
+    fn render(clauses: &[Clause], symbols: &Symbols) -> String {
+        clauses
+            .iter()
+            .map(|c| {
+                let body: Vec<String> = c
+                    .body
+                    .iter()
+                    .map(|l| match l {
+                        NLit::Pos(s) => sentence(s, symbols),
+                        NLit::Neg(s) => format!("(not {})", sentence(s, symbols)),
+                        _ => "distinct".into(),
+                    })
+                    .collect();
+                format!("{} :- {}", sentence(&c.head, symbols), body.join(" "))
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     fn sentence(s: &Sentence, symbols: &Symbols) -> String {
@@ -406,5 +512,36 @@ mod tests {
         let rules = "(role r) (n 1) (<= (far ?a ?b) (n ?a) (n ?b))
             (<= (legal r (go ?a)) (n ?a) (not (far ?a ?a)))";
         assert_eq!(transformed(rules, "far"), None);
+    }
+
+    #[test]
+    fn a_question_of_the_state_binds_what_is_written_before_the_use() {
+        // `(n ?b)` after the use filters the answers: asking `far` for
+        // every number would cost more than deriving it whole.
+        let rules = "(role r) (init (at 1)) (n 1) (n 2) (n 3)
+            (<= (far ?a ?b) (true (at ?a)) (n ?b))
+            (<= (legal r (go ?b)) (true (at ?a)) (far ?a ?b) (n ?b))
+            (<= (next (at ?b)) (does r (go ?b)))";
+        let out = transformed_state(rules, &["far"]).expect("transformed");
+        assert!(out.contains("(far? ?a) :- (true (at ?a))"), "{out}");
+        assert!(
+            out.contains("(far ?a ?b) :- (far? ?a) (true (at ?a)) (n ?b)"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn a_relation_already_demanded_is_not_demanded_again() {
+        // `step` is demanded first, asked with `?a` bound. Demanding
+        // `far` next, asked in `step`'s rule, must not demand `step` again
+        // with both places bound (as `step??`) to bind `far`'s `?b`.
+        let rules = "(role r) (init (at 1)) (n 1) (n 2) (n 3)
+            (<= (far ?a ?b) (true (at ?a)) (n ?b))
+            (<= (step ?a ?b) (far ?a ?b))
+            (<= (legal r (go ?b)) (true (at ?a)) (step ?a ?b) (n ?b))
+            (<= (next (at ?b)) (does r (go ?b)))";
+        let out = transformed_state(rules, &["step", "far"]).expect("transformed");
+        assert!(out.contains("(far? ?a) :- (step? ?a)"), "{out}");
+        assert!(!out.contains("??"), "{out}");
     }
 }
