@@ -171,3 +171,55 @@ fn keep_going_counts_the_faults_and_names_the_first() {
     assert_eq!(v["faults"], 0, "{v}");
     assert_eq!(v["first_fault"], Value::Null, "{v}");
 }
+
+/// `gdl random --keep-going` likewise: the games that meet a fault are
+/// counted, the first named by the command that replays it, and the
+/// figures are those of the other games; without it the first fault stops
+/// the run.
+#[test]
+fn random_keep_going_counts_the_faulty_games_apart() {
+    let dir = scratch("random-keep-going");
+    std::fs::write(dir.join("fall.gdl"), FALL).unwrap();
+    let args = ["random", "fall.gdl", "--games", "40", "--seed", "1"];
+    let stopped = gdl_in(&dir, &args, "");
+    assert_eq!(stopped.code, 1, "{}", stopped.screen());
+    assert!(
+        stopped.stderr.contains("(gdl trace fall.gdl --seed ")
+            && stopped.stderr.contains("step 3: a has no legal move"),
+        "{}",
+        stopped.screen()
+    );
+
+    let run = gdl_in(
+        &dir,
+        &[&args[..], &["--keep-going", "--format", "json"][..]].concat(),
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.screen());
+    let v: Value = serde_json::from_str(&run.stdout).unwrap();
+    let (games, faults) = (v["games"].as_u64().unwrap(), v["faults"].as_u64().unwrap());
+    // Each game falls or walks to the end at step 2, about half each.
+    assert!(faults > 0 && games > 0 && games + faults == 40, "{v}");
+    assert_eq!(
+        (v["first_seed"].as_u64(), v["last_seed"].as_u64()),
+        (Some(1), Some(40)),
+        "{v}"
+    );
+    assert_eq!(v["roles"][0]["goals"]["100"].as_u64(), Some(games), "{v}");
+    let first = v["first_fault"].as_str().unwrap();
+    assert!(
+        first.starts_with("game ") && first.contains("(gdl trace fall.gdl --seed "),
+        "{v}"
+    );
+
+    let text = gdl_in(&dir, &[&args[..], &["--keep-going"][..]].concat(), "");
+    assert_eq!(text.code, 0, "{}", text.screen());
+    assert!(
+        text.stdout.contains(&format!(
+            "faults: {faults} of the games met a fault of the rules and are not counted above; \
+             the first: {first}\n"
+        )),
+        "{}",
+        text.stdout
+    );
+}

@@ -57,7 +57,14 @@ fn a_whole_match_of_tictactoe() {
         post(&address, "(info)").1,
         "((name gdl) (status available))"
     );
-    let log = player.stderr();
+    // The player logs a message after answering it: the last line may come
+    // a moment after its answer.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let mut log = player.stderr();
+    while log.lines().count() < 11 && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        log = player.stderr();
+    }
     for line in [
         "INFO -> ((name gdl) (status available))",
         "START m.1 as xplayer (clocks 2 s, 1 s) -> ready (2 roles, ground rules",

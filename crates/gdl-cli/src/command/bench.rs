@@ -98,18 +98,6 @@ impl PlayoutError {
     }
 }
 
-/// Whether an error is a fault of the rules met in a state (which
-/// `--keep-going` counts and passes), rather than a limit reached.
-fn is_fault_of_the_rules(error: &GameError) -> bool {
-    matches!(
-        error,
-        GameError::NoLegalMove { .. }
-            | GameError::NoGoal { .. }
-            | GameError::SeveralGoals { .. }
-            | GameError::BadGoal { .. }
-    )
-}
-
 /// One thread's share of the run: the library's random playouts until the
 /// deadline, playout `k` with seed `first + k * stride` (the playout
 /// under way at the deadline is stopped and not counted). With
@@ -131,7 +119,7 @@ fn play(
         seed = seed.wrapping_add(stride);
         let outcome = match game.random_outcome(&mut rng, max_steps, Some(deadline)) {
             Ok(outcome) => outcome,
-            Err((step, error)) if keep_going && is_fault_of_the_rules(&error) => {
+            Err((step, error)) if keep_going && super::is_fault_of_the_rules(&error) => {
                 faults += 1;
                 first_fault.get_or_insert(PlayoutError {
                     seed: played,

@@ -80,6 +80,19 @@ impl Failure {
     }
 }
 
+/// Whether an error is a fault of the rules met in a state (which
+/// `--keep-going` of `bench` and `random` counts and passes), rather than
+/// a limit reached.
+fn is_fault_of_the_rules(error: &GameError) -> bool {
+    matches!(
+        error,
+        GameError::NoLegalMove { .. }
+            | GameError::NoGoal { .. }
+            | GameError::SeveralGoals { .. }
+            | GameError::BadGoal { .. }
+    )
+}
+
 /// A game error for people; an illegal move lists the legal ones on a line
 /// of their own.
 pub fn describe(e: &GameError) -> String {

@@ -40,6 +40,12 @@ pub struct RandomArgs {
     /// Give up on a game after this many steps.
     #[arg(long, default_value_t = 10_000, value_name = "N")]
     pub max_steps: usize,
+    /// Go on past a game that reaches a fault of the rules (a role with no
+    /// legal move, a terminal state without a goal value): such games are
+    /// counted and the first named, and the figures are those of the
+    /// others. Without it, the first fault stops the run.
+    #[arg(long)]
+    pub keep_going: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -106,6 +112,9 @@ pub fn random(args: RandomArgs) -> Result<ExitCode, Failure> {
     // Grown as games end: `--games` may ask for more than memory holds.
     let results: Mutex<Vec<Option<Outcome>>> = Mutex::new(Vec::new());
     let first_error: Mutex<Option<(usize, usize, GameError)>> = Mutex::new(None);
+    // With `--keep-going`: how many games met a fault, and the first.
+    let faults = AtomicUsize::new(0);
+    let first_fault: Mutex<Option<(usize, usize, GameError)>> = Mutex::new(None);
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
@@ -115,6 +124,7 @@ pub fn random(args: RandomArgs) -> Result<ExitCode, Failure> {
             let mut game = game.clone();
             let (results, first_error, next, done, stop, search) =
                 (&results, &first_error, &next, &done, &stop, &search);
+            let (faults, first_fault) = (&faults, &first_fault);
             let (ai, ai_seats) = (&args.ai, &ai_seats);
             scope.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
@@ -143,8 +153,14 @@ pub fn random(args: RandomArgs) -> Result<ExitCode, Failure> {
                         }
                     }
                     Err((step, e)) => {
-                        stop.store(true, Ordering::Relaxed);
-                        if let Ok(mut slot) = first_error.lock() {
+                        let slot = if args.keep_going && super::is_fault_of_the_rules(&e) {
+                            faults.fetch_add(1, Ordering::Relaxed);
+                            first_fault
+                        } else {
+                            stop.store(true, Ordering::Relaxed);
+                            first_error
+                        };
+                        if let Ok(mut slot) = slot.lock() {
                             if slot.as_ref().is_none_or(|(g, _, _)| i < *g) {
                                 *slot = Some((i, step, e));
                             }
@@ -182,13 +198,16 @@ pub fn random(args: RandomArgs) -> Result<ExitCode, Failure> {
             b.finish_and_clear();
         }
     });
-    if let Some((g, step, e)) = first_error.into_inner().ok().flatten() {
-        return Err(Failure::Game(format!(
+    let located = |(g, step, e): (usize, usize, GameError)| {
+        format!(
             "game {g} (gdl trace {} --seed {}): step {step}: {}",
             loaded.name,
             game_seed(args.seed, g),
             super::describe(&e)
-        )));
+        )
+    };
+    if let Some(error) = first_error.into_inner().ok().flatten() {
+        return Err(Failure::Game(located(error)));
     }
     let outcomes: Vec<Outcome> = results
         .into_inner()
@@ -197,6 +216,10 @@ pub fn random(args: RandomArgs) -> Result<ExitCode, Failure> {
         .flatten()
         .collect();
     let mut stats = Stats::of(&roles, &outcomes, args.seed, args.max_steps);
+    stats.faults = faults.into_inner();
+    // The games that met a fault are among the seeds, not in the figures.
+    stats.last_seed = game_seed(args.seed, n.saturating_sub(1));
+    stats.first_fault = first_fault.into_inner().ok().flatten().map(located);
     let seconds = start.elapsed().as_secs_f64();
     if seated {
         let (iterations, secs) = search.into_inner().unwrap_or_default();
@@ -265,6 +288,17 @@ struct Stats {
     /// The search player's seats, budget and work, with `--ai`.
     #[serde(skip_serializing_if = "Option::is_none")]
     search: Option<Search>,
+    /// Games that met a fault of the rules (`--keep-going`; not in the
+    /// figures above), and the first of them.
+    #[serde(skip_serializing_if = "is_zero")]
+    faults: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    first_fault: Option<String>,
+}
+
+/// Whether a count is zero (left out of the JSON).
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// Game lengths: mean, least, most.
@@ -346,6 +380,8 @@ impl Stats {
             roles: stats,
             draws,
             search: None,
+            faults: 0,
+            first_fault: None,
         }
     }
 
@@ -388,6 +424,13 @@ impl Stats {
                 "wins: {}; draws: {}\n",
                 wins.join(", "),
                 self.draws
+            ));
+        }
+        if let Some(fault) = &self.first_fault {
+            out.push_str(&format!(
+                "faults: {} of the games met a fault of the rules and are not counted above; \
+                 the first: {fault}\n",
+                self.faults
             ));
         }
         if let Some(s) = &self.search {
