@@ -222,7 +222,7 @@ fn transform(
         }
     }
     let demanded = demand_of.into_iter().collect();
-    stratified(&out).then_some((out, demanded))
+    (stratified(&out) && !state_reads_moves(&out, symbols)).then_some((out, demanded))
 }
 
 /// The pattern of every relation to demand, starting from `target`: a
@@ -398,6 +398,28 @@ fn fresh_name(symbols: &mut Symbols, r: Symbol) -> Symbol {
     symbols.intern(&name)
 }
 
+/// Whether `legal`, `terminal` or `goal` depend on `does`, as they may
+/// once transformed: connect4's `(filled ?c ?h)`, read by the legal rule
+/// and by a next rule after `(does white (drop ?c))`, would be asked by a
+/// demand relation fed by the moves, and so be known only once the moves
+/// are, too late for the legal moves.
+fn state_reads_moves(clauses: &[Clause], symbols: &Symbols) -> bool {
+    let Some(does) = symbols.get("does") else {
+        return false;
+    };
+    let mut graph = DepGraph::new(clauses);
+    let moves = [graph.index(does)];
+    let keywords: Vec<usize> = ["legal", "terminal", "goal"]
+        .into_iter()
+        .filter_map(|k| symbols.get(k))
+        .map(|k| graph.index(k))
+        .collect();
+    let reach = graph.depends_on(&moves);
+    keywords
+        .into_iter()
+        .any(|k| k < reach.len() && reach[k].iter().any(|&d| d))
+}
+
 /// Whether no relation depends on itself through `not`.
 fn stratified(clauses: &[Clause]) -> bool {
     let graph = DepGraph::new(clauses);
@@ -543,5 +565,17 @@ mod tests {
         let out = transformed_state(rules, &["step", "far"]).expect("transformed");
         assert!(out.contains("(far? ?a) :- (step? ?a)"), "{out}");
         assert!(!out.contains("??"), "{out}");
+    }
+
+    #[test]
+    fn a_relation_the_legal_moves_read_is_not_asked_by_the_moves() {
+        // `far` is read by the legal rule and, after a `does`, by a next
+        // rule: its demand would depend on the moves, and the legal moves
+        // with it.
+        let rules = "(role r) (init (at 1)) (n 1) (n 2) (n 3)
+            (<= (far ?a ?b) (true (at ?a)) (n ?b))
+            (<= (legal r (go ?b)) (true (at ?a)) (far ?a ?b))
+            (<= (next (at ?b)) (does r (go ?b)) (far ?b ?b))";
+        assert_eq!(transformed_state(rules, &["far"]), None);
     }
 }
