@@ -150,27 +150,26 @@ impl Game {
                 max_facts: limits.max_facts.min(MAX_DEMAND_FACTS),
                 ..limits
             };
-            // The names of the rules as written, for the second transformation
-            // (whose demand relations should not read `r??` for the first's).
-            let written_symbols = symbols.clone();
-            let mut transformed =
-                plan::demand::demand_fixed_questions(&clauses, &state, &mut symbols).and_then(
-                    |mut c| {
-                        derive_static(&mut c, &mut symbols, &few)
-                            .ok()
-                            .map(|p| (c, p))
-                    },
-                );
-            if let Some((clauses, prepared)) = transformed.take() {
-                let other = Game::assemble(
+            // The game of transformed rules, their static facts derived
+            // under `few`, ground when `grounding`.
+            let assemble = |c: Option<Vec<Clause>>, symbols: &mut Symbols, grounding: bool| {
+                let mut c = c?;
+                let prepared = derive_static(&mut c, symbols, &few).ok()?;
+                Some(Game::assemble(
                     prepared,
-                    &clauses,
-                    &symbols,
+                    &c,
+                    symbols,
                     &file,
                     &diagnostics,
                     limits,
-                    true,
-                );
+                    grounding,
+                ))
+            };
+            // The names of the rules as written, for the second transformation
+            // (whose demand relations should not read `r??` for the first's).
+            let written_symbols = symbols.clone();
+            let fixed = plan::demand::demand_fixed_questions(&clauses, &state, &mut symbols);
+            if let Some(other) = assemble(fixed, &mut symbols, true) {
                 let better = match &other.rules.ground {
                     Some(g) if g.program.rules() <= RACE_RULES => true,
                     Some(_) => !game.clone().plays_faster_than(&mut other.clone()),
@@ -187,22 +186,8 @@ impl Game {
             // asks for), so they are not ground.
             if game.rules.ground.is_none() {
                 let mut symbols = written_symbols;
-                let dynamic = plan::demand::demand_state_questions(&clauses, &state, &mut symbols)
-                    .and_then(|mut c| {
-                        derive_static(&mut c, &mut symbols, &few)
-                            .ok()
-                            .map(|p| (c, p))
-                    });
-                if let Some((clauses, prepared)) = dynamic {
-                    let other = Game::assemble(
-                        prepared,
-                        &clauses,
-                        &symbols,
-                        &file,
-                        &diagnostics,
-                        limits,
-                        false,
-                    );
+                let dynamic = plan::demand::demand_state_questions(&clauses, &state, &mut symbols);
+                if let Some(other) = assemble(dynamic, &mut symbols, false) {
                     if other.costs_less_than(&game) {
                         game = other;
                     }
