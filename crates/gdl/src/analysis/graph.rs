@@ -3,7 +3,7 @@
 
 use crate::source::Span;
 use crate::syntax::normal::{Clause, NLit};
-use crate::syntax::symbol::Symbol;
+use crate::syntax::symbol::{Symbol, Symbols};
 use indexmap::IndexMap;
 
 /// One dependency: the head relation of a clause uses a body relation.
@@ -95,6 +95,22 @@ impl DepGraph {
             }
         }
         reach
+    }
+
+    /// [`DepGraph::depends_on`] the relations named `names` (those of them
+    /// the rules know): their indexes, and for each relation which of
+    /// them it depends on.
+    pub fn depends_on_named(
+        &mut self,
+        names: &[&str],
+        symbols: &Symbols,
+    ) -> (Vec<usize>, Vec<Vec<bool>>) {
+        let targets: Vec<usize> = (names.iter())
+            .filter_map(|k| symbols.get(k))
+            .map(|k| self.index(k))
+            .collect();
+        let reach = self.depends_on(&targets);
+        (targets, reach)
     }
 }
 

@@ -45,12 +45,7 @@ use rustc_hash::FxHashSet;
 /// off. New relation names are interned into `symbols`.
 pub fn condense(clauses: &[Clause], symbols: &mut Symbols) -> Option<Vec<Clause>> {
     let mut graph = DepGraph::new(clauses);
-    let changing: Vec<usize> = ["true", "does"]
-        .into_iter()
-        .filter_map(|k| symbols.get(k))
-        .map(|k| graph.index(k))
-        .collect();
-    let reach = graph.depends_on(&changing);
+    let (changing, reach) = graph.depends_on_named(&["true", "does"], symbols);
     let dynamic = |name: Symbol| {
         let index = graph.relations.get_index_of(&name);
         index.is_some_and(|i| changing.contains(&i) || reach[i].iter().any(|&d| d))

@@ -155,12 +155,7 @@ fn demand_each(
 /// Whether the demand relations depend neither on `true` nor on `does`.
 fn fixed(clauses: &[Clause], demanded: &[(Symbol, Symbol)], symbols: &Symbols) -> bool {
     let mut graph = DepGraph::new(clauses);
-    let changing: Vec<usize> = ["true", "does"]
-        .into_iter()
-        .filter_map(|k| symbols.get(k))
-        .map(|k| graph.index(k))
-        .collect();
-    let reach = graph.depends_on(&changing);
+    let (_, reach) = graph.depends_on_named(&["true", "does"], symbols);
     demanded.iter().all(|&(_, question)| {
         let q = graph.index(question);
         q < reach.len() && !reach[q].iter().any(|&d| d)
@@ -404,17 +399,13 @@ fn fresh_name(symbols: &mut Symbols, r: Symbol) -> Symbol {
 /// demand relation fed by the moves, and so be known only once the moves
 /// are, too late for the legal moves.
 fn state_reads_moves(clauses: &[Clause], symbols: &Symbols) -> bool {
-    let Some(does) = symbols.get("does") else {
-        return false;
-    };
     let mut graph = DepGraph::new(clauses);
-    let moves = [graph.index(does)];
+    let (_, reach) = graph.depends_on_named(&["does"], symbols);
     let keywords: Vec<usize> = ["legal", "terminal", "goal"]
         .into_iter()
         .filter_map(|k| symbols.get(k))
         .map(|k| graph.index(k))
         .collect();
-    let reach = graph.depends_on(&moves);
     keywords
         .into_iter()
         .any(|k| k < reach.len() && reach[k].iter().any(|&d| d))
