@@ -21,14 +21,18 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 /// How many joint moves a stepper plays between two looks at the clock
-/// when a playout has a deadline: a look costs some 20 ns, a step of the
-/// stepper from some 100 ns up. The general API looks at every step,
-/// which costs it far more than the look.
+/// when a playout has a deadline, the first look after as many: a look
+/// costs some 20 ns, a step of the stepper from some 50 ns up, and the
+/// caller has just looked when a playout starts (a benchmark, timing each
+/// playout; a playout of the smallest games takes some 300 ns). The
+/// general API looks at every step, which costs it far more than the
+/// look.
 const STEPS_BETWEEN_LOOKS: usize = 16;
 
-/// How a playout loop ended: the playout, or (`None`) stopped at its
+/// How a playout loop ended: the playout (a [`Playout`], or an [`Outcome`]
+/// where the last state is not wanted), or (`None`) stopped at its
 /// deadline before its end; an error comes with the step it happened at.
-type Played = Result<Option<Playout>, (usize, GameError)>;
+type Played<T = Playout> = Result<Option<T>, (usize, GameError)>;
 
 /// How one random playout ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,12 +90,49 @@ fn playout_until(
     deadline: Option<Instant>,
 ) -> Played {
     if let Some(mut stepper) = game.take_stepper() {
-        let playout = stepped_with(game, &mut stepper, state, max_steps, deadline, |_, _, n| {
+        let played = stepped_with(game, &mut stepper, state, max_steps, deadline, |_, _, n| {
             rng.gen_range(0..n)
         });
+        let playout = played.map(|o| o.map(|o| o.with_last(stepper.state())));
         game.put_stepper(stepper);
         return playout;
     }
+    random_api_playout(game, state, rng, max_steps, deadline)
+}
+
+/// `playout_until` without the last state, which a stepper then need not
+/// build: the loop of benchmarks.
+fn outcome_until(
+    game: &mut Game,
+    state: &State,
+    rng: &mut impl Rng,
+    max_steps: usize,
+    deadline: Option<Instant>,
+) -> Played<Outcome> {
+    if let Some(mut stepper) = game.take_stepper() {
+        let outcome = stepped_with(game, &mut stepper, state, max_steps, deadline, |_, _, n| {
+            rng.gen_range(0..n)
+        });
+        game.put_stepper(stepper);
+        return outcome;
+    }
+    let played = random_api_playout(game, state, rng, max_steps, deadline);
+    played.map(|p| {
+        p.map(|p| Outcome {
+            steps: p.steps,
+            goals: p.goals,
+        })
+    })
+}
+
+/// `playout_until` through the general API, for games without a stepper.
+fn random_api_playout(
+    game: &mut Game,
+    state: &State,
+    rng: &mut impl Rng,
+    max_steps: usize,
+    deadline: Option<Instant>,
+) -> Played {
     let roles = game.roles();
     played_with(game, state, max_steps, deadline, |game, state, joint| {
         for &role in &roles {
@@ -118,7 +159,7 @@ pub(crate) fn states_per_second(game: &mut Game, seconds: f64) -> Option<f64> {
     let initial = game.initial_state();
     let mut states = 0;
     loop {
-        match playout_until(game, &initial, &mut rng, RACE_MAX_STEPS, Some(deadline)) {
+        match outcome_until(game, &initial, &mut rng, RACE_MAX_STEPS, Some(deadline)) {
             Ok(Some(playout)) => states += playout.steps + 1,
             Ok(None) => break,
             Err(_) => return None,
@@ -186,12 +227,12 @@ fn stepped_with(
     max_steps: usize,
     deadline: Option<Instant>,
     mut pick: impl FnMut(&mut Stepper, usize, usize) -> usize,
-) -> Played {
+) -> Played<Outcome> {
     stepper.set_state(state);
     let mut joint = vec![0; game.roles().len()];
     let mut steps = 0;
     while steps < max_steps && !stepper.is_terminal() {
-        if steps % STEPS_BETWEEN_LOOKS == 0 && late(deadline) {
+        if steps % STEPS_BETWEEN_LOOKS == STEPS_BETWEEN_LOOKS - 1 && late(deadline) {
             return Ok(None);
         }
         for (role, k) in joint.iter_mut().enumerate() {
@@ -210,19 +251,19 @@ fn stepped_with(
         .map_err(|e| (steps, e))
 }
 
-/// How a playout on `stepper` ended after `steps` joint moves.
-fn finish(game: &mut Game, stepper: &mut Stepper, steps: usize) -> Result<Playout, GameError> {
-    let last = stepper.state();
+/// How a playout on `stepper` ended after `steps` joint moves (its last
+/// state, which costs a scan of the position, is left to the caller).
+fn finish(game: &mut Game, stepper: &mut Stepper, steps: usize) -> Result<Outcome, GameError> {
     let goals = if !stepper.is_terminal() {
         None
     } else {
         match stepper.goals() {
             Some(goals) => Some(goals),
             // Missing, several or bad goal values: the general API says which.
-            None => Some(game.goals(&last)?),
+            None => Some(game.goals(&stepper.state())?),
         }
     };
-    Ok(Playout { steps, goals, last })
+    Ok(Outcome { steps, goals })
 }
 
 /// Picks moves at random, reproducibly: a seeded PCG generator choosing
@@ -297,7 +338,8 @@ impl RandomPlayer {
         max_steps: usize,
     ) -> Result<Playout, GameError> {
         let played = if let Some(mut stepper) = game.take_stepper() {
-            let playout = self.stepped(game, &mut stepper, state, max_steps);
+            let outcome = self.stepped(game, &mut stepper, state, max_steps);
+            let playout = outcome.map(|o| o.map(|o| o.with_last(stepper.state())));
             game.put_stepper(stepper);
             playout
         } else {
@@ -319,7 +361,7 @@ impl RandomPlayer {
         stepper: &mut Stepper,
         state: &State,
         max_steps: usize,
-    ) -> Played {
+    ) -> Played<Outcome> {
         let rng = &mut self.rng;
         stepped_with(game, stepper, state, max_steps, None, |stepper, role, n| {
             stepper.nth_natural(role, rng.gen_range(0..n))
@@ -439,6 +481,17 @@ pub struct Outcome {
     pub goals: Option<Vec<u8>>,
 }
 
+impl Outcome {
+    /// The playout of this outcome, which ended in `last`.
+    fn with_last(self, last: State) -> Playout {
+        Playout {
+            steps: self.steps,
+            goals: self.goals,
+            last,
+        }
+    }
+}
+
 impl Game {
     /// Plays from the initial state the random game that
     /// `RandomPlayer::new(seed)` plays (the game `gdl trace --seed SEED`
@@ -474,22 +527,23 @@ impl Game {
     /// length and goals, so that a long series of them keeps the memory it
     /// holds bounded (see the `detached` module): the loop of benchmarks.
     /// A playout not over by `deadline` is stopped there (`None`): the
-    /// clock is read every few steps, so it stops within a few steps of
-    /// the deadline, however long it would have gone on. An error comes
-    /// with the step it happened at.
+    /// clock is read every few steps (on a stepper, every 16, the first
+    /// after 15), so it stops within a few steps of the deadline, however
+    /// long it would have gone on. An error comes with the step it
+    /// happened at.
     ///
     /// ```
     /// use rand::SeedableRng;
     /// use std::time::{Duration, Instant};
-    /// # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rules/tictactoe.gdl");
+    /// # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rules/breakthrough.gdl");
     /// let mut game = gdl::Game::load(path)?;
     /// let mut rng = rand_pcg::Pcg64::seed_from_u64(1);
     /// let later = Instant::now() + Duration::from_secs(60);
-    /// let outcome = game.random_outcome(&mut rng, 100, Some(later)).unwrap();
-    /// assert!(outcome.is_some_and(|o| o.goals.is_some()));
+    /// let outcome = game.random_outcome(&mut rng, 1000, Some(later)).unwrap();
+    /// assert!(outcome.is_some_and(|o| o.goals.is_some() && o.steps > 16));
     /// // Time is up before the first move: the playout is stopped.
     /// let past = Instant::now();
-    /// assert_eq!(game.random_outcome(&mut rng, 100, Some(past)).unwrap(), None);
+    /// assert_eq!(game.random_outcome(&mut rng, 1000, Some(past)).unwrap(), None);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn random_outcome(
@@ -500,11 +554,7 @@ impl Game {
     ) -> Result<Option<Outcome>, (usize, GameError)> {
         self.detached(|game| {
             let initial = game.initial_state();
-            let playout = playout_until(game, &initial, rng, max_steps, deadline)?;
-            Ok(playout.map(|p| Outcome {
-                steps: p.steps,
-                goals: p.goals,
-            }))
+            outcome_until(game, &initial, rng, max_steps, deadline)
         })
     }
 }
