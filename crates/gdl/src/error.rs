@@ -340,6 +340,9 @@ pub enum GameError {
         /// What is wrong with it.
         reason: String,
     },
+    /// A stepper asked to play from a state off its ground rules (see
+    /// `Stepper::is_off`), which only the `Game` can answer.
+    OffGround,
     /// A limit of the evaluator was reached: the rules derive too much.
     Limit {
         /// Which limit.
@@ -394,6 +397,10 @@ impl fmt::Display for GameError {
             GameError::BadGoal { role, value } => write!(
                 f,
                 "goal value {value} of {role} is not a whole number from 0 to 100"
+            ),
+            GameError::OffGround => f.write_str(
+                "the stepper's state holds a fact that the rules' `base` leaves out, \
+                 so its ground rules cannot play it: play it through the game",
             ),
             GameError::BadMoveText { text, reason } => {
                 write!(f, "cannot read move {:?}: {reason}", clip(text))

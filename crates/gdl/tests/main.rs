@@ -4,6 +4,7 @@
 //! corpus. (Memory over long runs is `tests/memory.rs`, a process of its
 //! own.)
 
+mod base;
 mod check;
 mod corpus;
 mod demand;

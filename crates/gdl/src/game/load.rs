@@ -4,7 +4,7 @@
 use super::ground::GroundTables;
 use super::memo::{Memo, DEFAULT_INTERPRETED_MEMO_CAPACITY, DEFAULT_MEMO_CAPACITY, MEMO_SHARE};
 use super::rules::Rules;
-use super::stepper::step_tables;
+use super::stepper::{step_tables, Stepper};
 use super::types::State;
 use super::Game;
 use crate::engine::ground::{static_facts_for, Grounded, Values};
@@ -125,6 +125,8 @@ impl Game {
                 return Err(invalid(file, vec![d]));
             }
         };
+        let declares_base = base_relation(&prepared.program, &symbols).is_some();
+        let whole = declares_base.then(|| prepared.clone());
         let mut game = Game::assemble(
             prepared,
             &clauses,
@@ -132,8 +134,25 @@ impl Game {
             &file,
             &diagnostics,
             limits,
-            true,
+            Grounding::WithinBase,
         );
+        // A `base` that leaves out facts random play reaches sends much
+        // of play to the interpreter: the rules are ground whole instead,
+        // where they ground.
+        if let Some(prepared) = whole.filter(|_| game.leaves_base()) {
+            let whole = Game::assemble(
+                prepared,
+                &clauses,
+                &symbols,
+                &file,
+                &diagnostics,
+                limits,
+                Grounding::Whole,
+            );
+            if whole.rules.ground.is_some() {
+                game = whole;
+            }
+        }
         // Where grounding was tried and failed, a relation of the state
         // whose questions never change may be derived for those questions
         // only (plan::demand): the rules so transformed are kept when they
@@ -152,7 +171,7 @@ impl Game {
             };
             // The game of transformed rules, their static facts derived
             // under `few`, ground when `grounding`.
-            let assemble = |c: Option<Vec<Clause>>, symbols: &mut Symbols, grounding: bool| {
+            let assemble = |c: Option<Vec<Clause>>, symbols: &mut Symbols, grounding| {
                 let mut c = c?;
                 let prepared = derive_static(&mut c, symbols, &few).ok()?;
                 Some(Game::assemble(
@@ -169,7 +188,7 @@ impl Game {
             // (whose demand relations should not read `r??` for the first's).
             let written_symbols = symbols.clone();
             let fixed = plan::demand::demand_fixed_questions(&clauses, &state, &mut symbols);
-            if let Some(other) = assemble(fixed, &mut symbols, true) {
+            if let Some(other) = assemble(fixed, &mut symbols, Grounding::WithinBase) {
                 let better = match &other.rules.ground {
                     Some(g) if g.program.rules() <= RACE_RULES => true,
                     Some(_) => !game.clone().plays_faster_than(&mut other.clone()),
@@ -187,7 +206,7 @@ impl Game {
             if game.rules.ground.is_none() {
                 let mut symbols = written_symbols;
                 let dynamic = plan::demand::demand_state_questions(&clauses, &state, &mut symbols);
-                if let Some(other) = assemble(dynamic, &mut symbols, false) {
+                if let Some(other) = assemble(dynamic, &mut symbols, Grounding::Off) {
                     if other.costs_less_than(&game) {
                         game = other;
                     }
@@ -210,7 +229,7 @@ impl Game {
                     &file,
                     &diagnostics,
                     limits,
-                    false,
+                    Grounding::Off,
                 );
                 if other.plays_faster_than(&mut game.clone()) {
                     game = other;
@@ -220,8 +239,8 @@ impl Game {
         Ok(game)
     }
 
-    /// The game of the planned `prepared` rules, grounded when `grounding`
-    /// and it fits the limits.
+    /// The game of the planned `prepared` rules, ground as `grounding` says
+    /// where it fits the limits.
     #[allow(clippy::too_many_arguments)]
     fn assemble(
         prepared: Prepared,
@@ -230,13 +249,25 @@ impl Game {
         file: &SourceFile,
         warnings: &[Diagnostic],
         limits: Limits,
-        grounding: bool,
+        grounding: Grounding,
     ) -> Game {
         let mut prepared = prepared;
         let mut symbols = symbols.clone();
         let (roles, initial) = start(&prepared.program, &prepared.static_facts);
-        let (ground, written) = (grounding && limits.max_ground_work > 0)
-            .then(|| ground(&mut prepared, clauses, &initial.0, &mut symbols, &limits))
+        let (ground, written) = (grounding != Grounding::Off && limits.max_ground_work > 0)
+            .then(|| {
+                let within_base = grounding == Grounding::WithinBase
+                    && derive_base(&mut prepared, &symbols, &limits);
+                let initial = &initial.0;
+                ground(
+                    &mut prepared,
+                    clauses,
+                    initial,
+                    &mut symbols,
+                    &limits,
+                    within_base,
+                )
+            })
             .flatten()
             .unzip();
         let Prepared {
@@ -315,6 +346,38 @@ impl Game {
                 _ => return false,
             }
         }
+    }
+
+    /// Whether random play leaves the facts of the ground rules (which a
+    /// `base` that leaves out reachable facts bounds too tightly) within
+    /// [`BASE_CHECK_PLAYOUTS`] seeded playouts of at most
+    /// [`BASE_CHECK_STEPS`] joint moves in all, on the stepper; false
+    /// where there is no stepper or no `next` fact outside them.
+    fn leaves_base(&self) -> bool {
+        let Some(tables) = self.rules.stepper.as_ref().filter(|t| t.can_leave()) else {
+            return false;
+        };
+        let mut stepper = Stepper::new(Arc::clone(tables));
+        let mut rng = Pcg64::seed_from_u64(0);
+        let mut picks = vec![0; self.rules.roles.len()];
+        let mut steps = 0;
+        for _ in 0..BASE_CHECK_PLAYOUTS {
+            stepper.set_state(&self.rules.initial);
+            while steps < BASE_CHECK_STEPS && !stepper.is_terminal() {
+                for (role, k) in picks.iter_mut().enumerate() {
+                    match stepper.legal_count(role) {
+                        0 => return false,
+                        n => *k = rng.gen_range(0..n),
+                    }
+                }
+                stepper.play_nth(&picks);
+                steps += 1;
+                if stepper.is_off() {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// Whether this game plays random playouts faster than `other` (the
@@ -397,6 +460,10 @@ const RACE_SECONDS: f64 = 0.2;
 /// machine do not flip.
 const RACE_MARGIN: f64 = 1.5;
 
+/// How many playouts, and joint moves in all, [`Game::leaves_base`] plays.
+const BASE_CHECK_PLAYOUTS: usize = 32;
+const BASE_CHECK_STEPS: usize = 4096;
+
 /// How many states [`Game::costs_less_than`] visits in each plan.
 const RACE_STATES: usize = 24;
 
@@ -435,6 +502,7 @@ fn ground(
     initial: &[TermId],
     symbols: &mut Symbols,
     limits: &Limits,
+    within_base: bool,
 ) -> Option<(Grounded, Option<Program>)> {
     let Some(condensed) = plan::condense::condense(clauses, symbols) else {
         let p = &prepared.program;
@@ -448,6 +516,7 @@ fn ground(
             symbols,
             limits,
             usize::MAX,
+            within_base,
         );
         return g.ok().map(|g| (g, None));
     };
@@ -464,6 +533,7 @@ fn ground(
         symbols,
         limits,
         usize::MAX,
+        within_base,
     );
     let g = g.ok()?;
     // A group split off is joined without the conditions of the rest of
@@ -484,6 +554,7 @@ fn ground(
             symbols,
             limits,
             g.rules(),
+            within_base,
         );
         if let Ok(written) = written {
             return Some((written, None));
@@ -493,6 +564,51 @@ fn ground(
     prepared.sizes = sizes;
     prepared.static_facts = facts;
     Some((g, Some(written)))
+}
+
+/// How `Game::assemble` grounds the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Grounding {
+    /// Not at all: the interpreter plays them.
+    Off,
+    /// Over the facts the rules declare with `base`, where they declare
+    /// some, few enough to derive (see `engine::ground`).
+    WithinBase,
+    /// Over every fact the relaxed rules reach.
+    Whole,
+}
+
+/// The relation `base/1`, where the rules define it without the state.
+fn base_relation(p: &Program, symbols: &Symbols) -> Option<RelId> {
+    let base = p.relation(symbols.get("base")?)?;
+    (p.info(base).phase == Phase::Static && p.info(base).arity == 1).then_some(base)
+}
+
+/// Derives the facts of `base` among `prepared`'s static facts (play
+/// never needs them, so `derive_static` leaves them out), under the limit
+/// of ground atoms: a `base` larger than that would bound no grounding.
+/// Whether it did.
+fn derive_base(prepared: &mut Prepared, symbols: &Symbols, limits: &Limits) -> bool {
+    let p = &prepared.program;
+    let Some(base) = base_relation(p, symbols) else {
+        return false;
+    };
+    let done = static_strata(p);
+    let mut strata: Vec<usize> = (p.needed(base).into_iter())
+        .filter(|c| !done.contains(c))
+        .collect();
+    strata.sort_unstable();
+    let mut facts = prepared.static_facts.clone();
+    let bound = Limits {
+        max_facts: limits.max_ground_atoms,
+        ..*limits
+    };
+    let (terms, target) = (&mut prepared.terms, Target::Static);
+    if run_strata(p, &strata, &mut facts, target, terms, symbols, &bound).is_err() {
+        return false;
+    }
+    prepared.static_facts = facts;
+    true
 }
 
 /// The roles (in order) and the initial state, from the static facts.
@@ -514,6 +630,7 @@ fn start(program: &Program, static_facts: &Store) -> (Vec<TermId>, State) {
 }
 
 /// A planned program and its static facts.
+#[derive(Clone)]
 struct Prepared {
     program: Program,
     sizes: Arc<SizeHints>,

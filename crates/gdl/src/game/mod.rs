@@ -94,7 +94,9 @@ impl Game {
 
     /// A stepper in the initial state: the fast path for playing many
     /// moves in a row, when the game has ground rules without a cycle of
-    /// atoms (`None` otherwise).
+    /// atoms (`None` otherwise). Ground rules bounded by a `base` that
+    /// leaves out facts play reaches put it off them there (see
+    /// [`Stepper::is_off`]): the game's queries answer those states.
     ///
     /// ```
     /// # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rules/tictactoe.gdl");

@@ -304,8 +304,12 @@ impl Game {
     }
 }
 
-/// An empty model of a state: its `true` facts only. Made in the memory of
-/// `spare`, a model no longer needed, when given one of the interpreter.
+/// An empty model of a state: its `true` facts only, as truth values of
+/// the ground rules where the game has them and they have an atom for
+/// each fact, else as facts of the interpreter (the ground rules lack one
+/// only where `base` bounds them and the state is outside it: see
+/// `engine::ground`). Made in the memory of `spare`, a model no longer
+/// needed, when given one of the interpreter.
 pub(super) fn new_model(
     rules: &Rules,
     state: &State,
@@ -313,6 +317,23 @@ pub(super) fn new_model(
     spare: Option<Box<Model>>,
 ) -> Box<Model> {
     let p = &rules.program;
+    let ground = rules.ground.as_ref().and_then(|g| {
+        let atoms = state
+            .0
+            .iter()
+            .map(|&f| g.program.atom(p.keywords.true_, &[f]));
+        Some((g, atoms.collect::<Option<Vec<u32>>>()?))
+    });
+    if let Some((g, atoms)) = ground {
+        let mut values = g.program.empty_values();
+        for a in atoms {
+            g.program.set(&mut values, a);
+        }
+        return Box::new(Model {
+            facts: Facts::Values(values),
+            done: vec![false; p.components.len()],
+        });
+    }
     if let Some(mut model) = spare {
         if let Facts::Store(facts) = &mut model.facts {
             facts.reset(p);
@@ -324,26 +345,12 @@ pub(super) fn new_model(
             return model;
         }
     }
-    let facts = match &rules.ground {
-        Some(g) => {
-            let mut values = g.program.empty_values();
-            for &f in state.0.iter() {
-                if let Some(a) = g.program.atom(p.keywords.true_, &[f]) {
-                    g.program.set(&mut values, a);
-                }
-            }
-            Facts::Values(values)
-        }
-        None => {
-            let mut facts = Store::new(p, &rules.sizes);
-            for &f in state.0.iter() {
-                facts.insert(p, p.keywords.true_, &[f], terms);
-            }
-            Facts::Store(facts)
-        }
-    };
+    let mut facts = Store::new(p, &rules.sizes);
+    for &f in state.0.iter() {
+        facts.insert(p, p.keywords.true_, &[f], terms);
+    }
     Box::new(Model {
-        facts,
+        facts: Facts::Store(facts),
         done: vec![false; p.components.len()],
     })
 }

@@ -90,10 +90,16 @@ fn playout_until(
     deadline: Option<Instant>,
 ) -> Played {
     if let Some(mut stepper) = game.take_stepper() {
-        let played = stepped_with(game, &mut stepper, state, max_steps, deadline, |_, _, n| {
+        let stepped = stepped_with(game, &mut stepper, state, max_steps, deadline, |_, _, n| {
             rng.gen_range(0..n)
         });
-        let playout = played.map(|o| o.map(|o| o.with_last(stepper.state())));
+        let playout = match stepped {
+            Stepped::Over(played) => played.map(|o| o.map(|o| o.with_last(stepper.state()))),
+            Stepped::Off { state, steps } => {
+                let rest = random_api_playout(game, &state, rng, max_steps - steps, deadline);
+                resumed(steps, rest)
+            }
+        };
         game.put_stepper(stepper);
         return playout;
     }
@@ -109,14 +115,23 @@ fn outcome_until(
     max_steps: usize,
     deadline: Option<Instant>,
 ) -> Played<Outcome> {
-    if let Some(mut stepper) = game.take_stepper() {
-        let outcome = stepped_with(game, &mut stepper, state, max_steps, deadline, |_, _, n| {
-            rng.gen_range(0..n)
-        });
-        game.put_stepper(stepper);
-        return outcome;
-    }
-    let played = random_api_playout(game, state, rng, max_steps, deadline);
+    let played = match game.take_stepper() {
+        Some(mut stepper) => {
+            let stepped =
+                stepped_with(game, &mut stepper, state, max_steps, deadline, |_, _, n| {
+                    rng.gen_range(0..n)
+                });
+            game.put_stepper(stepper);
+            match stepped {
+                Stepped::Over(outcome) => return outcome,
+                Stepped::Off { state, steps } => {
+                    let rest = random_api_playout(game, &state, rng, max_steps - steps, deadline);
+                    resumed(steps, rest)
+                }
+            }
+        }
+        None => random_api_playout(game, state, rng, max_steps, deadline),
+    };
     played.map(|p| {
         p.map(|p| Outcome {
             steps: p.steps,
@@ -216,10 +231,32 @@ fn played_with(
     }))
 }
 
+/// The rest of a playout, played through the general API after `steps`
+/// joint moves on a stepper, as the whole playout.
+fn resumed(steps: usize, rest: Played) -> Played {
+    rest.map(|p| {
+        p.map(|p| Playout {
+            steps: steps + p.steps,
+            ..p
+        })
+    })
+    .map_err(|(at, e)| (steps + at, e))
+}
+
+/// Where a playout on a stepper stopped.
+enum Stepped {
+    /// Over, stopped at its deadline, or failed.
+    Over(Played<Outcome>),
+    /// Off the ground rules (see `Stepper::is_off`) after `steps` joint
+    /// moves, at `state`, from which the general API plays on.
+    Off { state: State, steps: usize },
+}
+
 /// Plays on `stepper` from `state` until a terminal state, `max_steps`
 /// joint moves or `deadline` (looked at every `STEPS_BETWEEN_LOOKS`
 /// steps), each role playing the `pick(stepper, role, n)`-th of its `n`
-/// legal moves (in the stepper's order).
+/// legal moves (in the stepper's order), or until the position is off
+/// the ground rules.
 fn stepped_with(
     game: &mut Game,
     stepper: &mut Stepper,
@@ -227,28 +264,35 @@ fn stepped_with(
     max_steps: usize,
     deadline: Option<Instant>,
     mut pick: impl FnMut(&mut Stepper, usize, usize) -> usize,
-) -> Played<Outcome> {
+) -> Stepped {
     stepper.set_state(state);
     let mut joint = vec![0; game.roles().len()];
     let mut steps = 0;
     while steps < max_steps && !stepper.is_terminal() {
+        if stepper.is_off() {
+            let state = stepper.state();
+            return Stepped::Off { state, steps };
+        }
         if steps % STEPS_BETWEEN_LOOKS == STEPS_BETWEEN_LOOKS - 1 && late(deadline) {
-            return Ok(None);
+            return Stepped::Over(Ok(None));
         }
         for (role, k) in joint.iter_mut().enumerate() {
             let n = stepper.legal_count(role);
             if n == 0 {
                 let role = game.role_name(Role(role as u32)).to_string();
-                return Err((steps, GameError::NoLegalMove { role }));
+                return Stepped::Over(Err((steps, GameError::NoLegalMove { role })));
             }
             *k = pick(stepper, role, n);
         }
         stepper.play_nth(&joint);
         steps += 1;
     }
-    finish(game, stepper, steps)
-        .map(Some)
-        .map_err(|e| (steps, e))
+    if stepper.is_off() {
+        let state = stepper.state();
+        return Stepped::Off { state, steps };
+    }
+    let outcome = finish(game, stepper, steps);
+    Stepped::Over(outcome.map(Some).map_err(|e| (steps, e)))
 }
 
 /// How a playout on `stepper` ended after `steps` joint moves (its last
@@ -337,16 +381,24 @@ impl RandomPlayer {
         state: &State,
         max_steps: usize,
     ) -> Result<Playout, GameError> {
+        let by_api = |player: &mut RandomPlayer, game: &mut Game, state: &State, max_steps| {
+            played_with(game, state, max_steps, None, |game, state, joint| {
+                *joint = player.joint(game, state)?;
+                Ok(())
+            })
+        };
         let played = if let Some(mut stepper) = game.take_stepper() {
-            let outcome = self.stepped(game, &mut stepper, state, max_steps);
-            let playout = outcome.map(|o| o.map(|o| o.with_last(stepper.state())));
+            let stepped = self.stepped(game, &mut stepper, state, max_steps);
+            let playout = match stepped {
+                Stepped::Over(played) => played.map(|o| o.map(|o| o.with_last(stepper.state()))),
+                Stepped::Off { state, steps } => {
+                    resumed(steps, by_api(self, game, &state, max_steps - steps))
+                }
+            };
             game.put_stepper(stepper);
             playout
         } else {
-            played_with(game, state, max_steps, None, |game, state, joint| {
-                *joint = self.joint(game, state)?;
-                Ok(())
-            })
+            by_api(self, game, state, max_steps)
         };
         // Without a deadline a playout is never stopped.
         played
@@ -361,7 +413,7 @@ impl RandomPlayer {
         stepper: &mut Stepper,
         state: &State,
         max_steps: usize,
-    ) -> Played<Outcome> {
+    ) -> Stepped {
         let rng = &mut self.rng;
         stepped_with(game, stepper, state, max_steps, None, |stepper, role, n| {
             stepper.nth_natural(role, rng.gen_range(0..n))

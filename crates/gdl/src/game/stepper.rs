@@ -36,6 +36,9 @@ enum Tag {
     /// The `next` fact of the `true` fact number `local`. (`true` atoms
     /// are not watched: only the stepper sets them.)
     Next { local: u32 },
+    /// The `next` fact number `index` of `Tables::escapes`, which no
+    /// `true` atom is (see `Stepper::is_off`).
+    Escape { index: u32 },
 }
 
 /// One role's legal moves, in the order the general API lists them.
@@ -106,6 +109,9 @@ pub(crate) struct Tables {
     goals: Vec<Vec<(u32, Option<u8>)>>,
     terminal: Option<u32>,
     tags: Vec<Tag>,
+    /// The `next` atoms whose facts no `true` atom is (where `base` bounds
+    /// the ground rules), with their facts.
+    escapes: Vec<(u32, TermId)>,
 }
 
 impl Tables {
@@ -149,12 +155,25 @@ impl Tables {
         let mut tags = vec![Tag::None; net.atoms()];
         let always = net.always();
         let mut true_next = vec![NONE; true_facts.len()];
+        let mut escapes = Vec::new();
         for &(atom, fact) in next {
-            // Every `next` fact was fed back as `true` when grounding.
-            let &local = local_of.get(&fact)?;
-            true_next[local as usize] = atom;
-            if atom != always {
-                tags[atom as usize] = Tag::Next { local };
+            // Every `next` fact was fed back as `true` when grounding,
+            // but where `base` left it out.
+            match local_of.get(&fact) {
+                Some(&local) => {
+                    true_next[local as usize] = atom;
+                    if atom != always {
+                        tags[atom as usize] = Tag::Next { local };
+                    }
+                }
+                // Every state after the first would be off.
+                None if atom == always => return None,
+                None => {
+                    tags[atom as usize] = Tag::Escape {
+                        index: escapes.len() as u32,
+                    };
+                    escapes.push((atom, fact));
+                }
             }
         }
         let (mut first_slot, mut first_word) = (Vec::new(), Vec::new());
@@ -189,7 +208,14 @@ impl Tables {
             goals,
             terminal,
             tags,
+            escapes,
         })
+    }
+
+    /// Whether a position can leave the ground rules (see
+    /// `Stepper::is_off`): some `next` fact is no `true` atom.
+    pub(crate) fn can_leave(&self) -> bool {
+        !self.escapes.is_empty()
     }
 }
 
@@ -208,12 +234,19 @@ pub struct Stepper {
     true_bits: Vec<u64>,
     /// One bit per `true` atom whose `next` atom differs from it.
     mismatch: Vec<u64>,
+    /// One bit per escape (`Tables::escapes`) that holds, and how many do.
+    escaped: Vec<u64>,
+    escaped_count: u32,
+    /// Whether the position is off the ground rules (see `is_off`).
+    off: bool,
     /// Per role: the `does` atom set now (`NONE` for none).
     played: Vec<u32>,
     /// The `true` atoms of the state last given to `set_state` (kept, as
     /// playouts start from one state again and again).
     wanted: Vec<u64>,
     wanted_for: Option<State>,
+    /// Whether that state holds a fact no `true` atom is.
+    wanted_off: bool,
     /// The state last set or returned by `state`, while it is the position.
     known: Option<State>,
     /// A copy of the stepper in the last state `set_state` was given twice
@@ -265,9 +298,13 @@ impl Stepper {
             legal_count: vec![0; tables.roles.iter().map(|r| r.hubs.len()).sum()],
             true_bits: vec![0; words(tables.true_facts.len())],
             mismatch: vec![0; words(tables.true_facts.len())],
+            escaped: vec![0; words(tables.escapes.len())],
+            escaped_count: 0,
+            off: false,
             played: vec![NONE; roles],
             wanted: vec![0; words(tables.true_facts.len())],
             wanted_for: None,
+            wanted_off: false,
             known: None,
             snapshot: None,
             ranked: Vec::new(),
@@ -283,6 +320,12 @@ impl Stepper {
                     put(&mut s.legal, (first * 64) as u32 + entry as u32, true);
                     s.legal_count[s.tables.first_slot[role] as usize + g] += 1;
                 }
+            }
+        }
+        for (index, &(atom, _)) in s.tables.escapes.iter().enumerate() {
+            if s.eval.holds(atom) {
+                put(&mut s.escaped, index as u32, true);
+                s.escaped_count += 1;
             }
         }
         s.find_mismatches();
@@ -302,6 +345,7 @@ impl Stepper {
         let t = &*self.tables;
         let (legal, legal_count) = (&mut self.legal, &mut self.legal_count);
         let (true_bits, mismatch) = (&self.true_bits, &mut self.mismatch);
+        let (escaped, escaped_count) = (&mut self.escaped, &mut self.escaped_count);
         self.eval
             .drain_changed(|atom, value| match t.tags[atom as usize] {
                 Tag::Legal { slot, bit } => {
@@ -315,14 +359,24 @@ impl Stepper {
                     }
                 }
                 Tag::Next { local } => put(mismatch, local, get(true_bits, local) != value),
+                Tag::Escape { index } => {
+                    if get(escaped, index) != value {
+                        put(escaped, index, value);
+                        match value {
+                            true => *escaped_count += 1,
+                            false => *escaped_count -= 1,
+                        }
+                    }
+                }
                 Tag::None => {}
             });
     }
 
-    /// Makes `state` the position (facts that can never hold are ignored,
-    /// as the general API does).
+    /// Makes `state` the position; a state holding a fact that no `true`
+    /// atom of the ground rules is puts the stepper off them (see
+    /// `is_off`).
     pub fn set_state(&mut self, state: &State) {
-        if self.known.as_ref() == Some(state) {
+        if !self.off && self.known.as_ref() == Some(state) {
             return;
         }
         if let Some(snapshot) = self.snapshot.take() {
@@ -345,13 +399,21 @@ impl Stepper {
         }
         if self.wanted_for.as_ref() != Some(state) {
             self.wanted.iter_mut().for_each(|w| *w = 0);
+            self.wanted_off = false;
             for f in state.0.iter() {
-                if let Some(&local) = t.local_of.get(f) {
-                    put(&mut self.wanted, local, true);
+                match t.local_of.get(f) {
+                    Some(&local) => put(&mut self.wanted, local, true),
+                    None => self.wanted_off = true,
                 }
             }
             self.wanted_for = Some(state.clone());
         }
+        if self.wanted_off {
+            self.off = true;
+            self.known = Some(state.clone());
+            return;
+        }
+        self.off = false;
         for (w, (have, want)) in self.true_bits.iter_mut().zip(&self.wanted).enumerate() {
             let mut flips = *have ^ *want;
             *have = *want;
@@ -402,14 +464,28 @@ impl Stepper {
         self.legal_count.copy_from_slice(&other.legal_count);
         self.true_bits.copy_from_slice(&other.true_bits);
         self.mismatch.copy_from_slice(&other.mismatch);
+        self.escaped.copy_from_slice(&other.escaped);
+        self.escaped_count = other.escaped_count;
+        self.off = other.off;
         self.played.copy_from_slice(&other.played);
         self.known.clone_from(&other.known);
     }
 
     /// Whether the position is `state`, as last set or returned by `state`
-    /// (false when unknown).
+    /// (false when unknown, or off the ground rules).
     pub fn is_at(&self, state: &State) -> bool {
-        self.known.as_ref() == Some(state)
+        !self.off && self.known.as_ref() == Some(state)
+    }
+
+    /// Whether the position is off the ground rules: the last `set_state`
+    /// or joint move reached a state holding a fact that no `true` atom
+    /// is. That happens only where the rules declare with `base` fewer
+    /// facts than states reach (the ground rules are bounded by `base`; see
+    /// `Game::stepper`). `state` is then that state, but nothing else is
+    /// answered (`Game`'s queries answer it, by the interpreter) until
+    /// `set_state` puts the stepper back on them.
+    pub fn is_off(&self) -> bool {
+        self.off
     }
 
     /// The position as a `State`.
@@ -599,6 +675,10 @@ impl Stepper {
         // The joint move's consequences, `next` among them.
         self.eval.settle_all(&self.tables.net);
         self.sync();
+        if self.escaped_count > 0 {
+            self.leave();
+            return;
+        }
         // The move is undone before the state changes when it opened
         // gates (see `Evaluation::set_input`); what it undoes waits for
         // the next joint move.
@@ -626,9 +706,29 @@ impl Stepper {
         self.sync();
     }
 
+    /// Puts the stepper off the ground rules, at the state the joint move
+    /// just settled leads to: every `next` fact that holds, escapes
+    /// included.
+    fn leave(&mut self) {
+        let t = &*self.tables;
+        let eval = &self.eval;
+        let next = (0..t.true_facts.len())
+            .filter(|&l| t.true_next[l] != NONE && eval.holds(t.true_next[l]))
+            .map(|l| t.true_facts[l]);
+        let escapes = (t.escapes.iter())
+            .filter(|&&(atom, _)| eval.holds(atom))
+            .map(|&(_, fact)| fact);
+        self.known = Some(State::from_terms(next.chain(escapes).collect()));
+        self.off = true;
+    }
+
     /// Plays a joint move (one move per role, in role order), refusing a
-    /// terminal position, a wrong number of moves and illegal moves.
+    /// terminal position, a wrong number of moves, illegal moves and a
+    /// position off the ground rules.
     pub fn play(&mut self, joint: &[Move]) -> Result<(), GameError> {
+        if self.off {
+            return Err(GameError::OffGround);
+        }
         let roles = &self.tables.roles;
         if joint.len() != roles.len() {
             return Err(GameError::WrongMoveCount {

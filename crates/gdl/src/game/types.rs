@@ -48,7 +48,9 @@ pub enum Engine {
     /// and, for a game of over 100,000 ground rules, they played faster
     /// than the interpreter in a moment of random playouts at load:
     /// incrementally, on a [`crate::Stepper`], when they have no cycle of
-    /// atoms.
+    /// atoms. Where the rules declare `base`, they are ground over those
+    /// facts only, and a state holding a fact `base` leaves out is
+    /// evaluated by the interpreter.
     Ground {
         /// The ground atoms (facts that could hold).
         atoms: usize,

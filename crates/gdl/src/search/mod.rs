@@ -408,7 +408,8 @@ struct Tree {
 }
 
 /// Where an iteration stands in the game: a stepper (the fast path), or a
-/// state of the general API.
+/// state of the general API. A stepper off its ground rules (see
+/// `Stepper::is_off`) stands for its state, answered by the general API.
 enum Cursor {
     Stepper(Box<Stepper>),
     Api(State),
@@ -432,22 +433,35 @@ impl Cursor {
         }
     }
 
-    fn is_terminal(&mut self, game: &mut Game) -> Result<bool, GameError> {
+    /// The stepper, while the position is on its ground rules.
+    fn stepper(&mut self) -> Option<&mut Stepper> {
         match self {
-            Cursor::Stepper(s) => Ok(s.is_terminal()),
-            Cursor::Api(at) => game.is_terminal(at),
+            Cursor::Stepper(s) if !s.is_off() => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The position as a state of the general API.
+    fn state(&mut self) -> State {
+        match self {
+            Cursor::Stepper(s) => s.state(),
+            Cursor::Api(at) => at.clone(),
+        }
+    }
+
+    fn is_terminal(&mut self, game: &mut Game) -> Result<bool, GameError> {
+        match self.stepper() {
+            Some(s) => Ok(s.is_terminal()),
+            None => game.is_terminal(&self.state()),
         }
     }
 
     /// The goals of a terminal position, scaled to 0..1.
     fn goals(&mut self, game: &mut Game) -> Result<Box<[f64]>, GameError> {
-        let goals = match self {
-            Cursor::Stepper(s) => match s.goals() {
-                Some(g) => g,
-                // Missing, several or bad goals: the general API says which.
-                None => game.goals(&s.state())?,
-            },
-            Cursor::Api(at) => game.goals(at)?,
+        // Missing, several or bad goals: the general API says which.
+        let goals = match self.stepper().and_then(|s| s.goals()) {
+            Some(g) => g,
+            None => game.goals(&self.state())?,
         };
         Ok(goals.iter().map(|&g| g as f64 / 100.0).collect())
     }
@@ -464,9 +478,9 @@ impl Cursor {
         if goals.is_none() {
             for r in 0..roles {
                 first.push(moves.len() as u32);
-                let legal = match self {
-                    Cursor::Stepper(s) => s.legal_moves(r),
-                    Cursor::Api(at) => game.legal_moves(at, Role(r as u32))?,
+                let legal = match self.stepper() {
+                    Some(s) => s.legal_moves(r),
+                    None => game.legal_moves(&self.state(), Role(r as u32))?,
                 };
                 if legal.is_empty() {
                     return Err(GameError::NoLegalMove {
@@ -499,17 +513,16 @@ impl Cursor {
         picks: &[usize],
         joint: &mut Vec<Move>,
     ) -> Result<(), GameError> {
-        match self {
-            Cursor::Stepper(s) => s.play_nth(picks),
-            Cursor::Api(at) => {
-                joint.clear();
-                joint.extend(
-                    (picks.iter().enumerate())
-                        .map(|(r, &k)| node.moves[node.first[r] as usize + k]),
-                );
-                *at = game.next_state(at, joint)?;
-            }
+        if let Some(s) = self.stepper() {
+            s.play_nth(picks);
+            return Ok(());
         }
+        joint.clear();
+        joint.extend(
+            (picks.iter().enumerate()).map(|(r, &k)| node.moves[node.first[r] as usize + k]),
+        );
+        let next = game.next_state(&self.state(), joint)?;
+        self.set(&next);
         Ok(())
     }
 
@@ -525,43 +538,44 @@ impl Cursor {
         picks: &mut [usize],
     ) -> Result<Vec<f64>, GameError> {
         let scale = |g: Vec<u8>| g.iter().map(|&g| g as f64 / 100.0).collect();
-        match self {
-            Cursor::Stepper(s) => {
-                // Each role's move uniformly among its legal moves, until
-                // the end or the step limit.
-                let mut steps = 0;
-                while steps < max_steps && !s.is_terminal() {
-                    for (role, k) in picks.iter_mut().enumerate() {
-                        let n = s.legal_count(role);
-                        if n == 0 {
-                            return Err(GameError::NoLegalMove {
-                                role: game.role_name(Role(role as u32)).to_string(),
-                            });
-                        }
-                        *k = rng.gen_range(0..n);
+        let mut steps = 0;
+        if let Some(s) = self.stepper() {
+            // Each role's move uniformly among its legal moves, until the
+            // end, the step limit, or a state off the ground rules.
+            while steps < max_steps && !s.is_terminal() {
+                for (role, k) in picks.iter_mut().enumerate() {
+                    let n = s.legal_count(role);
+                    if n == 0 {
+                        return Err(GameError::NoLegalMove {
+                            role: game.role_name(Role(role as u32)).to_string(),
+                        });
                     }
-                    s.play_nth(picks);
-                    steps += 1;
+                    *k = rng.gen_range(0..n);
                 }
-                if s.is_terminal() {
+                s.play_nth(picks);
+                steps += 1;
+                if s.is_off() {
+                    break;
+                }
+            }
+            if !s.is_off() {
+                return if s.is_terminal() {
                     Ok(match s.goals() {
                         Some(g) => scale(g),
                         None => scale(game.goals(&s.state())?),
                     })
                 } else {
                     Ok(s.goals().map_or_else(|| vec![0.5; roles], scale))
-                }
-            }
-            Cursor::Api(at) => {
-                let playout = random_playout(game, at, rng, max_steps)?;
-                Ok(match playout.goals {
-                    Some(g) => scale(g),
-                    None => game
-                        .goals(&playout.last)
-                        .map_or_else(|_| vec![0.5; roles], scale),
-                })
+                };
             }
         }
+        let playout = random_playout(game, &self.state(), rng, max_steps - steps)?;
+        Ok(match playout.goals {
+            Some(g) => scale(g),
+            None => game
+                .goals(&playout.last)
+                .map_or_else(|_| vec![0.5; roles], scale),
+        })
     }
 }
 

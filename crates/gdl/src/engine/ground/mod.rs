@@ -8,6 +8,16 @@
 //! nothing new appears. Every real state's facts are among them, so each
 //! clause can be instantiated once, ahead of time, over them; static
 //! literals are decided then and dropped. A state step then only tests bits.
+//!
+//! That fixpoint cannot see that two facts never hold together: a snake
+//! on a 4 by 4 board moving up from row 4 reaches row 20 in it, however
+//! `legal` forbids the move. Where the rules declare the facts of states
+//! (`base`, derived among the static facts), only those are fed back as
+//! `true`, as Sancho's propnet does: a `next` fact outside them stays an
+//! atom of `next` and no rule reads it. A state holding one is outside the
+//! ground rules, and the game answers it by the interpreter (see
+//! `game::queries::new_model` and the stepper's `is_off`), so a `base`
+//! that leaves out a reachable fact costs speed, never a wrong answer.
 
 use crate::engine::interp::{
     join, lookup_tuple, run_strata, Frame, Sink, SizeHints, Store, Target,
@@ -82,7 +92,8 @@ pub struct Grounded {
 impl Grounded {
     /// Grounds the program (planned from `clauses`), or fails when the facts that could hold, the
     /// ground rules (more than `max_rules`) or the work exceed the grounding budget (the work is
-    /// `limits.max_ground_work`).
+    /// `limits.max_ground_work`). With `within_base`, the facts of `base` in `static_facts` bound
+    /// the `true` facts fed back (see the module's doc).
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         p: &Program,
@@ -93,6 +104,7 @@ impl Grounded {
         symbols: &Symbols,
         limits: &Limits,
         max_rules: usize,
+        within_base: bool,
     ) -> Result<Grounded, GameError> {
         let limits = Limits {
             max_facts: limits.max_ground_atoms,
@@ -111,6 +123,7 @@ impl Grounded {
             symbols,
             &limits,
             &budget,
+            within_base,
         )?;
         let mut offset = vec![u32::MAX; p.relations.len()];
         let mut atoms = 0usize;
@@ -405,7 +418,8 @@ pub fn static_facts_for(
 /// least model of the relaxed rules, those of `p`'s state and move
 /// relations without their negations of state and move facts, with `next`
 /// fed back as `true` and `legal` as `does` (and `init` as `true`), the
-/// way propnet builders find what a game can reach. The feedback makes the
+/// way propnet builders find what a game can reach (`next` fed back only
+/// where `base` holds, with `within_base`). The feedback makes the
 /// relaxed rules one recursive stratum, derived semi-naively: each round
 /// joins only what the last one found, where deriving the strata again and
 /// again from the start, once per move of the longest game, cost skirmish
@@ -420,6 +434,7 @@ fn reachable(
     symbols: &Symbols,
     limits: &Limits,
     budget: &Cell<u64>,
+    within_base: bool,
 ) -> Result<Store, GameError> {
     let kw = p.keywords;
     let dynamic =
@@ -453,9 +468,17 @@ fn reachable(
             span: Span::default(),
         }
     };
+    let base = (symbols.get("base").and_then(|s| p.relation(s)))
+        .filter(|&r| within_base && p.info(r).phase == Phase::Static && p.info(r).arity == 1);
     for (head, body) in [(kw.true_, kw.next), (kw.does, kw.legal)] {
         if p.info(body).phase != Phase::Static {
-            relaxed.push(feedback(&mut symbols, head, body));
+            let mut fed = feedback(&mut symbols, head, body);
+            // true(?x0) :- next(?x0), base(?x0)
+            if let Some(base) = base.filter(|_| head == kw.true_) {
+                let x = fed.head.args.clone();
+                fed.body.push(NLit::Pos(sentence(p.info(base).name, x)));
+            }
+            relaxed.push(fed);
         }
     }
     let q = plan::plan(&relaxed, terms, &mut symbols);
