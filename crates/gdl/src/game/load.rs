@@ -14,7 +14,7 @@ use crate::limits::{LimitKind, Limits};
 use crate::plan::{self, Phase, Program, RelId};
 use crate::source::SourceFile;
 use crate::syntax::normal::Clause;
-use crate::syntax::symbol::Symbols;
+use crate::syntax::symbol::{Symbol, Symbols};
 use crate::syntax::term::{TermId, TermTable};
 use crate::syntax::{kif, normal};
 use rand::{Rng, SeedableRng};
@@ -657,6 +657,9 @@ fn derive_static(
 ) -> Result<Prepared, Runaway> {
     let mut probing = limits.max_facts > DEMAND_PROBE_FACTS;
     let mut demanded = 0;
+    // The rules before the last transformation, when it asked left to
+    // right, and the relation it demanded.
+    let mut left_to_right: Option<(Vec<Clause>, Symbol)> = None;
     loop {
         let mut terms = TermTable::new();
         let program = plan::plan(clauses, &mut terms, symbols);
@@ -686,14 +689,29 @@ fn derive_static(
             });
         };
         if let GameError::Limit { relation, .. } = &error {
-            let on_demand = (demanded < MAX_DEMAND_ROUNDS)
-                .then(|| symbols.get(relation))
-                .flatten()
-                .and_then(|r| plan::demand::demand(clauses, r, symbols));
-            if let Some(transformed) = on_demand {
-                *clauses = transformed;
+            let named = symbols.get(relation);
+            // A transformation asking left to right that did not bound its
+            // relation (nor the demand relations it added): the rules
+            // before it, asked with every binder instead.
+            if let Some((before, r)) = left_to_right.take() {
+                if named == Some(r) || named.is_some_and(|n| !defines(&before, n)) {
+                    *clauses = before;
+                    if let Some(transformed) = plan::demand::demand(clauses, r, symbols) {
+                        *clauses = transformed;
+                        continue;
+                    }
+                }
+            }
+            if let Some(r) = named.filter(|_| demanded < MAX_DEMAND_ROUNDS) {
                 demanded += 1;
-                continue;
+                if let Some(t) = plan::demand::demand_left_to_right(clauses, r, symbols) {
+                    left_to_right = Some((std::mem::replace(clauses, t), r));
+                    continue;
+                }
+                if let Some(transformed) = plan::demand::demand(clauses, r, symbols) {
+                    *clauses = transformed;
+                    continue;
+                }
             }
         }
         if !probing {
@@ -704,6 +722,11 @@ fn derive_static(
         }
         probing = false;
     }
+}
+
+/// Whether a rule of `clauses` derives `relation`.
+fn defines(clauses: &[Clause], relation: Symbol) -> bool {
+    clauses.iter().any(|c| c.head.name == relation)
 }
 
 /// The strata of static facts that play needs: `base`, `input` and other

@@ -14,17 +14,23 @@
 //! r?(a at P) :- h?(head at P'), binders.        for each use r(a) in a rule of h
 //! ```
 //!
-//! where the binders are the use's rule's other positive sentences (not
-//! those of demanded relations: the demand of a use is what the rest of its
-//! rule binds) and `h?` is there when `h` is itself demanded. When the
-//! question of a use's head `h` would bind more of `r`'s places than the
-//! rest of the rule does, `h` is demanded too, and so on up to rules that
-//! bind them (mummymaze1p's `doesprime` asks `movetoward` with four places
-//! bound, which asks `direction-from`). A relation asked with no place
-//! bound is not demanded.
-//! Dropping negations and demanded sentences from the binders asks more
-//! than needed, never less: the model restricted to what is asked is the
-//! same.
+//! where `h?` is there when `h` is itself demanded, and the binders are
+//! the positive sentences of the use's rule written before it, as a
+//! top-down prover reads a rule, left to right: demanded ones included,
+//! since they are answered by the time the reading reaches the use
+//! (mummymaze1p's `(newlocation1 ?x2 ?y2 ?dir2 ?x3 ?y3)` is asked where
+//! the `newlocation1` before it led). A transformation may also bind by
+//! all the other positive sentences of the rule that are not demanded,
+//! before or after the use (the fewest questions, each as bound as the
+//! rule allows, but bound through relations derived whole: a static
+//! relation too large to derive is demanded left to right first, this way
+//! only where that fails). When the question of a use's head `h` would
+//! bind more of `r`'s places than the rest of the rule does, `h` is
+//! demanded too, and so on up to rules that bind them (mummymaze1p's
+//! `doesprime` asks `movetoward`, which asks `direction-from`). A
+//! relation asked with no place bound is not demanded. Dropping negations
+//! from the binders asks more than needed, never less: the model
+//! restricted to what is asked is the same.
 //!
 //! The transformation gives up (and the relation is derived whole, as
 //! before) when a keyword of the game loop (`legal`, `next`, `goal`, ...)
@@ -56,6 +62,20 @@ pub fn demand(clauses: &[Clause], target: Symbol, symbols: &mut Symbols) -> Opti
         &FxHashSet::default(),
     )
     .map(|(out, _)| out)
+}
+
+/// [`demand`], each use asked what the sentences written before it bind
+/// (left to right, as a top-down prover asks): where a later sentence is
+/// a relation of the state (mummymaze1p's `newlocation2`, thousands of
+/// facts a state), binding through it would derive it whole in every
+/// state, where the prover asks it a handful of questions.
+pub fn demand_left_to_right(
+    clauses: &[Clause],
+    target: Symbol,
+    symbols: &mut Symbols,
+) -> Option<Vec<Clause>> {
+    let done = FxHashSet::default();
+    transform(clauses, target, symbols, Binders::Before, &done).map(|(out, _)| out)
 }
 
 /// Every relation of the state (`phase` gives each relation's) derived on
@@ -109,8 +129,8 @@ enum Binders {
     /// Every positive sentence of a relation not demanded: the fewest
     /// questions, each as bound as the rule allows.
     All,
-    /// Those written before the use: what a left-to-right reading has
-    /// bound when it reaches the use.
+    /// Those written before the use, demanded or not: what a
+    /// left-to-right reading has bound when it reaches the use.
     Before,
 }
 
@@ -121,6 +141,13 @@ impl Binders {
             Binders::All => body_len,
             Binders::Before => use_at,
         }
+    }
+
+    /// Whether a positive sentence among those may bind: with `All`, one
+    /// of a relation not demanded (a demanded one is asked, not known,
+    /// when the rest of its rule is matched); with `Before`, any.
+    fn binds(self, s: &Sentence, patterns: &FxHashMap<Symbol, Pattern>) -> bool {
+        self == Binders::Before || !patterns.contains_key(&s.name)
     }
 }
 
@@ -203,7 +230,7 @@ fn transform(
             }
             let upto = binders.upto(i, c.body.len());
             body.extend(c.body.iter().enumerate().filter_map(|(j, l)| match l {
-                NLit::Pos(s) if j != i && j < upto && !patterns.contains_key(&s.name) => {
+                NLit::Pos(s) if j != i && j < upto && binders.binds(s, &patterns) => {
                     Some(l.clone())
                 }
                 _ => None,
@@ -264,8 +291,8 @@ fn patterns(
             let helps = c.body.iter().enumerate().any(|(i, lit)| match lit {
                 NLit::Pos(s) if patterns.contains_key(&s.name) => {
                     let upto = binders.upto(i, c.body.len());
-                    let now = bound_variables(c, &patterns, upto);
-                    let then = bound_variables(c, &widened, upto);
+                    let now = bound_variables(c, &patterns, upto, binders);
+                    let then = bound_variables(c, &widened, upto, binders);
                     s.args
                         .iter()
                         .any(|a| !variables_within(a, &now) && variables_within(a, &then))
@@ -314,7 +341,8 @@ fn fixpoint(
                     _ => continue,
                 };
                 if let Some(pattern) = next.get_mut(&used.name) {
-                    let bound = bound_variables(c, &patterns, binders.upto(i, c.body.len()));
+                    let upto = binders.upto(i, c.body.len());
+                    let bound = bound_variables(c, &patterns, upto, binders);
                     for (place, arg) in pattern.iter_mut().zip(&used.args) {
                         *place &= variables_within(arg, &bound);
                     }
@@ -329,12 +357,15 @@ fn fixpoint(
 }
 
 /// The variables of a clause that its question (when its head is
-/// demanded) and the positive sentences of relations not demanded among
-/// its first `upto` literals bind.
+/// demanded) and the positive sentences among its first `upto` literals
+/// bind: with [`Binders::All`], those of relations not demanded; with
+/// [`Binders::Before`], all of them (a demanded sentence written before a
+/// use has been answered when a left-to-right reading reaches the use).
 fn bound_variables(
     c: &Clause,
     patterns: &FxHashMap<Symbol, Pattern>,
     upto: usize,
+    binders: Binders,
 ) -> FxHashSet<Symbol> {
     let mut bound = FxHashSet::default();
     let mut add = |t: &Term| {
@@ -352,7 +383,7 @@ fn bound_variables(
     }
     for lit in &c.body[..upto] {
         if let NLit::Pos(s) = lit {
-            if !patterns.contains_key(&s.name) {
+            if binders.binds(s, patterns) {
                 s.args.iter().for_each(&mut add);
             }
         }
@@ -541,6 +572,21 @@ mod tests {
             out.contains("(far ?a ?b) :- (far? ?a) (true (at ?a)) (n ?b)"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn a_demanded_sentence_written_before_a_use_binds_it() {
+        // Two hops: the second is asked where the first led (as
+        // mummymaze1p's `newlocation2` asks `newlocation1` twice), not for
+        // every square.
+        let rules = "(role r) (init (at 1)) (n 1) (n 2) (n 3)
+            (<= (hop ?a ?b) (true (at ?a)) (n ?b))
+            (<= (two ?a ?c) (hop ?a ?b) (hop ?b ?c))
+            (<= (legal r (go ?c)) (true (at ?a)) (two ?a ?c))
+            (<= (next (at ?b)) (does r (go ?b)))";
+        let out = transformed_state(rules, &["hop"]).expect("transformed");
+        assert!(out.contains("(hop? ?b) :- (two? ?a) (hop ?a ?b)"), "{out}");
+        assert!(out.contains("(hop? ?a) :- (two? ?a)"), "{out}");
     }
 
     #[test]
