@@ -24,6 +24,12 @@ const MAX_DEFER_WORK: usize = 400_000_000;
 const SECOND_HUB_MOVES: usize = 64;
 const MOVE_GROUPS: usize = 6;
 
+/// Atoms read outside the network take a first hub when at least this
+/// many of them do, or they stay in `MOVE_GROUPS` sets of hubs: a hub of
+/// one square's moves (gomoku_swap2_15x15 has 225) saves a flip or two a
+/// game and costs the stepper a group to look at on every step.
+const FIRST_HUB_MOVES: usize = 8;
+
 /// A literal shared by at least `FACTOR_MIN` rules of one head, whose atom
 /// at least `FACTOR_READS` rules read in all, is factored out of them (see
 /// `factor`): below, the flips it saves cost less than the new atom's.
@@ -420,10 +426,11 @@ fn merge_copies(
 /// deferred under several: it holds when its stored value and every one of
 /// them do (each hub literal read as the network stores its atom). Atoms in
 /// `real` (those read outside the network where that rewriting would not be
-/// seen) are never deferred; those in `read` take a second or negated hub
-/// only when `SECOND_HUB_MOVES` of them do and they stay in `MOVE_GROUPS`
-/// sets of hubs. Found as the greatest set
-/// meeting the conditions, by removing atoms that fail them.
+/// seen) are never deferred; those in `read` take a first positive hub
+/// only when `FIRST_HUB_MOVES` of them do or they stay in `MOVE_GROUPS`
+/// sets of hubs, and a second or negated hub only when `SECOND_HUB_MOVES`
+/// of them do and they stay in `MOVE_GROUPS` sets. Found as the greatest
+/// set meeting the conditions, by removing atoms that fail them.
 fn defer_hubs(rules: &mut [Rule], atoms: usize, read: &[bool], real: &[bool]) -> Vec<Vec<u32>> {
     let mut deferred = vec![Vec::new(); atoms];
     let mut readers = readers_of(rules, atoms);
@@ -493,14 +500,19 @@ fn defer_hubs(rules: &mut [Rule], atoms: usize, read: &[bool], real: &[bool]) ->
                 }
             }
             if !changed {
-                // The moves that would take a second or negated hub here.
-                let few: Vec<usize> = (0..atoms)
-                    .filter(|&a| set[a] && read[a] && !(deferred[a].is_empty() && lit & 1 == 0))
-                    .collect();
+                // The moves that would take a hub here: a first positive
+                // one as long as the moves stay in few sets of hubs
+                // (gomoku_swap2_15x15's squares would each make one), a
+                // second or negated one only for many moves.
+                let few: Vec<usize> = (0..atoms).filter(|&a| set[a] && read[a]).collect();
                 if few.is_empty() {
                     break;
                 }
-                if few.len() >= SECOND_HUB_MOVES {
+                let first = few.iter().all(|&a| deferred[a].is_empty()) && lit & 1 == 0;
+                if first && few.len() >= FIRST_HUB_MOVES {
+                    break;
+                }
+                if first || few.len() >= SECOND_HUB_MOVES {
                     let groups: rustc_hash::FxHashSet<(&[u32], bool)> = (0..atoms)
                         .filter(|&a| read[a])
                         .map(|a| (deferred[a].as_slice(), set[a]))
@@ -764,5 +776,58 @@ impl Network {
     /// The atom that always holds.
     pub fn always(&self) -> u32 {
         self.always
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{defer_hubs, Rule};
+
+    /// Atoms: 0..n moves (read outside), then per move its own hub, then a
+    /// shared hub, then heads of the rules that make each hub one.
+    fn rules_with_hubs(moves: u32, shared: bool) -> (Vec<Rule>, usize) {
+        let hub = |m: u32| if shared { 2 * moves } else { moves + m };
+        let mut rules = Vec::new();
+        let mut next = 2 * moves + 1;
+        for m in 0..moves {
+            rules.push(Rule {
+                head: m,
+                lits: vec![hub(m) << 1],
+            });
+        }
+        // Three more readers of each hub, so that it is one.
+        for m in 0..moves {
+            for _ in 0..3 {
+                rules.push(Rule {
+                    head: next,
+                    lits: vec![hub(m) << 1],
+                });
+                next += 1;
+            }
+        }
+        (rules, next as usize)
+    }
+
+    #[test]
+    fn a_hub_of_each_move_alone_defers_moves_into_few_groups() {
+        // gomoku_swap2_15x15's squares: a group per move to look at on
+        // every step would cost more than the flips it saves.
+        let (mut rules, atoms) = rules_with_hubs(10, false);
+        let read: Vec<bool> = (0..atoms).map(|a| a < 10).collect();
+        let deferred = defer_hubs(&mut rules, atoms, &read, &vec![false; atoms]);
+        let groups: std::collections::HashSet<&Vec<u32>> = deferred[..10].iter().collect();
+        assert_eq!(groups.len(), super::MOVE_GROUPS, "{deferred:?}");
+    }
+
+    #[test]
+    fn a_hub_of_many_moves_defers_them() {
+        // Whose turn it is: every move of the role under one hub.
+        let (mut rules, atoms) = rules_with_hubs(10, true);
+        let read: Vec<bool> = (0..atoms).map(|a| a < 10).collect();
+        let deferred = defer_hubs(&mut rules, atoms, &read, &vec![false; atoms]);
+        assert!(
+            deferred[..10].iter().all(|d| d == &[20 << 1]),
+            "{deferred:?}"
+        );
     }
 }
