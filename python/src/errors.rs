@@ -99,6 +99,9 @@ pub fn game_error_at(py: Python<'_>, e: GameError, at: &str) -> PyErr {
             &[("text", obj(py, text)), ("reason", obj(py, reason))],
         ),
         GameError::Terminal => raise(py, "TerminalStateError", message, &[]),
+        // Only a stepper off its ground rules says this, and the module
+        // hands out no stepper: a bug of gdl if it ever comes here.
+        GameError::OffGround => raise(py, "InternalError", message, &[]),
         GameError::NoLegalMove { role } => {
             raise(py, "NoLegalMoveError", message, &[("role", obj(py, role))])
         }
