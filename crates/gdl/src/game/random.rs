@@ -89,21 +89,8 @@ fn playout_until(
     max_steps: usize,
     deadline: Option<Instant>,
 ) -> Played {
-    if let Some(mut stepper) = game.take_stepper() {
-        let stepped = stepped_with(game, &mut stepper, state, max_steps, deadline, |_, _, n| {
-            rng.gen_range(0..n)
-        });
-        let playout = match stepped {
-            Stepped::Over(played) => played.map(|o| o.map(|o| o.with_last(stepper.state()))),
-            Stepped::Off { state, steps } => {
-                let rest = random_api_playout(game, &state, rng, max_steps - steps, deadline);
-                resumed(steps, rest)
-            }
-        };
-        game.put_stepper(stepper);
-        return playout;
-    }
-    random_api_playout(game, state, rng, max_steps, deadline)
+    let played = random_until(game, state, rng, max_steps, deadline, true);
+    played.map(|p| p.map(|(o, last)| o.with_last(last.expect("the last state, kept"))))
 }
 
 /// `playout_until` without the last state, which a stepper then need not
@@ -115,27 +102,48 @@ fn outcome_until(
     max_steps: usize,
     deadline: Option<Instant>,
 ) -> Played<Outcome> {
-    let played = match game.take_stepper() {
-        Some(mut stepper) => {
-            let stepped =
-                stepped_with(game, &mut stepper, state, max_steps, deadline, |_, _, n| {
-                    rng.gen_range(0..n)
-                });
-            game.put_stepper(stepper);
-            match stepped {
-                Stepped::Over(outcome) => return outcome,
-                Stepped::Off { state, steps } => {
-                    let rest = random_api_playout(game, &state, rng, max_steps - steps, deadline);
-                    resumed(steps, rest)
-                }
-            }
-        }
-        None => random_api_playout(game, state, rng, max_steps, deadline),
+    let played = random_until(game, state, rng, max_steps, deadline, false);
+    played.map(|p| p.map(|(outcome, _)| outcome))
+}
+
+/// A random playout on the game's stepper where it has one, going on
+/// through the general API where the stepper cannot: its outcome, and its
+/// last state where `keep_last` asks for it or the stepper did not end it
+/// (a stepper builds it by a scan of its position).
+fn random_until(
+    game: &mut Game,
+    state: &State,
+    rng: &mut impl Rng,
+    max_steps: usize,
+    deadline: Option<Instant>,
+    keep_last: bool,
+) -> Played<(Outcome, Option<State>)> {
+    let Some(mut stepper) = game.take_stepper() else {
+        return split(random_api_playout(game, state, rng, max_steps, deadline));
     };
+    let stepped = stepped_with(game, &mut stepper, state, max_steps, deadline, |_, _, n| {
+        rng.gen_range(0..n)
+    });
+    let played = match stepped {
+        Stepped::Over(played) => played.map(|o| o.map(|o| (o, keep_last.then(|| stepper.state())))),
+        Stepped::Off { state, steps } => {
+            let rest = random_api_playout(game, &state, rng, max_steps - steps, deadline);
+            split(resumed(steps, rest))
+        }
+    };
+    game.put_stepper(stepper);
+    played
+}
+
+/// A playout as its outcome and last state.
+fn split(played: Played) -> Played<(Outcome, Option<State>)> {
     played.map(|p| {
-        p.map(|p| Outcome {
-            steps: p.steps,
-            goals: p.goals,
+        p.map(|p| {
+            let outcome = Outcome {
+                steps: p.steps,
+                goals: p.goals,
+            };
+            (outcome, Some(p.last))
         })
     })
 }
