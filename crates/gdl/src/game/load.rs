@@ -127,28 +127,23 @@ impl Game {
         };
         let declares_base = base_relation(&prepared.program, &symbols).is_some();
         let whole = declares_base.then(|| prepared.clone());
-        let mut game = Game::assemble(
-            prepared,
-            &clauses,
-            &symbols,
-            &file,
-            &diagnostics,
-            limits,
-            Grounding::WithinBase,
-        );
-        // A `base` that leaves out facts random play reaches sends much
-        // of play to the interpreter: the rules are ground whole instead,
-        // where they ground.
-        if let Some(prepared) = whole.filter(|_| game.leaves_base()) {
-            let whole = Game::assemble(
+        let as_written = |prepared, grounding| {
+            Game::assemble(
                 prepared,
                 &clauses,
                 &symbols,
                 &file,
                 &diagnostics,
                 limits,
-                Grounding::Whole,
-            );
+                grounding,
+            )
+        };
+        let mut game = as_written(prepared, Grounding::WithinBase);
+        // A `base` that leaves out facts random play reaches sends much
+        // of play to the interpreter: the rules are ground whole instead,
+        // where they ground.
+        if let Some(prepared) = whole.filter(|_| game.leaves_base()) {
+            let whole = as_written(prepared, Grounding::Whole);
             if whole.rules.ground.is_some() {
                 game = whole;
             }

@@ -317,22 +317,20 @@ pub(super) fn new_model(
     spare: Option<Box<Model>>,
 ) -> Box<Model> {
     let p = &rules.program;
-    let ground = rules.ground.as_ref().and_then(|g| {
-        let atoms = state
-            .0
-            .iter()
-            .map(|&f| g.program.atom(p.keywords.true_, &[f]));
-        Some((g, atoms.collect::<Option<Vec<u32>>>()?))
-    });
-    if let Some((g, atoms)) = ground {
+    if let Some(g) = &rules.ground {
+        // The state's atoms set as they are found; a fact with none sends
+        // the state to the interpreter.
         let mut values = g.program.empty_values();
-        for a in atoms {
-            g.program.set(&mut values, a);
-        }
-        return Box::new(Model {
-            facts: Facts::Values(values),
-            done: vec![false; p.components.len()],
+        let known = state.0.iter().all(|&f| {
+            let atom = g.program.atom(p.keywords.true_, &[f]);
+            atom.inspect(|&a| g.program.set(&mut values, a)).is_some()
         });
+        if known {
+            return Box::new(Model {
+                facts: Facts::Values(values),
+                done: vec![false; p.components.len()],
+            });
+        }
     }
     if let Some(mut model) = spare {
         if let Facts::Store(facts) = &mut model.facts {
