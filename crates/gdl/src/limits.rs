@@ -23,12 +23,12 @@ pub const MAX_SOURCE_BYTES: usize = u32::MAX as usize;
 /// the shared 2-core machine: `gdl check` of a six-way cross product).
 pub const DEFAULT_MAX_WORK: u64 = 1_000_000_000;
 
-/// The default of [`Limits::max_ground_atoms`]: past it, the game is
-/// evaluated by the interpreter instead. The largest game that grounds in
-/// `rules/` has 13,000 atoms (skirmish with holes); reaching the limit is
-/// what a failed attempt costs (Brazilian draughts: 0.12 s at 100,000,
-/// 0.72 s and some 80 MiB at 400,000).
-pub const DEFAULT_MAX_ATOMS: usize = 100_000;
+/// The default of [`Limits::max_ground_atoms`]: no count. Grounding is
+/// bounded by memory instead, its share of [`Limits::max_memory`] (an
+/// eighth: the facts that could hold and the ground rules over them), and
+/// by [`Limits::max_ground_work`]; past either, the game is evaluated by
+/// the interpreter.
+pub const DEFAULT_MAX_ATOMS: usize = usize::MAX;
 
 /// Bounds that stop rules which would derive without end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,7 +45,9 @@ pub struct Limits {
     /// and the interpreter is used instead; 0 never grounds.
     pub max_ground_work: u64,
     /// The most facts that could hold (atoms) a grounding attempt accepts
-    /// before it gives up and the interpreter is used instead.
+    /// before it gives up and the interpreter is used instead; by default
+    /// none (`usize::MAX`): grounding is bounded by its share of
+    /// [`Limits::max_memory`] and by [`Limits::max_ground_work`].
     pub max_ground_atoms: usize,
     /// How many candidate facts the joins of one evaluation (the static
     /// facts, one state's or one joint move's) may look at: bounds rules

@@ -113,3 +113,78 @@ fn the_condensed_ground_game_plays_as_the_interpreter() {
         );
     }
 }
+
+/// Skirmish with holes (`rules/skirmish_holes.gdl`) on a 16 by 16 board:
+/// 111,724 atoms, past the count of atoms loading first tries (100,000).
+fn skirmish_16() -> String {
+    let text = std::fs::read_to_string(crate::path("rules/skirmish_holes.gdl")).unwrap();
+    let eight: String = (1..=8)
+        .map(|i| format!("(index {i})"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let sixteen: String = (1..=16)
+        .map(|i| format!("(index {i})"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        text.contains(&eight),
+        "the board's coordinates are one line"
+    );
+    text.replace(&eight, &sixteen)
+}
+
+#[test]
+fn a_game_past_the_first_count_of_atoms_grounds_within_its_memory_share() {
+    let mut ground = Game::from_source("skirmish16.gdl", &skirmish_16()).expect("loads");
+    let Engine::Ground { atoms, .. } = ground.engine() else {
+        panic!("a 16 by 16 skirmish does not ground: {:?}", ground.engine());
+    };
+    assert!(atoms > 100_000, "{atoms} atoms");
+    // A count of atoms, where the caller sets one, still bounds it.
+    let counted = Limits {
+        max_ground_atoms: 100_000,
+        ..Limits::default()
+    };
+    let game = Game::from_source_with("skirmish16.gdl", &skirmish_16(), counted).expect("loads");
+    assert_eq!(game.engine(), Engine::Interpreter);
+    // The ground game plays as the interpreter does.
+    let off = Limits {
+        max_ground_work: 0,
+        ..Limits::default()
+    };
+    let mut interpreted = Game::from_source_with("skirmish16.gdl", &skirmish_16(), off).unwrap();
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(16);
+    let (mut a, mut b) = (ground.initial_state(), interpreted.initial_state());
+    for step in 0..40 {
+        if ground.is_terminal(&a).unwrap() {
+            break;
+        }
+        let mut joint = Vec::new();
+        for role in ground.roles() {
+            let texts = |g: &mut Game, s| -> Vec<String> {
+                let mut t: Vec<String> = (g.legal_moves(s, role).expect("legal").iter())
+                    .map(|&m| g.move_text(m))
+                    .collect();
+                t.sort();
+                t
+            };
+            let moves = texts(&mut ground, &a);
+            assert_eq!(moves, texts(&mut interpreted, &b), "legal at step {step}");
+            joint.push(moves[rng.gen_range(0..moves.len())].clone());
+        }
+        let parse = |g: &mut Game| -> Vec<_> {
+            joint
+                .iter()
+                .map(|m| g.parse_move(m).expect("a move"))
+                .collect()
+        };
+        let (ja, jb) = (parse(&mut ground), parse(&mut interpreted));
+        a = ground.next_state(&a, &ja).expect("next");
+        b = interpreted.next_state(&b, &jb).expect("next");
+        assert_eq!(
+            ground.state_facts(&a),
+            interpreted.state_facts(&b),
+            "step {step}"
+        );
+    }
+}

@@ -166,7 +166,8 @@ pub struct LimitArgs {
     pub max_work: Option<u64>,
     /// Most facts that could hold (atoms) for the rules to be ground
     /// (evaluated incrementally, the fast engine); a game with more is
-    /// interpreted [default: 100000].
+    /// interpreted [default: no count: grounding is bounded by an eighth of
+    /// --max-memory].
     #[arg(long, help_heading = LIMITS, value_name = "N")]
     pub max_ground_atoms: Option<usize>,
     /// Largest file read, in bytes: the rules file, a recorded game, a file

@@ -125,35 +125,25 @@ impl Game {
                 return Err(invalid(file, vec![d]));
             }
         };
-        let declares_base = base_relation(&prepared.program, &symbols).is_some();
-        let whole = declares_base.then(|| prepared.clone());
-        let as_written = |prepared, grounding| {
-            Game::assemble(
-                prepared,
-                &clauses,
-                &symbols,
-                &file,
-                &diagnostics,
-                limits,
-                grounding,
-            )
+        // The first try grounds under a count of atoms: most games ground
+        // well within it, and one far past it gives up in a moment, leaving
+        // the transformations below to find rules that ground.
+        let first = Limits {
+            max_ground_atoms: limits.max_ground_atoms.min(FIRST_TRY_ATOMS),
+            ..limits
         };
-        let mut game = as_written(prepared, Grounding::WithinBase);
-        // A `base` that leaves out facts random play reaches sends much
-        // of play to the interpreter: the rules are ground whole instead,
-        // where they ground.
-        if let Some(prepared) = whole.filter(|_| game.leaves_base()) {
-            let whole = as_written(prepared, Grounding::Whole);
-            if whole.rules.ground.is_some() {
-                game = whole;
-            }
-        }
+        let read = Read {
+            file: &file,
+            warnings: &diagnostics,
+        };
+        let mut game = Game::as_written(prepared, &read.rules(&clauses, &symbols), first);
+        let past_count = game.rules.grounding_stop == Some(LimitKind::Facts);
         // Where grounding was tried and failed, a relation of the state
         // whose questions never change may be derived for those questions
         // only (plan::demand): the rules so transformed are kept when they
         // ground, or cost less to play. With grounding off (`gdl check`
         // needs only the static facts) the rules are played as written.
-        if game.rules.ground.is_none() && limits.max_ground_work > 0 {
+        if game.rules.ground.is_none() && first.max_ground_work > 0 {
             let state: Vec<_> = (game.rules.program.relations.iter())
                 .filter(|r| r.phase == Phase::State)
                 .map(|r| r.name)
@@ -162,7 +152,7 @@ impl Game {
             // derive than the race can win back.
             let few = Limits {
                 max_facts: limits.max_facts.min(MAX_DEMAND_FACTS),
-                ..limits
+                ..first
             };
             // The game of transformed rules, their static facts derived
             // under `few`, ground when `grounding`.
@@ -171,11 +161,8 @@ impl Game {
                 let prepared = derive_static(&mut c, symbols, &few).ok()?;
                 Some(Game::assemble(
                     prepared,
-                    &c,
-                    symbols,
-                    &file,
-                    &diagnostics,
-                    limits,
+                    &read.rules(&c, symbols),
+                    first,
                     grounding,
                 ))
             };
@@ -217,54 +204,88 @@ impl Game {
             // (blockerParallel's 5.65 million): both play for a moment.
             let mut written = clauses.clone();
             if let Ok(prepared) = derive_static(&mut written, &mut symbols, &limits) {
-                let mut other = Game::assemble(
-                    prepared,
-                    &written,
-                    &symbols,
-                    &file,
-                    &diagnostics,
-                    limits,
-                    Grounding::Off,
-                );
+                let rules = read.rules(&written, &symbols);
+                let mut other = Game::assemble(prepared, &rules, limits, Grounding::Off);
                 if other.plays_faster_than(&mut game.clone()) {
                     game = other;
                 }
             }
         }
+        // Rules still interpreted that gave up on the first try's count of
+        // atoms are ground again under grounding's share of the memory
+        // budget alone (a chess-sized game), with half its work, and kept
+        // when they play faster than what the first try chose (a larger
+        // grounding may play slower than a smaller one).
+        if game.rules.ground.is_none() && past_count && limits.max_ground_atoms > FIRST_TRY_ATOMS {
+            let wide = Limits {
+                max_ground_work: limits.max_ground_work / 2,
+                ..limits
+            };
+            let mut written = clauses.clone();
+            if let Ok(prepared) = derive_static(&mut written, &mut symbols, &limits) {
+                let mut other = Game::as_written(prepared, &read.rules(&written, &symbols), wide);
+                if other.rules.ground.is_some() && other.plays_faster_than(&mut game.clone()) {
+                    game = other;
+                }
+            }
+        }
+        game.limits = limits;
         Ok(game)
     }
 
-    /// The game of the planned `prepared` rules, ground as `grounding` says
-    /// where it fits the limits.
-    #[allow(clippy::too_many_arguments)]
+    /// The game of the rules `written`, ground within `base` where they
+    /// declare it and where it fits the limits, or whole where random play
+    /// leaves `base` (a `base` that leaves out facts random play reaches
+    /// sends much of play to the interpreter).
+    fn as_written(prepared: Prepared, written: &Written<'_>, limits: Limits) -> Game {
+        let declares_base = base_relation(&prepared.program, written.symbols).is_some();
+        let whole = declares_base.then(|| prepared.clone());
+        let game = Game::assemble(prepared, written, limits, Grounding::WithinBase);
+        if let Some(prepared) = whole.filter(|_| game.leaves_base()) {
+            let whole = Game::assemble(prepared, written, limits, Grounding::Whole);
+            if whole.rules.ground.is_some() {
+                return whole;
+            }
+        }
+        game
+    }
+
+    /// The game of the rules `written`, planned as `prepared`, ground as
+    /// `grounding` says where it fits the limits.
     fn assemble(
         prepared: Prepared,
-        clauses: &[Clause],
-        symbols: &Symbols,
-        file: &SourceFile,
-        warnings: &[Diagnostic],
+        written: &Written<'_>,
         limits: Limits,
         grounding: Grounding,
     ) -> Game {
+        let Written {
+            clauses,
+            symbols,
+            file,
+            warnings,
+        } = *written;
         let mut prepared = prepared;
         let mut symbols = symbols.clone();
         let (roles, initial) = start(&prepared.program, &prepared.static_facts);
-        let (ground, written) = (grounding != Grounding::Off && limits.max_ground_work > 0)
-            .then(|| {
-                let within_base = grounding == Grounding::WithinBase
-                    && derive_base(&mut prepared, &symbols, &limits);
-                let initial = &initial.0;
-                ground(
-                    &mut prepared,
-                    clauses,
-                    initial,
-                    &mut symbols,
-                    &limits,
-                    within_base,
-                )
-            })
-            .flatten()
-            .unzip();
+        let tried = grounding != Grounding::Off && limits.max_ground_work > 0;
+        let grounded = tried.then(|| {
+            let within_base =
+                grounding == Grounding::WithinBase && derive_base(&mut prepared, &symbols, &limits);
+            let initial = &initial.0;
+            ground(
+                &mut prepared,
+                clauses,
+                initial,
+                &mut symbols,
+                &limits,
+                within_base,
+            )
+        });
+        let grounding_stop = match &grounded {
+            Some(Err(GameError::Limit { kind, .. })) => Some(*kind),
+            _ => None,
+        };
+        let (ground, written) = grounded.and_then(Result::ok).unzip();
         let Prepared {
             program,
             sizes,
@@ -288,6 +309,7 @@ impl Game {
         let rules = Rules {
             written: written.flatten(),
             ground,
+            grounding_stop,
             stepper,
             legal: of_phase(kw.legal, Phase::State),
             terminal: of_phase(kw.terminal, Phase::State),
@@ -490,7 +512,8 @@ const MAX_DEMAND_ROUNDS: usize = 4;
 /// Grounds the rules `clauses`, planned as `prepared`, under the limits:
 /// their condensed form (plan::condense) where it differs, which then
 /// replaces `prepared`'s plan and static facts, the plan replaced coming
-/// back with the ground rules; `None` where grounding gives up.
+/// back with the ground rules; the limit it reached where grounding gives
+/// up.
 fn ground(
     prepared: &mut Prepared,
     clauses: &[Clause],
@@ -498,7 +521,7 @@ fn ground(
     symbols: &mut Symbols,
     limits: &Limits,
     within_base: bool,
-) -> Option<(Grounded, Option<Program>)> {
+) -> Result<(Grounded, Option<Program>), GameError> {
     let Some(condensed) = plan::condense::condense(clauses, symbols) else {
         let p = &prepared.program;
         let (facts, terms) = (&prepared.static_facts, &mut prepared.terms);
@@ -513,7 +536,7 @@ fn ground(
             usize::MAX,
             within_base,
         );
-        return g.ok().map(|g| (g, None));
+        return g.map(|g| (g, None));
     };
     let terms = &mut prepared.terms;
     let q = plan::plan(&condensed, terms, symbols);
@@ -530,7 +553,7 @@ fn ground(
         usize::MAX,
         within_base,
     );
-    let g = g.ok()?;
+    let g = g?;
     // A group split off is joined without the conditions of the rest of
     // its rule, and may have more instances than the whole rule had
     // (wargame01: 232,783 ground rules condensed, 96,973 as written, and
@@ -552,14 +575,54 @@ fn ground(
             within_base,
         );
         if let Ok(written) = written {
-            return Some((written, None));
+            return Ok((written, None));
         }
     }
     let written = std::mem::replace(&mut prepared.program, q);
     prepared.sizes = sizes;
     prepared.static_facts = facts;
-    Some((g, Some(written)))
+    Ok((g, Some(written)))
 }
+
+/// Rules to assemble a game of, with what loading read of them.
+#[derive(Clone, Copy)]
+struct Written<'a> {
+    clauses: &'a [Clause],
+    symbols: &'a Symbols,
+    file: &'a SourceFile,
+    warnings: &'a [Diagnostic],
+}
+
+/// What loading read of a rules file: the file and its warnings.
+#[derive(Clone, Copy)]
+struct Read<'a> {
+    file: &'a SourceFile,
+    warnings: &'a [Diagnostic],
+}
+
+impl<'a> Read<'a> {
+    /// The rules `clauses` (with their names), of this file.
+    fn rules<'b>(self, clauses: &'b [Clause], symbols: &'b Symbols) -> Written<'b>
+    where
+        'a: 'b,
+    {
+        Written {
+            clauses,
+            symbols,
+            file: self.file,
+            warnings: self.warnings,
+        }
+    }
+}
+
+/// The count of atoms under which loading first tries to ground the rules
+/// (where [`Limits::max_ground_atoms`] sets none lower): past it, the
+/// rules ground again only if they are still interpreted after the
+/// transformations that may make them ground smaller, and under the
+/// memory share alone. The largest published games that ground within it
+/// have some 50,000 atoms (shogi_ctk); a failed try costs under a second
+/// (amazonsTorus: 0.8 s).
+const FIRST_TRY_ATOMS: usize = 100_000;
 
 /// How `Game::assemble` grounds the rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -581,8 +644,8 @@ fn base_relation(p: &Program, symbols: &Symbols) -> Option<RelId> {
 
 /// Derives the facts of `base` among `prepared`'s static facts (play
 /// never needs them, so `derive_static` leaves them out), under the limit
-/// of ground atoms: a `base` larger than that would bound no grounding.
-/// Whether it did.
+/// of ground atoms where one is set and the facts limit: a `base` larger
+/// than that would bound no grounding. Whether it did.
 fn derive_base(prepared: &mut Prepared, symbols: &Symbols, limits: &Limits) -> bool {
     let p = &prepared.program;
     let Some(base) = base_relation(p, symbols) else {
@@ -595,7 +658,7 @@ fn derive_base(prepared: &mut Prepared, symbols: &Symbols, limits: &Limits) -> b
     strata.sort_unstable();
     let mut facts = prepared.static_facts.clone();
     let bound = Limits {
-        max_facts: limits.max_ground_atoms,
+        max_facts: limits.max_ground_atoms.min(limits.max_facts),
         ..*limits
     };
     let (terms, target) = (&mut prepared.terms, Target::Static);

@@ -5,6 +5,7 @@ use super::stepper;
 use super::types::State;
 use crate::engine::interp::{SizeHints, Store};
 use crate::error::Diagnostic;
+use crate::limits::LimitKind;
 use crate::plan::Program;
 use crate::source::SourceFile;
 use crate::syntax::term::TermId;
@@ -36,6 +37,8 @@ pub(super) struct Rules {
     pub(super) next_moves: Vec<usize>,
     /// The ground rules, when grounding fit its budget.
     pub(super) ground: Option<GroundTables>,
+    /// The limit that stopped grounding, when it was tried and failed.
+    pub(super) grounding_stop: Option<LimitKind>,
     /// The tables of the incremental fast path, when the ground rules have
     /// no cycle of atoms (see `incremental`).
     pub(super) stepper: Option<Arc<stepper::Tables>>,

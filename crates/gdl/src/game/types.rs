@@ -43,10 +43,11 @@ impl State {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Engine {
-    /// By its ground rules, when grounding fit its limits
-    /// ([`crate::Limits::max_ground_atoms`], [`crate::Limits::max_ground_work`])
-    /// and, for a game of over 100,000 ground rules, they played faster
-    /// than the interpreter in a moment of random playouts at load:
+    /// By its ground rules, when grounding fit its limits (its share of
+    /// [`crate::Limits::max_memory`], [`crate::Limits::max_ground_work`],
+    /// and [`crate::Limits::max_ground_atoms`] where set) and, for a game
+    /// of over 100,000 ground rules or atoms, they played faster than the
+    /// interpreter in a moment of random playouts at load:
     /// incrementally, on a [`crate::Stepper`], when they have no cycle of
     /// atoms. Where the rules declare `base`, they are ground over those
     /// facts only, and a state holding a fact `base` leaves out is

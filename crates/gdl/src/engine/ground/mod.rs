@@ -106,8 +106,12 @@ impl Grounded {
         max_rules: usize,
         within_base: bool,
     ) -> Result<Grounded, GameError> {
+        // Grounding is bounded by its share of the memory budget (the
+        // facts that could hold, then the ground rules) and by its work;
+        // a count of atoms only where the caller sets one.
         let limits = Limits {
-            max_facts: limits.max_ground_atoms,
+            max_facts: limits.max_ground_atoms.min(limits.max_facts),
+            max_memory: limits.max_memory / GROUND_SHARE,
             ..*limits
         };
         let dynamic: Vec<usize> = (0..p.components.len())
@@ -563,8 +567,9 @@ struct Instances<'a> {
 /// How many ground rules are made between two checks of the memory budget.
 const GROUND_CHECK_EVERY: usize = 4096;
 
-/// The share of the memory budget grounding may fill: an eighth (512 MiB of
-/// the default 4 GiB). Ground rules that outgrow it play slower than the
+/// The share of the memory budget grounding may fill, the facts that could
+/// hold and the ground rules over them: an eighth (512 MiB of the default
+/// 4 GiB). Ground rules that outgrow it play slower than the
 /// interpreter would (blockerParallel's 5.65 million ground rules played
 /// 45 games a second where the interpreter plays 6,000), and leave the
 /// game's play too little room.
@@ -582,12 +587,12 @@ impl Sink for Instances<'_> {
         // up at its share of the memory budget, or where its literals would
         // outgrow their `u32` offsets, leaving the game to the interpreter.
         if self.rules.len().is_multiple_of(GROUND_CHECK_EVERY)
-            && (crate::memory::over(limits.max_memory / GROUND_SHARE)
+            && (crate::memory::over(limits.max_memory)
                 || self.literals.len() > (u32::MAX / 2) as usize)
         {
             return Err(GameError::Limit {
                 kind: LimitKind::Memory,
-                value: limits.max_memory / GROUND_SHARE,
+                value: limits.max_memory,
                 relation: "ground rules".into(),
             });
         }
