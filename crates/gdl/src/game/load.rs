@@ -304,7 +304,10 @@ impl Game {
         };
         let stepper = ground
             .as_ref()
-            .and_then(|g| step_tables(g, &program, &roles, &role_names, &terms, &symbols))
+            .and_then(|g| {
+                let names = (&terms, &symbols);
+                step_tables(g, &program, &roles, &role_names, names, &initial)
+            })
             .map(Arc::new);
         let rules = Rules {
             written: written.flatten(),

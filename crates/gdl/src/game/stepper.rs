@@ -11,7 +11,7 @@
 
 use super::ground::GroundTables;
 use super::types::{Move, State};
-use crate::engine::incremental::{Evaluation, Network};
+use crate::engine::incremental::{Evaluation, LazyRules, Network};
 use crate::error::GameError;
 use crate::game::random::natural_cmp;
 use crate::plan::{Phase, Program, RelId};
@@ -19,8 +19,11 @@ use crate::syntax::keywords::goal_value;
 use crate::syntax::symbol::Symbols;
 use crate::syntax::term::TermId;
 use crate::syntax::term::TermTable;
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// No atom.
 const NONE: u32 = u32::MAX;
@@ -41,8 +44,12 @@ enum Tag {
     Escape { index: u32 },
 }
 
+/// Per role: each goal atom with its value (`None` when not a whole number
+/// from 0 to 100).
+type Goals = Vec<Vec<(u32, Option<u8>)>>;
+
 /// One role's legal moves, in the order the general API lists them.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct RoleMoves {
     /// The lists of hub literals the `legal` atoms are deferred under
     /// (empty for atoms that are not), and each move's group: its list's
@@ -104,9 +111,9 @@ pub(crate) struct Tables {
     /// group takes `words(moves)` words, group `g` from `first_word[r] + g
     /// * words(moves)`.
     first_word: Vec<u32>,
-    /// Per role: each goal atom with its value (`None` when not a whole
-    /// number from 0 to 100).
-    goals: Vec<Vec<(u32, Option<u8>)>>,
+    goals: Goals,
+    /// The rules only goals depend on, where they are left out of `net`.
+    lazy: Option<LazyRules>,
     terminal: Option<u32>,
     tags: Vec<Tag>,
     /// The `next` atoms whose facts no `true` atom is (where `base` bounds
@@ -122,7 +129,7 @@ impl Tables {
         true_atoms: (u32, Vec<TermId>),
         next: &[(u32, TermId)],
         mut roles: Vec<RoleMoves>,
-        goals: Vec<Vec<(u32, Option<u8>)>>,
+        (goals, lazy): (Goals, Option<LazyRules>),
         terminal: Option<u32>,
     ) -> Option<Tables> {
         for r in &mut roles {
@@ -206,6 +213,7 @@ impl Tables {
             first_slot,
             first_word,
             goals,
+            lazy,
             terminal,
             tags,
             escapes,
@@ -633,11 +641,21 @@ impl Stepper {
 
     /// Each role's goal value, in role order, when every role has exactly
     /// one that is a whole number from 0 to 100; `None` otherwise (the
-    /// general API's `Game::goals` says what is wrong).
-    pub fn goals(&self) -> Option<Vec<u8>> {
+    /// general API's `Game::goals` says what is wrong). The rules only
+    /// goals read are evaluated here, not at every step (hence `&mut`).
+    pub fn goals(&mut self) -> Option<Vec<u8>> {
+        // Goals and what only they read wait until asked, in the network
+        // or left out of it.
+        self.eval.settle_goals(&self.tables.net);
         let mut goals = Vec::with_capacity(self.tables.goals.len());
+        let lazy = self.tables.lazy.as_ref();
+        let mut memo = lazy.map(LazyRules::memo).unwrap_or_default();
+        let mut holds = |a: u32| match lazy.filter(|l| l.is_lazy(a)) {
+            Some(l) => l.holds(a, |b| self.eval.holds(b), &mut memo),
+            None => self.eval.holds(a),
+        };
         for role in &self.tables.goals {
-            let mut held = role.iter().filter(|(a, _)| self.eval.holds(*a));
+            let mut held = role.iter().filter(|(a, _)| holds(*a));
             match (held.next(), held.next()) {
                 (Some(&(_, Some(v))), None) => goals.push(v),
                 _ => return None,
@@ -673,7 +691,7 @@ impl Stepper {
             }
         }
         // The joint move's consequences, `next` among them.
-        self.eval.settle_all(&self.tables.net);
+        self.eval.settle_play(&self.tables.net);
         self.sync();
         if self.escaped_count > 0 {
             self.leave();
@@ -768,15 +786,42 @@ impl Stepper {
 }
 
 /// The tables of the stepper over the ground rules, or `None` when the
-/// ground rules recurse through a cycle of atoms.
+/// ground rules recurse through a cycle of atoms. Where many rules are read
+/// by goals only, of the two ways to evaluate them (`table_variants`) the
+/// one that plays random playouts from `initial` faster is kept (a time,
+/// measured turn about: either gives the same answers).
 pub(super) fn step_tables(
     g: &GroundTables,
     p: &Program,
     roles: &[TermId],
     role_names: &[String],
-    terms: &TermTable,
-    symbols: &Symbols,
+    (terms, symbols): (&TermTable, &Symbols),
+    initial: &State,
 ) -> Option<Tables> {
+    let (waiting, top_down) = table_variants(g, p, roles, role_names, (terms, symbols))?;
+    let Some(top_down) = top_down else {
+        return Some(waiting);
+    };
+    let (waiting, top_down) = (Arc::new(waiting), Arc::new(top_down));
+    let (a, b) = race(&waiting, &top_down, initial);
+    Arc::into_inner(if b > a * LAZY_MARGIN {
+        top_down
+    } else {
+        waiting
+    })
+}
+
+/// The tables of `step_tables`: with the rules only goals read in the
+/// network, waiting until goals are asked, and, where those rules are many,
+/// with them left out of the network and decided top-down (see
+/// `LazyRules`).
+fn table_variants(
+    g: &GroundTables,
+    p: &Program,
+    roles: &[TermId],
+    role_names: &[String],
+    (terms, symbols): (&TermTable, &Symbols),
+) -> Option<(Tables, Option<Tables>)> {
     let kw = p.keywords;
     let dynamic = |rel: RelId| p.info(rel).phase != Phase::Static;
     let move_atoms: Vec<std::ops::Range<u32>> = (0..p.relations.len() as u32)
@@ -800,6 +845,14 @@ pub(super) fn step_tables(
     for &(a, _) in g.legal.iter().flatten() {
         read[a as usize] = true;
     }
+    // What play reads at every step; goals are asked at the end.
+    let mut play = read.clone();
+    for a in g.goal.iter().flatten().map(|&(a, _)| a) {
+        play[a as usize] = false;
+    }
+    for a in g.next.iter().map(|&(a, _)| a).chain(g.terminal) {
+        play[a as usize] = true;
+    }
     // Each role's `does` atoms: a joint move sets exactly one of them, as
     // every legal move has one (grounding feeds `legal` back as `does`).
     let exclusive: Vec<Vec<u32>> = roles
@@ -816,7 +869,6 @@ pub(super) fn step_tables(
             atoms
         })
         .collect();
-    let net = Network::new(&g.program, &move_atoms, &exclusive, &read, &real)?;
     if !dynamic(kw.true_) {
         return None;
     }
@@ -830,7 +882,7 @@ pub(super) fn step_tables(
             .flatten()
             .unwrap_or(u32::MAX)
     };
-    let moves = roles
+    let moves: Vec<RoleMoves> = roles
         .iter()
         .zip(role_names)
         .zip(&g.legal)
@@ -850,7 +902,7 @@ pub(super) fn step_tables(
             }
         })
         .collect();
-    let goals = g
+    let goals: Goals = g
         .goal
         .iter()
         .map(|values| {
@@ -860,12 +912,158 @@ pub(super) fn step_tables(
                 .collect()
         })
         .collect();
-    Tables::new(net, true_atoms, &g.next, moves, goals, g.terminal)
+    let tables = |net, moves, lazy| {
+        let (true_atoms, goals) = (true_atoms.clone(), goals.clone());
+        Tables::new(net, true_atoms, &g.next, moves, (goals, lazy), g.terminal)
+    };
+    let sets = (&read[..], &real[..], &play[..]);
+    let net = Network::new(&g.program, &move_atoms, &exclusive, sets, &[])?;
+    let waiting = tables(net, moves.clone(), None)?;
+    let Some((lazy, left_out)) = LazyRules::split(&g.program, &play)
+        .filter(|(lazy, _)| lazy.rules() * LAZY_SHARE >= g.program.rules())
+    else {
+        return Some((waiting, None));
+    };
+    // The network's atoms the lazy rules read are read outside it.
+    for a in lazy.network_reads() {
+        (read[a as usize], real[a as usize]) = (true, true);
+    }
+    let sets = (&read[..], &real[..], &play[..]);
+    let top_down = Network::new(&g.program, &move_atoms, &exclusive, sets, &left_out)
+        .and_then(|net| tables(net, moves, Some(lazy)));
+    Some((waiting, top_down))
+}
+
+/// The share of the ground rules (one in this many) that rules only goals
+/// read must reach to be tried top-down.
+const LAZY_SHARE: usize = 10;
+
+/// How much faster the top-down goals must play to be kept.
+const LAZY_MARGIN: f64 = 1.1;
+
+/// How long `race` plays each of its two tables in all, in seconds, in
+/// slices of `RACE_SLICE`, turn about.
+const RACE_SECONDS: f64 = 0.04;
+const RACE_SLICE: f64 = 0.01;
+
+/// The most joint moves a playout of `race` plays.
+const RACE_STEPS: usize = 1000;
+
+/// The random playouts per second that each of two tables of one game
+/// plays from `initial`, its goals asked at each end, measured turn about.
+fn race(a: &Arc<Tables>, b: &Arc<Tables>, initial: &State) -> (f64, f64) {
+    let mut steppers = [a, b].map(|t| Stepper::new(Arc::clone(t)));
+    let mut rates = [(0usize, 0f64); 2];
+    let mut rng = Pcg64::seed_from_u64(0);
+    for _ in 0..(RACE_SECONDS / RACE_SLICE / 2.0).ceil() as usize {
+        for (stepper, (playouts, seconds)) in steppers.iter_mut().zip(&mut rates) {
+            let start = Instant::now();
+            while start.elapsed().as_secs_f64() < RACE_SLICE {
+                random_playout_on(stepper, initial, &mut rng);
+                *playouts += 1;
+            }
+            *seconds += start.elapsed().as_secs_f64();
+        }
+    }
+    let rate = |(playouts, seconds): (usize, f64)| playouts as f64 / seconds.max(f64::EPSILON);
+    (rate(rates[0]), rate(rates[1]))
+}
+
+/// Plays a random playout of at most `RACE_STEPS` joint moves from
+/// `initial` and asks its goals; it ends early where a role has no move
+/// or the position leaves the ground rules.
+fn random_playout_on(stepper: &mut Stepper, initial: &State, rng: &mut Pcg64) {
+    stepper.set_state(initial);
+    let mut picks = vec![0; stepper.tables.roles.len()];
+    for _ in 0..RACE_STEPS {
+        if stepper.is_terminal() || stepper.is_off() {
+            break;
+        }
+        for (role, k) in picks.iter_mut().enumerate() {
+            match stepper.legal_count(role) {
+                0 => return,
+                n => *k = rng.gen_range(0..n),
+            }
+        }
+        stepper.play_nth(&picks);
+    }
+    if !stepper.is_off() {
+        stepper.goals();
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::{table_variants, Stepper};
     use crate::engine::incremental::Evaluation;
+    use crate::{Game, Limits};
+    use rand::{Rng, SeedableRng};
+    use rand_pcg::Pcg64;
+    use std::sync::Arc;
+
+    /// Four tokens placed on a 4 by 4 board; the goal counts the tokens of
+    /// each row down a chain of rules (`cnt x y m n`: from column x on,
+    /// starting from m, the row holds n), and is 100 when no row has two:
+    /// the rules of `cnt` and `crowded` are read by goals only.
+    const ROWS: &str = "(role player) (init (step 0))
+        (index 1) (index 2) (index 3) (index 4)
+        (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5)
+        (num 0) (num 1) (num 2) (num 3) (num 4) (big 2) (big 3) (big 4)
+        (<= (legal player (place ?x ?y)) (index ?x) (index ?y) (not (true (cell ?x ?y))))
+        (<= (next (cell ?x ?y)) (does player (place ?x ?y)))
+        (<= (next (cell ?x ?y)) (true (cell ?x ?y)))
+        (<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
+        (<= terminal (true (step 4)))
+        (<= (cnt 5 ?y ?n ?n) (index ?y) (num ?n))
+        (<= (cnt ?x ?y ?m ?n) (index ?x) (true (cell ?x ?y)) (succ ?m ?k) (succ ?x ?z)
+            (cnt ?z ?y ?k ?n))
+        (<= (cnt ?x ?y ?m ?n) (index ?x) (index ?y) (not (true (cell ?x ?y))) (succ ?x ?z)
+            (cnt ?z ?y ?m ?n))
+        (<= (crowded ?y) (cnt 1 ?y 0 ?n) (big ?n))
+        (<= (goal player 100) (not (crowded 1)) (not (crowded 2)) (not (crowded 3))
+            (not (crowded 4)))
+        (<= (goal player 0) (crowded ?y))";
+
+    /// Both ways of evaluating the rules only goals read give the goals the
+    /// interpreter gives, playout after playout from one stepper.
+    #[test]
+    fn goals_wait_in_the_network_or_are_decided_top_down_alike() {
+        let game = Game::from_source("rows.gdl", ROWS).unwrap();
+        let g = game.rules.ground.as_ref().expect("rows grounds");
+        let r = &game.rules;
+        let names = (&game.terms, &game.symbols);
+        let (waiting, top_down) =
+            table_variants(g, &r.program, &r.roles, &r.role_names, names).unwrap();
+        let top_down = top_down.expect("the rules only goals read are many");
+        assert!(top_down.lazy.is_some() && waiting.lazy.is_none());
+        let off = Limits {
+            max_ground_work: 0,
+            ..Limits::default()
+        };
+        let mut interpreted = Game::from_source_with("rows.gdl", ROWS, off).unwrap();
+        let mut outcomes = std::collections::BTreeSet::new();
+        for tables in [waiting, top_down] {
+            let mut stepper = Stepper::new(Arc::new(tables));
+            let mut rng = Pcg64::seed_from_u64(3);
+            for _ in 0..200 {
+                // A random playout, played again on the interpreter.
+                stepper.set_state(&r.initial);
+                let mut state = interpreted.initial_state();
+                while !stepper.is_terminal() {
+                    let k = rng.gen_range(0..stepper.legal_count(0));
+                    let played = game.move_text(stepper.nth_legal(0, k));
+                    stepper.play_nth(&[k]);
+                    let m = interpreted.parse_move(&played).unwrap();
+                    state = interpreted.next_state(&state, &[m]).unwrap();
+                }
+                let goals = stepper.goals().expect("one goal");
+                assert_eq!(goals, interpreted.goals(&state).unwrap());
+                outcomes.insert(goals);
+            }
+        }
+        // Both goals came up.
+        assert_eq!(outcomes.len(), 2, "{outcomes:?}");
+    }
 
     /// An evaluation is made only with a watch list of its network's size:
     /// its hot loop indexes the atoms unchecked.

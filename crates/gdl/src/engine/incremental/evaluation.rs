@@ -271,8 +271,15 @@ impl Evaluation {
         self.settle(net, net.state_top);
     }
 
-    /// Settles every queued atom.
-    pub fn settle_all(&mut self, net: &Network) {
+    /// Settles every queued atom that play reads (legal moves, `next`,
+    /// `terminal`): goals and what only they read stay queued.
+    pub fn settle_play(&mut self, net: &Network) {
+        self.check(net);
+        self.settle(net, net.play_top);
+    }
+
+    /// Settles every queued atom, goals included.
+    pub fn settle_goals(&mut self, net: &Network) {
         self.check(net);
         self.settle(net, net.top);
     }

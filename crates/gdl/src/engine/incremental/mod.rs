@@ -41,7 +41,9 @@
 
 mod evaluation;
 mod hot;
+mod lazy;
 mod network;
 
 pub(crate) use evaluation::Evaluation;
+pub(crate) use lazy::LazyRules;
 pub(crate) use network::Network;

@@ -61,8 +61,10 @@ pub struct Network {
     /// Where each level's queue starts in `Evaluation::queued`: level `l`
     /// has room for its atoms at `level_start[l]..level_start[l + 1]`.
     pub(super) level_start: Vec<u32>,
-    /// The highest level of a state relation's atom.
+    /// The highest level of a state relation's atom that play reads.
     pub(super) state_top: u32,
+    /// The highest level of an atom that play reads (see `waiting_atoms`).
+    pub(super) play_top: u32,
     /// The highest level.
     pub(super) top: u32,
     /// The atom that always holds.
@@ -538,6 +540,38 @@ fn defer_hubs(rules: &mut [Rule], atoms: usize, read: &[bool], real: &[bool]) ->
     deferred
 }
 
+/// The atoms that wait until goals are asked: those with rules that no atom
+/// in `play` depends on (through rules, or as a hub it is deferred under).
+/// A playout asks the goals once, at its end, but would settle every atom
+/// at every step: in queens, the rules that count the queens attacked
+/// (98% of the ground rules) are read by `goal` alone. Settled only when
+/// asked, each flips at most once however many steps changed what it
+/// reads (Sancho's propnet leaves goals out of its playouts likewise).
+/// Play's atoms never read one that waits, so they settle without them.
+fn waiting_atoms(rules: &[Rule], atoms: usize, play: &[bool], deferred: &[Vec<u32>]) -> Vec<bool> {
+    let mut rules_for = vec![Vec::new(); atoms];
+    for (r, rule) in rules.iter().enumerate() {
+        rules_for[rule.head as usize].push(r);
+    }
+    // needed(a) :- play(a).
+    // needed(b) :- needed(a), a :- ... b ... (a literal of a rule for a).
+    // needed(h) :- needed(a), a deferred under h.
+    let mut needed = vec![false; atoms];
+    let mut todo: Vec<u32> = (0..atoms as u32)
+        .filter(|&a| play.get(a as usize).is_some_and(|&p| p))
+        .collect();
+    while let Some(a) = todo.pop() {
+        if std::mem::replace(&mut needed[a as usize], true) {
+            continue;
+        }
+        let lits = rules_for[a as usize].iter().flat_map(|&r| &rules[r].lits);
+        todo.extend(lits.chain(&deferred[a as usize]).map(|&l| l >> 1));
+    }
+    (0..atoms)
+        .map(|a| !needed[a] && !rules_for[a].is_empty())
+        .collect()
+}
+
 impl Network {
     /// Builds the network of a ground program whose atoms in `move_atoms`
     /// (ranges) belong to relations that read `does`; `exclusive` lists
@@ -545,14 +579,17 @@ impl Network {
     /// joint move (see `factor`). Atoms marked in
     /// `read` are read outside the network, so keep their numbers (see
     /// `merge_copies`); those in `real` are never deferred (see
-    /// `defer_hubs`). `None` when a recursive stratum recurses through a
-    /// cycle of ground atoms.
+    /// `defer_hubs`); those in `play` are read at every step (legal
+    /// moves, `next`, `terminal`), and the atoms none of them depends on
+    /// wait until goals are asked (see `waiting_atoms`). The rules of the
+    /// atoms marked in `left_out` are left out (see `LazyRules`). `None`
+    /// when a recursive stratum recurses through a cycle of ground atoms.
     pub fn new(
         g: &Grounded,
         move_atoms: &[std::ops::Range<u32>],
         exclusive: &[Vec<u32>],
-        read: &[bool],
-        real: &[bool],
+        (read, real, play): (&[bool], &[bool], &[bool]),
+        left_out: &[bool],
     ) -> Option<Network> {
         // Atoms are numbered 0..atoms: the ground program's, the
         // always-true one, then those `factor` makes.
@@ -560,6 +597,7 @@ impl Network {
         let atoms = g.atoms() + 1;
         let mut rules: Vec<Rule> = g
             .ground_rules()
+            .filter(|&(head, _, _)| !left_out.get(head as usize).is_some_and(|&l| l))
             // a and not a: the rule never fires.
             .filter(|(_, pos, neg)| !pos.iter().any(|a| neg.contains(a)))
             .map(|(head, pos, neg)| Rule {
@@ -585,6 +623,7 @@ impl Network {
         merge_copies(&mut rules, atoms, &read, is_move);
         let deferred = defer_hubs(&mut rules, atoms, &read, &real);
         let readers_of = readers_of(&rules, atoms);
+        let waits = waiting_atoms(&rules, atoms, play, &deferred);
         // Gates: move atoms no rule derives (`does`), read positively by a
         // rule whose other literals are all of state relations.
         let mut derived = vec![false; atoms];
@@ -599,7 +638,10 @@ impl Network {
                 })?;
                 let others_state = (rule.lits.iter().enumerate())
                     .all(|(i, &l)| i == gate || !is_move((l >> 1) as usize));
-                (others_state && rule.lits.len() > 1).then_some(gate as u32)
+                // A gate counts its rule from atoms as they stand when it
+                // opens, which waiting atoms may not be.
+                let waiting = waits[rule.head as usize];
+                (others_state && rule.lits.len() > 1 && !waiting).then_some(gate as u32)
             })
             .collect();
         let mut info = vec![AtomInfo::default(); atoms];
@@ -666,14 +708,26 @@ impl Network {
         if placed < atoms {
             return None;
         }
+        // The atoms play reads of state relations, then those of move
+        // relations, then those that wait, each above the one before.
         let state_top = (0..atoms)
-            .filter(|&a| !is_move(a))
+            .filter(|&a| !is_move(a) && !waits[a])
             .map(|a| info[a].level)
             .max()
             .unwrap_or(0);
         for (a, i) in info.iter_mut().enumerate() {
-            if is_move(a) && i.level > 0 {
+            if is_move(a) && !waits[a] && i.level > 0 {
                 i.level += state_top + 1;
+            }
+        }
+        let play_top = (0..atoms)
+            .filter(|&a| !waits[a])
+            .map(|a| info[a].level)
+            .max()
+            .unwrap_or(0);
+        for (a, i) in info.iter_mut().enumerate() {
+            if waits[a] {
+                i.level += play_top + 1;
             }
         }
         let top = info.iter().map(|i| i.level).max().unwrap_or(0);
@@ -704,6 +758,7 @@ impl Network {
             deferred,
             level_start,
             state_top,
+            play_top,
             top,
             always,
             id: {
@@ -735,7 +790,7 @@ impl Network {
         assert_eq!(self.level_start.len(), levels + 1);
         assert_eq!(self.level_start[levels] as usize, atoms);
         assert!(self.level_start.windows(2).all(|w| w[0] <= w[1]));
-        assert!(self.state_top <= self.top);
+        assert!(self.state_top <= self.play_top && self.play_top <= self.top);
         let mut room = vec![0u32; levels];
         for a in &self.atoms {
             assert!(a.start <= a.negated && a.negated <= a.end);
