@@ -958,8 +958,9 @@ fn race(a: &Arc<Tables>, b: &Arc<Tables>, initial: &State) -> (f64, f64) {
     for _ in 0..(RACE_SECONDS / RACE_SLICE / 2.0).ceil() as usize {
         for (stepper, (playouts, seconds)) in steppers.iter_mut().zip(&mut rates) {
             let start = Instant::now();
-            while start.elapsed().as_secs_f64() < RACE_SLICE {
-                random_playout_on(stepper, initial, &mut rng);
+            let until = start + std::time::Duration::from_secs_f64(RACE_SLICE);
+            while Instant::now() < until {
+                random_playout_on(stepper, initial, &mut rng, until);
                 *playouts += 1;
             }
             *seconds += start.elapsed().as_secs_f64();
@@ -970,13 +971,13 @@ fn race(a: &Arc<Tables>, b: &Arc<Tables>, initial: &State) -> (f64, f64) {
 }
 
 /// Plays a random playout of at most `RACE_STEPS` joint moves from
-/// `initial` and asks its goals; it ends early where a role has no move
-/// or the position leaves the ground rules.
-fn random_playout_on(stepper: &mut Stepper, initial: &State, rng: &mut Pcg64) {
+/// `initial`, stopped at `until`, and asks its goals; it ends early where
+/// a role has no move or the position leaves the ground rules.
+fn random_playout_on(stepper: &mut Stepper, initial: &State, rng: &mut Pcg64, until: Instant) {
     stepper.set_state(initial);
     let mut picks = vec![0; stepper.tables.roles.len()];
     for _ in 0..RACE_STEPS {
-        if stepper.is_terminal() || stepper.is_off() {
+        if stepper.is_terminal() || stepper.is_off() || Instant::now() >= until {
             break;
         }
         for (role, k) in picks.iter_mut().enumerate() {

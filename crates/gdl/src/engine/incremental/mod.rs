@@ -16,7 +16,11 @@
 //!
 //! Atoms of move relations (those that read `does`) sit above every atom of
 //! state relations, so a state's own model can be settled alone and the
-//! move part left queued until a joint move is set.
+//! move part left queued until a joint move is set. Atoms that play never
+//! reads (goals, and what only goals read) sit above both and stay queued
+//! until goals are asked (see `network::waiting_atoms`); or, where they are
+//! many, their rules are left out of the network and decided top-down when
+//! asked (`lazy`).
 //!
 //! Some atoms are read by many rules and flip at every step (whose turn it
 //! is). Atoms derived from such a hub that are only read where the hub
