@@ -207,7 +207,7 @@ pub(super) fn join_in(
                 return Err(if layers.relaxed {
                     GameError::Limit {
                         kind: LimitKind::GroundingWork,
-                        value: 0,
+                        value: limits.max_ground_work as usize,
                         relation: String::new(),
                     }
                 } else {
