@@ -1026,8 +1026,12 @@ mod tests {
         (<= (goal player 0) (crowded ?y))";
 
     /// Both ways of evaluating the rules only goals read give the goals the
-    /// interpreter gives, playout after playout from one stepper.
+    /// interpreter gives, playout after playout from one stepper. (Not
+    /// under Miri, where loading the game twice takes minutes: the
+    /// `stepper::` tests of `tests/main.rs` run the hot loop there, goals
+    /// included.)
     #[test]
+    #[cfg_attr(miri, ignore)]
     fn goals_wait_in_the_network_or_are_decided_top_down_alike() {
         let game = Game::from_source("rows.gdl", ROWS).unwrap();
         let g = game.rules.ground.as_ref().expect("rows grounds");
