@@ -12,6 +12,7 @@
 //! chained through every square, as in queens, is cheaper bottom-up), so
 //! the stepper measures both (see `stepper::step_tables`).
 
+use super::network::unread_by_play;
 use crate::engine::ground::Grounded;
 
 /// No local number: the atom is the network's.
@@ -56,24 +57,14 @@ impl LazyRules {
         for (r, &(head, _, _)) in rules.iter().enumerate() {
             rules_for[head as usize].push(r as u32);
         }
-        // needed(a) :- play(a).
-        // needed(b) :- needed(a), a :- ... b ... (a literal of a rule for a).
-        let mut needed = vec![false; atoms];
-        let mut todo: Vec<u32> = (0..atoms as u32)
-            .filter(|&a| play.get(a as usize).is_some_and(|&p| p))
-            .collect();
-        while let Some(a) = todo.pop() {
-            if std::mem::replace(&mut needed[a as usize], true) {
-                continue;
-            }
+        // An atom reads its rules' literals.
+        let has_rules = |a: usize| !rules_for[a].is_empty();
+        let lazy = unread_by_play(atoms, play, has_rules, |a, todo| {
             for &r in &rules_for[a as usize] {
                 let (_, pos, neg) = rules[r as usize];
                 todo.extend(pos.iter().chain(neg));
             }
-        }
-        let lazy: Vec<bool> = (0..atoms)
-            .map(|a| !needed[a] && !rules_for[a].is_empty())
-            .collect();
+        });
         let mut local = vec![NONE; atoms];
         let (mut rule_start, mut lit_start, mut lits) = (vec![0u32], vec![0u32], Vec::new());
         for a in (0..atoms).filter(|&a| lazy[a]) {

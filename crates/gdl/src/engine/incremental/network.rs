@@ -553,23 +553,36 @@ fn waiting_atoms(rules: &[Rule], atoms: usize, play: &[bool], deferred: &[Vec<u3
     for (r, rule) in rules.iter().enumerate() {
         rules_for[rule.head as usize].push(r);
     }
-    // needed(a) :- play(a).
-    // needed(b) :- needed(a), a :- ... b ... (a literal of a rule for a).
-    // needed(h) :- needed(a), a deferred under h.
+    // An atom reads its rules' literals and the hubs it is deferred under.
+    let has_rules = |a: usize| !rules_for[a].is_empty();
+    unread_by_play(atoms, play, has_rules, |a, todo| {
+        let lits = rules_for[a as usize].iter().flat_map(|&r| &rules[r].lits);
+        todo.extend(lits.chain(&deferred[a as usize]).map(|&l| l >> 1));
+    })
+}
+
+/// The atoms with rules (`has_rules`) that no atom marked in `play`
+/// depends on, marked; `reads(a, todo)` pushes onto `todo` every atom that
+/// atom `a` reads.
+///
+/// needed(a) :- play(a).
+/// needed(b) :- needed(a), reads(a, b).
+pub(super) fn unread_by_play(
+    atoms: usize,
+    play: &[bool],
+    has_rules: impl Fn(usize) -> bool,
+    mut reads: impl FnMut(u32, &mut Vec<u32>),
+) -> Vec<bool> {
     let mut needed = vec![false; atoms];
     let mut todo: Vec<u32> = (0..atoms as u32)
         .filter(|&a| play.get(a as usize).is_some_and(|&p| p))
         .collect();
     while let Some(a) = todo.pop() {
-        if std::mem::replace(&mut needed[a as usize], true) {
-            continue;
+        if !std::mem::replace(&mut needed[a as usize], true) {
+            reads(a, &mut todo);
         }
-        let lits = rules_for[a as usize].iter().flat_map(|&r| &rules[r].lits);
-        todo.extend(lits.chain(&deferred[a as usize]).map(|&l| l >> 1));
     }
-    (0..atoms)
-        .map(|a| !needed[a] && !rules_for[a].is_empty())
-        .collect()
+    (0..atoms).map(|a| !needed[a] && has_rules(a)).collect()
 }
 
 impl Network {
