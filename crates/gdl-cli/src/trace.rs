@@ -143,6 +143,16 @@ impl Trace {
     /// Records `state` as the next step; at a terminal state records the
     /// goals too.
     pub fn push(&mut self, game: &mut Game, state: &State) -> Result<(), GameError> {
+        // The trace is printed when it ends: a game of millions of steps
+        // stops at the memory budget, which the steps kept count in.
+        let max_memory = game.limits().max_memory;
+        if gdl::heap_bytes().is_some_and(|held| held > max_memory) {
+            return Err(GameError::Limit {
+                kind: gdl::LimitKind::Memory,
+                value: max_memory,
+                relation: "the trace".into(),
+            });
+        }
         let step = observe(game, state, self.steps.len())?;
         if step.terminal {
             self.goals = Some(game.goals(state)?);

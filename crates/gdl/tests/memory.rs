@@ -334,8 +334,10 @@ fn random_walk(max_memory: usize) -> Game {
 /// about 50 MiB of terms if kept) are forgotten at 2 MiB, and the
 /// resident set grows by less than 12 MiB (by nothing when this was
 /// written). The same games played through
-/// `random_playout`, whose last states the caller holds, keep every term.
-/// And forgetting changes no game: each seed's outcome is the one a fresh
+/// `random_playout`, whose last states the caller holds, keep every term:
+/// with a large budget the resident set grows past 24 MiB, and with the
+/// budget of 32 MiB they stop at it, with an error naming the flag. And
+/// forgetting changes no game: each seed's outcome is the one a fresh
 /// game plays move by move. About 9 s in release mode.
 #[test]
 fn random_games_forget_the_terms_they_interned() {
@@ -385,8 +387,9 @@ fn random_games_forget_the_terms_they_interned() {
         .count();
     assert!((1000..2000).contains(&wins), "{wins} wins of 3000");
 
-    // Without forgetting, the same number of states grows the resident set.
-    let mut game = random_walk(32 * MIB);
+    // Without forgetting, the same number of states grows the resident set
+    // (under a budget large enough to hold them).
+    let mut game = random_walk(16 << 30);
     let mut rng = Pcg64::seed_from_u64(1);
     let initial = game.initial_state();
     let mut kept = Vec::new();
@@ -405,6 +408,76 @@ fn random_games_forget_the_terms_they_interned() {
         "only {} MiB: the bound above proves nothing",
         growth / MIB
     );
+    drop(kept);
+
+    // Under the budget of 32 MiB, the states kept stop at the budget.
+    let mut game = random_walk(32 * MIB);
+    let initial = game.initial_state();
+    let mut kept = Vec::new();
+    let error = loop {
+        match gdl::random_playout(&mut game, &initial, &mut rng, 1000) {
+            Ok(playout) => kept.push(playout.last),
+            Err(e) => break e.to_string(),
+        }
+        assert!(kept.len() < 3000, "3,000 playouts kept within 32 MiB");
+    };
+    assert!(
+        error.contains("the memory limit (32 MiB) was reached") && error.contains("--max-memory"),
+        "{error}"
+    );
+}
+
+/// Searches of `budget` iterations from the first `moves` states of a
+/// random walk (the search player plays it), with the resident set's
+/// growth after the first search: each search's chosen move and its root
+/// statistics, and the growth.
+fn searches(max_memory: usize, iterations: u64, moves: usize) -> (Vec<gdl::SearchStats>, usize) {
+    let mut game = random_walk(max_memory);
+    let role = game.roles()[0];
+    let mut player = gdl::SearchPlayer::new(&game, role, gdl::Budget::Iterations(iterations), 3)
+        .playout_steps(1000);
+    let mut state = game.initial_state();
+    let mut stats = Vec::new();
+    let mut baseline = 0;
+    let mut peak = 0;
+    for k in 0..moves {
+        let chosen = player.choose(&mut game, &state).unwrap();
+        stats.push(player.stats().clone());
+        if k == 0 {
+            baseline = resident_bytes();
+        }
+        peak = peak.max(resident_bytes());
+        player.observe(&[chosen]);
+        state = game.next_state(&state, &[chosen]).unwrap();
+    }
+    (stats, peak.saturating_sub(baseline))
+}
+
+/// The search player keeps nothing of its walks down the tree and its
+/// playouts but the moves of new nodes, and forgets the terms they
+/// interned: with a budget of 32 MiB (2 MiB of terms), 20 searches of 200
+/// iterations from a random walk of new states (each search some 20,000
+/// states, 4 MiB of terms; 80 MiB in all if kept) grow the resident set by
+/// less than 12 MiB after the first search (by nothing when this was
+/// written; by 42 MiB without forgetting). Forgetting changes nothing the search finds: with a budget too
+/// large for the terms to be forgotten during a search, every search
+/// chooses the same move with the same statistics. About 10 s in release
+/// mode.
+#[test]
+fn searches_forget_the_terms_of_their_playouts() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let (small, growth) = searches(32 * MIB, 200, 20);
+    eprintln!("searches: grew by {} KiB", growth / 1024);
+    assert!(growth < 12 * MIB, "grew by {} MiB", growth / MIB);
+    let (large, _) = searches(16 << 30, 200, 20);
+    assert_eq!(small.len(), large.len());
+    for (k, (a, b)) in small.iter().zip(&large).enumerate() {
+        assert_eq!(
+            (a.iterations, a.nodes, a.reused, &a.root),
+            (b.iterations, b.nodes, b.reused, &b.root),
+            "search {k}"
+        );
+    }
 }
 
 /// A game of `roles` roles with two moves each.

@@ -25,6 +25,17 @@ impl Game {
         if needed(rules).iter().all(|&c| model.done[c]) {
             return Ok(());
         }
+        // A caller walking through millions of new states grows the term
+        // table with each (the interpreter interns every new fact), and a
+        // derivation too small to look at the budget itself would never
+        // stop it: it stops here, at the budget, not at the machine's end.
+        if crate::memory::over(self.limits.max_memory) {
+            return Err(GameError::Limit {
+                kind: crate::limits::LimitKind::Memory,
+                value: self.limits.max_memory,
+                relation: "the model of a new state".into(),
+            });
+        }
         let todo = &mut self.todo;
         todo.clear();
         todo.extend(needed(rules).iter().copied().filter(|&c| !model.done[c]));

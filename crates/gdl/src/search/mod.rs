@@ -658,11 +658,20 @@ impl Tree {
         let mut picks = vec![0; roles];
         let mut joint = Vec::with_capacity(roles);
         let mut done = 0;
+        // The states of the walks down the tree and of the playouts are
+        // interned from here on, and the tree keeps none of them: only the
+        // moves of new nodes, past which the mark moves. Off the fast path
+        // (the interpreter interns a term for every new fact) they are
+        // forgotten between iterations once they outgrow their share of
+        // the memory budget, and all of them at the end, so that a long
+        // search and a long game of searches stay in bounded memory.
+        let mut mark = game.term_mark();
         // One iteration per pass: select, expand, play out, back up.
         while done < config.iterations {
             if done > 0 && config.deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
+            game.forget_terms_over_share(mark);
             cursor.set(state);
             path.clear();
             let mut at = self.root;
@@ -688,6 +697,7 @@ impl Tree {
                 // playout from the new position.
                 if self.nodes.len() < config.max_nodes {
                     let child = cursor.node(game, roles)?;
+                    mark = game.mark_past(mark, &child.moves);
                     let terminal = child.goals.clone();
                     let id = self.nodes.len() as u32;
                     self.nodes.push(child);
@@ -711,6 +721,7 @@ impl Tree {
             }
             done += 1;
         }
+        game.forget_terms(mark);
         Ok(done)
     }
 
