@@ -131,47 +131,16 @@ fn a_bad_memory_budget_is_a_usage_error() {
     expect(&dir, &["check", "or.kif", "--max-memory", "1.5G"], 0);
 }
 
-/// A random walk over the 2^24 states of 24 bits held in one fact, with no
-/// end: the interpreter interns a new state term at almost every step.
-fn walk_game(test: &str) -> PathBuf {
-    const BITS: usize = 24;
-    let bits = |flipped: Option<usize>| -> String {
-        (0..BITS)
-            .map(|i| match flipped {
-                Some(k) if k == i => "?n".to_string(),
-                _ => format!("?b{i}"),
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    let mut text = format!(
-        "(role p)\n(init (c{}))\n(flipv 0 1)\n(flipv 1 0)\n\
-         (<= terminal (true done))\n(goal p 50)\n",
-        " 0".repeat(BITS)
-    );
-    for i in 0..BITS {
-        text.push_str(&format!(
-            "(legal p (flip {i}))\n\
-             (<= (next (c {})) (does p (flip {i})) (true (c {})) (flipv ?b{i} ?n))\n",
-            bits(Some(i)),
-            bits(None)
-        ));
-    }
-    let dir = scratch(test);
-    std::fs::write(dir.join("walk.kif"), text).expect("write the game");
-    dir
-}
-
 /// A trace of millions of steps (of a game that never ends) stops at the
 /// memory budget, which the steps it keeps until it prints them count in,
 /// with the trace so far and an error naming the flag (it once ran on to
 /// 11 GB under `--max-memory 48M`).
 #[test]
 fn a_trace_too_long_to_keep_stops_at_the_memory_limit() {
-    let dir = walk_game("walk_trace");
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cli/hostile"));
     let args = [
         "trace",
-        "walk.kif",
+        "walk24.kif",
         "--max-steps",
         "10000000",
         "--max-memory",
