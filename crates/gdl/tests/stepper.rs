@@ -262,6 +262,15 @@ fn sets_of_moves_by_their_complement_step_like_the_interpreter() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore)]
+fn heads_sharing_a_rest_step_like_the_interpreter() {
+    // Moves on any empty square under any of three turn conditions: one
+    // atom for the three, a hub (see the file's header).
+    compare("tests/games/shared_rest.gdl", 60, 14);
+    same_playouts("tests/games/shared_rest.gdl", 40);
+}
+
+#[test]
 fn hubs_and_copies_step_like_the_interpreter() {
     // Deferred atoms, an atom that must not be, chains of copies and a
     // legal fact (see the file's header).

@@ -40,6 +40,11 @@ const FACTOR_READS: usize = 64;
 /// `factor`) when it has at least this many times as many moves.
 const COMPLEMENT_RATIO: usize = 4;
 
+/// The rules of a head that all share some literals are factored into one
+/// rule reading a new atom for the rest (see `factor`) when at least this
+/// many heads have the same rest: the new atom is then a hub.
+const SHARED_REST_MIN: usize = 8;
+
 /// The fixed part of the network, shared by every evaluation of a game.
 #[derive(Debug)]
 pub struct Network {
@@ -147,6 +152,15 @@ fn readers_of(rules: &[Rule], atoms: usize) -> Vec<Vec<u32>> {
 /// of a role's moves is played; a move then updates the few sets it is
 /// not in rather than the many it is in. This changes what `x` is while no joint move is set
 /// (true instead of false), when nothing reads move atoms.
+///
+/// First, where every rule of a head shares the literals `C` and the rest
+/// of their bodies `r_i` (the rest) is the same for at least
+/// `SHARED_REST_MIN` heads, the rules `h :- C, r_i` become `h :- C, x` and
+/// `x :- r_i`, with `x` shared by those heads: gomoku_swap2_15x15's
+/// `legal(p, place(x, y)) :- empty(x, y), t` for each of three turn
+/// conditions `t` of player `p`, on 225 squares. `x` (any turn of `p`) is
+/// then a hub that the moves are deferred under (see `defer_hubs`), and a
+/// change of turn flips it rather than 225 moves off and 225 on.
 fn factor(
     rules: &mut Vec<Rule>,
     atoms: usize,
@@ -166,6 +180,16 @@ fn factor(
             reads[(l >> 1) as usize] += 1;
         }
     }
+    // How many heads have each rest (see above).
+    let mut rests: FxHashMap<Vec<Vec<u32>>, usize> = FxHashMap::default();
+    for bodies in &mut by_head {
+        bodies.sort_unstable();
+        bodies.dedup();
+        if let Some((_, rest)) = shared_and_rest(bodies) {
+            *rests.entry(rest).or_default() += 1;
+        }
+    }
+    rests.retain(|_, heads| *heads >= SHARED_REST_MIN);
     let mut role_of = vec![u32::MAX; atoms];
     for (r, does) in exclusive.iter().enumerate() {
         for &d in does {
@@ -181,12 +205,53 @@ fn factor(
         atoms,
         is_move,
     };
-    for (head, mut bodies) in by_head.into_iter().enumerate() {
-        bodies.sort_unstable();
-        bodies.dedup();
-        f.factor(head as u32, bodies);
+    for (head, bodies) in by_head.into_iter().enumerate() {
+        match shared_and_rest(&bodies) {
+            Some((shared, rest)) if rests.contains_key(&rest) => {
+                let x = f.atom_for(rest);
+                let mut lits = shared;
+                lits.push(x << 1);
+                lits.sort_unstable();
+                f.rules.push(Rule {
+                    head: head as u32,
+                    lits,
+                });
+            }
+            _ => f.factor(head as u32, bodies),
+        }
     }
     f.atoms
+}
+
+/// The literals every body of `bodies` (each sorted, the list sorted and
+/// without repeats) has, and the rest of each body, sorted: when there are
+/// two bodies or more, some literals shared and every rest not empty.
+fn shared_and_rest(bodies: &[Vec<u32>]) -> Option<(Vec<u32>, Vec<Vec<u32>>)> {
+    let [first, others @ ..] = bodies else {
+        return None;
+    };
+    if others.is_empty() {
+        return None;
+    }
+    let shared: Vec<u32> = (first.iter().copied())
+        .filter(|l| others.iter().all(|b| b.binary_search(l).is_ok()))
+        .collect();
+    if shared.is_empty() {
+        return None;
+    }
+    let mut rest: Vec<Vec<u32>> = (bodies.iter())
+        .map(|b| {
+            b.iter()
+                .copied()
+                .filter(|l| shared.binary_search(l).is_err())
+                .collect()
+        })
+        .collect();
+    rest.sort_unstable();
+    rest.dedup();
+    rest.iter()
+        .all(|r: &Vec<u32>| !r.is_empty())
+        .then_some((shared, rest))
 }
 
 /// The state of `factor`: the rules made, and the new atoms by their bodies.
@@ -283,6 +348,24 @@ impl Factoring<'_> {
         }
     }
 
+    /// The atom that holds when some body of `bodies` (each sorted, the
+    /// list sorted and without repeats) does: made with its rules the
+    /// first time, shared after.
+    fn atom_for(&mut self, bodies: Vec<Vec<u32>>) -> u32 {
+        if let Some(&x) = self.made.get(&bodies) {
+            return x;
+        }
+        let x = self.atoms as u32;
+        self.atoms += 1;
+        let moves = (bodies.iter().flatten()).any(|&l| self.is_move[(l >> 1) as usize]);
+        self.is_move.push(moves);
+        self.made.insert(bodies.clone(), x);
+        if !self.any_move(x, &bodies) {
+            self.factor(x, bodies);
+        }
+        x
+    }
+
     /// Adds the rules for `head` of `bodies` (each sorted, the list sorted
     /// and without repeats), factored.
     fn factor(&mut self, head: u32, mut bodies: Vec<Vec<u32>>) {
@@ -328,23 +411,7 @@ impl Factoring<'_> {
                 });
                 continue;
             }
-            let x = match self.made.get(&rest) {
-                Some(&x) => x,
-                None => {
-                    let x = self.atoms as u32;
-                    self.atoms += 1;
-                    let moves = rest
-                        .iter()
-                        .flatten()
-                        .any(|&l| self.is_move[(l >> 1) as usize]);
-                    self.is_move.push(moves);
-                    self.made.insert(rest.clone(), x);
-                    if !self.any_move(x, &rest) {
-                        self.factor(x, rest);
-                    }
-                    x
-                }
-            };
+            let x = self.atom_for(rest);
             let mut lits = vec![c, x << 1];
             lits.sort_unstable();
             self.rules.push(Rule { head, lits });
@@ -849,7 +916,57 @@ impl Network {
 
 #[cfg(test)]
 mod tests {
-    use super::{defer_hubs, Rule};
+    use super::{defer_hubs, factor, Rule};
+
+    /// Heads `0..heads`, each with a rule per turn condition `t` (atoms
+    /// from `2 * heads` on): `h :- e_h, t`, with `e_h` (atom `heads + h`)
+    /// its own square.
+    fn rules_with_turns(heads: u32, turns: u32) -> (Vec<Rule>, usize) {
+        let mut rules = Vec::new();
+        for h in 0..heads {
+            for t in 0..turns {
+                rules.push(Rule {
+                    head: h,
+                    lits: vec![(heads + h) << 1, (2 * heads + t) << 1],
+                });
+            }
+        }
+        (rules, (2 * heads + turns) as usize)
+    }
+
+    #[test]
+    fn heads_sharing_their_rest_share_one_atom_for_it() {
+        // gomoku_swap2_15x15's squares: each move holds on an empty square
+        // under any of three turn conditions of its player.
+        let (mut rules, atoms) = rules_with_turns(super::SHARED_REST_MIN as u32, 3);
+        let mut is_move = vec![false; atoms];
+        let now = factor(&mut rules, atoms, &mut is_move, &[]);
+        assert_eq!(now, atoms + 1, "one new atom");
+        let x = atoms as u32;
+        for h in 0..super::SHARED_REST_MIN as u32 {
+            let of_h: Vec<&Vec<u32>> = (rules.iter().filter(|r| r.head == h))
+                .map(|r| &r.lits)
+                .collect();
+            let square = (super::SHARED_REST_MIN as u32 + h) << 1;
+            assert_eq!(of_h, [&vec![square, x << 1]], "head {h}");
+        }
+        let mut of_x: Vec<&Vec<u32>> = (rules.iter().filter(|r| r.head == x))
+            .map(|r| &r.lits)
+            .collect();
+        of_x.sort();
+        let turn = |t: u32| vec![(2 * super::SHARED_REST_MIN as u32 + t) << 1];
+        assert_eq!(of_x, [&turn(0), &turn(1), &turn(2)]);
+    }
+
+    #[test]
+    fn a_rest_of_few_heads_is_left_as_it_is() {
+        let heads = super::SHARED_REST_MIN as u32 - 1;
+        let (mut rules, atoms) = rules_with_turns(heads, 3);
+        let before = rules.len();
+        let mut is_move = vec![false; atoms];
+        assert_eq!(factor(&mut rules, atoms, &mut is_move, &[]), atoms);
+        assert_eq!(rules.len(), before);
+    }
 
     /// Atoms: 0..n moves (read outside), then per move its own hub, then a
     /// shared hub, then heads of the rules that make each hub one.
