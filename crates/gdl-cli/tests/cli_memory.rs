@@ -162,3 +162,27 @@ fn a_trace_too_long_to_keep_stops_at_the_memory_limit() {
         &run.stdout[..200]
     );
 }
+
+/// perft keeps every position of a depth: deep enough, the positions
+/// outgrow the memory budget, and the command stops there with an error
+/// naming the flag (it once grew without bound).
+#[test]
+fn perft_stops_at_the_memory_limit() {
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../rules"));
+    let args = [
+        "perft",
+        "breakthrough.gdl",
+        "--depth",
+        "8",
+        "--max-memory",
+        "32M",
+    ];
+    let run = expect(&dir, &args, 1);
+    assert!(
+        run.stderr.contains("the memory limit (32 MiB) was reached")
+            && run.stderr.contains("raise it with --max-memory"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.contains("\n    3 "), "{}", run.stdout);
+}
