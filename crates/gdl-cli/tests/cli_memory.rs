@@ -131,31 +131,41 @@ fn a_bad_memory_budget_is_a_usage_error() {
     expect(&dir, &["check", "or.kif", "--max-memory", "1.5G"], 0);
 }
 
+/// Runs `args` in `dir` (relative to this crate), which must stop at the
+/// memory budget of `budget` with an error saying what it was doing
+/// (`doing`) and naming the flag.
+fn stops_at_the_budget(dir: &str, args: &[&str], budget: &str, doing: &str) -> Run {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let args: Vec<&str> = args
+        .iter()
+        .copied()
+        .chain(["--max-memory", budget])
+        .collect();
+    let run = expect(&dir, &args, 1);
+    assert!(
+        run.stderr.contains(doing) && run.stderr.contains("raise it with --max-memory"),
+        "{}",
+        run.stderr
+    );
+    run
+}
+
 /// A trace of millions of steps (of a game that never ends) stops at the
 /// memory budget, which the steps it keeps until it prints them count in,
 /// with the trace so far and an error naming the flag (it once ran on to
 /// 11 GB under `--max-memory 48M`).
 #[test]
 fn a_trace_too_long_to_keep_stops_at_the_memory_limit() {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cli/hostile"));
     let args = [
         "trace",
         "walk24.kif",
         "--max-steps",
         "10000000",
-        "--max-memory",
-        "24M",
         "--board",
         "none",
     ];
-    let run = expect(&dir, &args, 1);
-    assert!(
-        run.stderr
-            .contains("the memory limit (24 MiB) was reached while deriving `the trace`")
-            && run.stderr.contains("raise it with --max-memory"),
-        "{}",
-        run.stderr
-    );
+    let doing = "the memory limit (24 MiB) was reached while deriving `the trace`";
+    let run = stops_at_the_budget("tests/cli/hostile", &args, "24M", doing);
     assert!(
         run.stdout.starts_with("roles: p\n"),
         "{}",
@@ -168,21 +178,8 @@ fn a_trace_too_long_to_keep_stops_at_the_memory_limit() {
 /// naming the flag (it once grew without bound).
 #[test]
 fn perft_stops_at_the_memory_limit() {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../rules"));
-    let args = [
-        "perft",
-        "breakthrough.gdl",
-        "--depth",
-        "8",
-        "--max-memory",
-        "32M",
-    ];
-    let run = expect(&dir, &args, 1);
-    assert!(
-        run.stderr.contains("the memory limit (32 MiB) was reached")
-            && run.stderr.contains("raise it with --max-memory"),
-        "{}",
-        run.stderr
-    );
+    let args = ["perft", "breakthrough.gdl", "--depth", "8"];
+    let doing = "the memory limit (32 MiB) was reached";
+    let run = stops_at_the_budget("../../rules", &args, "32M", doing);
     assert!(run.stdout.contains("\n    3 "), "{}", run.stdout);
 }
