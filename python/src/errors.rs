@@ -133,7 +133,7 @@ pub fn game_error_at(py: Python<'_>, e: GameError, at: &str) -> PyErr {
         } => raise(
             py,
             "LimitError",
-            message,
+            format!("{message}; {}", raise_limit(kind)),
             &[
                 ("limit", obj(py, kind.name())),
                 ("value", obj(py, value)),
@@ -141,6 +141,28 @@ pub fn game_error_at(py: Python<'_>, e: GameError, at: &str) -> PyErr {
             ],
         ),
     }
+}
+
+/// How a Python user raises a limit of the library: the `limits` keyword
+/// of `gdl.load`.
+pub fn raise_limit(kind: gdl::LimitKind) -> String {
+    format!(
+        "raise it with gdl.load(..., limits={{\"{}\": ...}})",
+        kind.field()
+    )
+}
+
+/// The library's diagnostics of a file that did not load, each that
+/// reached a limit with a note on how Python raises it.
+fn with_raise(diagnostics: &[gdl::Diagnostic]) -> Vec<gdl::Diagnostic> {
+    (diagnostics.iter().cloned())
+        .map(|mut d| {
+            if let Some(kind) = d.limit {
+                d.notes.push(raise_limit(kind));
+            }
+            d
+        })
+        .collect()
 }
 
 /// A load error as its Python exception: an `OSError` (of the subclass its
@@ -160,6 +182,7 @@ pub fn load_error(py: Python<'_>, e: LoadError) -> PyErr {
             ref file,
             ref diagnostics,
         } => {
+            let diagnostics = with_raise(diagnostics);
             let all: Vec<Diagnostic> = diagnostics
                 .iter()
                 .map(|d| Diagnostic::new(file, d))
@@ -169,7 +192,9 @@ pub fn load_error(py: Python<'_>, e: LoadError) -> PyErr {
                 .find(|d| d.severity == "error")
                 .or(all.first())
                 .cloned();
-            let message = e.render(false).trim_end().to_string();
+            let message = gdl::render(file, &diagnostics, false)
+                .trim_end()
+                .to_string();
             let mut attributes = vec![("file", obj(py, file.name.clone()))];
             if let Some(d) = first {
                 attributes.push(("line", obj(py, d.line)));

@@ -533,21 +533,90 @@ impl Game {
 /// ``column``, ``code`` and every ``diagnostics``) when the rules are not
 /// valid GDL, and ``OSError`` (``FileNotFoundError``, ...) when the file
 /// cannot be read. Releases the GIL while it loads.
+///
+/// ``engine`` is ``"auto"`` (ground rules where they fit and play cheaper,
+/// chosen by counting work: the same on every machine), ``"ground"`` (a
+/// ``LoadError`` with code ``not-ground`` where the rules do not ground)
+/// or ``"interpreter"``. ``limits`` maps names of the library's limits
+/// (``max_facts``, ``max_term_depth``, ``max_nesting``, ``max_work``,
+/// ``max_ground_work``, ``max_ground_atoms``, ``max_memory``) to whole
+/// numbers; a ``LimitError`` names the one reached.
 #[pyfunction]
-pub fn load(py: Python<'_>, path: PathBuf) -> PyResult<Game> {
+#[pyo3(signature = (path, *, engine="auto", limits=None))]
+pub fn load(
+    py: Python<'_>,
+    path: PathBuf,
+    engine: &str,
+    limits: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Game> {
+    let options = load_options(engine, limits)?;
     guard(py, || {
-        let loaded = py.detach(|| gdl::Game::load(&path));
+        let loaded = py.detach(|| gdl::Game::load_with(&path, options));
         loaded.map(Game::new).map_err(|e| load_error(py, e))
     })
 }
 
 /// Reads, checks and prepares rules given as ``text``; ``name`` stands for
-/// the file in messages. Raises ``LoadError`` like ``load``.
+/// the file in messages. Raises ``LoadError`` like ``load``, and takes its
+/// ``engine`` and ``limits``.
 #[pyfunction]
-#[pyo3(signature = (text, name="<string>"))]
-pub fn loads(py: Python<'_>, text: &str, name: &str) -> PyResult<Game> {
+#[pyo3(signature = (text, name="<string>", *, engine="auto", limits=None))]
+pub fn loads(
+    py: Python<'_>,
+    text: &str,
+    name: &str,
+    engine: &str,
+    limits: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Game> {
+    let options = load_options(engine, limits)?;
     guard(py, || {
-        let loaded = py.detach(|| gdl::Game::from_source(name, text));
+        let loaded = py.detach(|| gdl::Game::from_source_with(name, text, options));
         loaded.map(Game::new).map_err(|e| load_error(py, e))
     })
+}
+
+/// The library's load options from `load`'s keywords: `ValueError` for an
+/// unknown engine or limit, `TypeError` for a limit that is not a whole
+/// number.
+fn load_options(engine: &str, limits: Option<&Bound<'_, PyDict>>) -> PyResult<gdl::LoadOptions> {
+    let engine: gdl::EngineChoice = engine
+        .parse()
+        .map_err(|e: String| PyValueError::new_err(format!("engine: {e}")))?;
+    let mut l = gdl::Limits::default();
+    for (key, value) in limits.into_iter().flat_map(|d| d.iter()) {
+        let name: String = key
+            .extract()
+            .map_err(|_| PyTypeError::new_err("limits: the names of limits are strings"))?;
+        let number = |what: &str| -> PyResult<u64> {
+            value.extract::<u64>().map_err(|_| {
+                PyTypeError::new_err(format!("limits: {name} is {what}, a whole number from 0"))
+            })
+        };
+        let size = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+        match name.as_str() {
+            "max_facts" => l.max_facts = size(number("a count of facts")?),
+            "max_term_depth" => l.max_term_depth = size(number("a depth")?),
+            "max_nesting" => {
+                let n = size(number("a depth")?);
+                if n == 0 || n > gdl::MAX_NESTING_CEILING {
+                    return Err(PyValueError::new_err(format!(
+                        "limits: max_nesting is from 1 to {}",
+                        gdl::MAX_NESTING_CEILING
+                    )));
+                }
+                l.max_nesting = n;
+            }
+            "max_work" => l.max_work = number("a count of candidate facts")?,
+            "max_ground_work" => l.max_ground_work = number("a count of candidate facts")?,
+            "max_ground_atoms" => l.max_ground_atoms = size(number("a count of atoms")?),
+            "max_memory" => l.max_memory = size(number("a count of bytes")?),
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "limits: unknown limit {other:?}: expected max_facts, max_term_depth, \
+                     max_nesting, max_work, max_ground_work, max_ground_atoms or max_memory"
+                )))
+            }
+        }
+    }
+    Ok(gdl::LoadOptions { limits: l, engine })
 }

@@ -7,6 +7,7 @@ import random
 import pytest
 
 import gdl
+from conftest import RULES
 
 
 def test_invalid_rules_locate_the_first_error():
@@ -155,6 +156,44 @@ def test_runaway_rules_raise_a_limit_error():
         g.legal_moves(s, 0)
     e = caught.value
     assert e.limit and e.relation == "deep"
+    # The message says how Python raises it, never a flag of the command.
+    assert 'limits={"max_term_depth": ...}' in str(e), str(e)
+    assert "--max" not in str(e)
+
+
+def test_limits_are_keywords_of_load():
+    rules = (
+        "(role a) (init (n 0)) (<= (deep ?x) (true (n ?x))) (<= (deep (s ?x)) (deep ?x))"
+        "(<= (legal a go) (deep ?x)) (<= (next (n 0)) (true (n 0)))"
+        "(<= terminal (true (n 1))) (goal a 0)"
+    )
+    g = gdl.loads(rules, limits={"max_term_depth": 5})
+    with pytest.raises(gdl.LimitError) as caught:
+        g.legal_moves(g.initial_state(), 0)
+    assert "(`max_term_depth`, 5)" in str(caught.value), str(caught.value)
+    with pytest.raises(ValueError, match="unknown limit 'max_speed'"):
+        gdl.loads(rules, limits={"max_speed": 1})
+    with pytest.raises(TypeError, match="max_work is a count"):
+        gdl.loads(rules, limits={"max_work": -1})
+    # A limit reached while loading is a located LoadError with the note.
+    with pytest.raises(gdl.LoadError) as caught:
+        gdl.loads("(role a) (p 0) (<= (p (s ?x)) (p ?x)) (<= (legal a go) (p 0))"
+                  "(<= terminal (p 0)) (goal a 0)", limits={"max_term_depth": 4})
+    assert caught.value.code == "runaway"
+    assert any('limits={"max_term_depth"' in n for d in caught.value.diagnostics for n in d.notes)
+
+
+def test_the_engine_is_a_keyword_of_load(tictactoe):
+    assert tictactoe.engine.startswith("ground")
+    assert gdl.load(RULES / "tictactoe.gdl", engine="interpreter").engine == "interpreter"
+    assert gdl.load(RULES / "tictactoe.gdl", engine="ground").engine.startswith("ground")
+    with pytest.raises(ValueError, match="unknown engine `fast`"):
+        gdl.load(RULES / "tictactoe.gdl", engine="fast")
+    # Ground rules asked for where they do not fit: a LoadError, located.
+    with pytest.raises(gdl.LoadError) as caught:
+        gdl.load(RULES / "tictactoe.gdl", engine="ground", limits={"max_ground_work": 1})
+    assert caught.value.code == "not-ground"
+    assert any("max_ground_work" in n for d in caught.value.diagnostics for n in d.notes)
 
 
 def test_deep_and_large_input_does_not_crash(tictactoe):

@@ -685,9 +685,9 @@ fn king_may_land_on_its_starting_square() {
 #[ignore = "measurement: run with --ignored --nocapture"]
 fn time_per_random_game_interpreted() {
     let start = Instant::now();
-    let limits = gdl::Limits {
-        max_ground_work: 0,
-        ..gdl::Limits::default()
+    let limits = gdl::LoadOptions {
+        limits: gdl::Limits::default(),
+        engine: gdl::EngineChoice::Interpreter,
     };
     let mut game = gdl::Game::load_with(gdl_oracles::repo_path(RULES), limits).unwrap();
     let loaded = start.elapsed();

@@ -49,6 +49,10 @@ pub struct Diagnostic {
     pub secondary: Vec<(Span, String)>,
     /// Extra lines of explanation or advice.
     pub notes: Vec<String>,
+    /// The limit the problem reached, where a limit stopped the reading
+    /// (`runaway`, `too-deep`): each caller names its own way to raise it
+    /// (a flag of the command, a keyword of Python).
+    pub limit: Option<LimitKind>,
 }
 
 impl Diagnostic {
@@ -62,6 +66,7 @@ impl Diagnostic {
             label: String::new(),
             secondary: Vec::new(),
             notes: Vec::new(),
+            limit: None,
         }
     }
 
@@ -92,6 +97,12 @@ impl Diagnostic {
     /// Adds a note line.
     pub(crate) fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
         self.notes.push(note.into());
+        self
+    }
+
+    /// The same, reached `limit`.
+    pub(crate) fn with_limit(mut self, limit: LimitKind) -> Diagnostic {
+        self.limit = Some(limit);
         self
     }
 
@@ -412,8 +423,8 @@ impl fmt::Display for GameError {
             } => write!(
                 f,
                 "a join of a rule deriving `{relation}` looked at more than {value} \
-                 candidate facts, the join work limit; raise it with {}",
-                LimitKind::JoinWork.flag()
+                 candidate facts, the join work limit (`{}`)",
+                LimitKind::JoinWork.field()
             ),
             GameError::Limit {
                 kind: LimitKind::Memory,
@@ -421,10 +432,9 @@ impl fmt::Display for GameError {
                 relation,
             } => write!(
                 f,
-                "the memory limit ({}) was reached while deriving `{relation}`; \
-                 raise it with {}",
+                "the memory limit (`{}`, {}) was reached while deriving `{relation}`",
+                LimitKind::Memory.field(),
                 crate::memory::human_bytes(*value),
-                LimitKind::Memory.flag()
             ),
             GameError::Limit {
                 kind,
@@ -432,9 +442,9 @@ impl fmt::Display for GameError {
                 relation,
             } => write!(
                 f,
-                "the {kind} limit ({value}) was reached while deriving `{relation}`: \
-                 the rules may derive without end; raise it with {}",
-                kind.flag()
+                "the {kind} limit (`{}`, {value}) was reached while deriving `{relation}`: \
+                 the rules may derive without end",
+                kind.field()
             ),
         }
     }

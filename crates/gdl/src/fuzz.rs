@@ -8,7 +8,7 @@
 use crate::analysis::check::check_source;
 use crate::error::render;
 use crate::game::random::RandomPlayer;
-use crate::game::{Game, State};
+use crate::game::{EngineChoice, Game, LoadOptions, State};
 use crate::limits::{Limits, DEFAULT_MAX_ATOMS, DEFAULT_MAX_NESTING};
 use crate::source::SourceFile;
 use crate::syntax::kif::{parse, parse_ground_term, Kif};
@@ -59,9 +59,9 @@ pub fn check_bytes(data: &[u8]) {
 /// a limit stopped one of them, as limits count differently).
 pub fn play_bytes(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    let interpreted = Limits {
-        max_ground_work: 0,
-        ..FUZZ_LIMITS
+    let interpreted = LoadOptions {
+        limits: FUZZ_LIMITS,
+        engine: EngineChoice::Interpreter,
     };
     let a = Game::from_source_with("fuzz.gdl", &text, FUZZ_LIMITS);
     let b = Game::from_source_with("fuzz.gdl", &text, interpreted);

@@ -27,8 +27,8 @@
 //! ```
 //!
 //! Inside, the pipeline is one module a stage, each reading only those
-//! before it: `syntax` (text to rules), `analysis` (the checks), `plan`
-//! (strata and join plans), `engine` (the interpreter, the grounder, the
+//! before it: `syntax` (text to rules), `analysis` (the checks), `rewrite`
+//! (rules rewritten to play faster), `plan` (strata and join plans), `engine` (the interpreter, the grounder, the
 //! incremental network) and `game` (this API), with `limits`, `source` and
 //! `error` beside them. `gdl plan FILE` prints what `plan` made of a file.
 
@@ -43,6 +43,8 @@ mod error;
 mod syntax;
 // Rules to checked rules: the dependency graph, GDL's restrictions.
 mod analysis;
+// Checked rules to rules that mean the same and play faster: demand, condense.
+mod rewrite;
 // Checked rules to a program: strata and the plan of every join.
 mod plan;
 // A program to models: the interpreter, the grounder, the incremental network.
@@ -57,12 +59,13 @@ pub mod fuzz;
 
 pub use analysis::check::check_source;
 pub use error::{clip, render, shorten, Diagnostic, GameError, LoadError, Severity, ALLOWANCES};
-pub use game::random::{natural_cmp, random_playout, Outcome, Playout, RandomPlayer};
+pub use game::random::{random_playout, Outcome, Playout, RandomPlayer};
 pub use game::stepper::Stepper;
-pub use game::{Engine, Game, Move, Role, State};
+pub use game::{Engine, EngineChoice, Game, LoadOptions, Move, Role, State};
 pub use limits::{LimitKind, Limits, DEFAULT_MAX_NESTING, MAX_NESTING_CEILING, MAX_SOURCE_BYTES};
 pub use memory::{default_max_memory, heap_bytes, human_bytes, CountingAllocator};
 pub use plan::{RulePlan, StratumPlan};
 pub use search::{Budget, SearchPlayer, SearchStats, DEFAULT_EXPLORATION, DEFAULT_PLAYOUT_STEPS};
 pub use source::{LineCol, SourceFile, Span};
 pub use syntax::kif::Kif;
+pub use syntax::natural::natural_cmp;

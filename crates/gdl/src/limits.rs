@@ -19,6 +19,11 @@ pub const MAX_NESTING_CEILING: usize = 10_000;
 /// (`too-large`).
 pub const MAX_SOURCE_BYTES: usize = u32::MAX as usize;
 
+/// The most variables one clause may have: the planner numbers them in 16
+/// bits (`plan::Pat::Var`), and the checker refuses a rule with more
+/// (`too-many-variables`).
+pub const MAX_CLAUSE_VARIABLES: usize = u16::MAX as usize;
+
 /// The default of [`Limits::max_work`]: about 8 s of joins (measured on
 /// the shared 2-core machine: `gdl check` of a six-way cross product).
 pub const DEFAULT_MAX_WORK: u64 = 1_000_000_000;
@@ -99,6 +104,11 @@ pub enum LimitKind {
     TermDepth,
     /// [`Limits::max_memory`]: the bytes the process holds.
     Memory,
+    /// [`Limits::max_nesting`]: how deep lists nest in a rules file.
+    Nesting,
+    /// [`Limits::max_ground_atoms`]: the atoms of a grounding (reported
+    /// where ground rules were asked for and did not fit).
+    GroundAtoms,
 }
 
 impl LimitKind {
@@ -111,18 +121,23 @@ impl LimitKind {
             LimitKind::JoinWork => "join work",
             LimitKind::TermDepth => "term depth",
             LimitKind::Memory => "memory",
+            LimitKind::Nesting => "nesting",
+            LimitKind::GroundAtoms => "ground atoms",
         }
     }
 
-    /// How a user raises it: the flag of the `gdl` command, which sets the
-    /// [`Limits`] field of the same name.
-    pub fn flag(self) -> &'static str {
+    /// The field of [`Limits`] that sets it (`max_work`): callers name
+    /// their own way to raise it from this (the command's flag
+    /// `--max-work`, Python's `limits={"max_work": ...}`).
+    pub fn field(self) -> &'static str {
         match self {
-            LimitKind::Facts | LimitKind::GroundLiterals => "--max-facts",
-            LimitKind::GroundingWork => "(none: the interpreter is used instead)",
-            LimitKind::JoinWork => "--max-work",
-            LimitKind::TermDepth => "--max-term-depth",
-            LimitKind::Memory => "--max-memory",
+            LimitKind::Facts | LimitKind::GroundLiterals => "max_facts",
+            LimitKind::GroundingWork => "max_ground_work",
+            LimitKind::JoinWork => "max_work",
+            LimitKind::TermDepth => "max_term_depth",
+            LimitKind::Memory => "max_memory",
+            LimitKind::Nesting => "max_nesting",
+            LimitKind::GroundAtoms => "max_ground_atoms",
         }
     }
 }

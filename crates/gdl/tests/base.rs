@@ -32,9 +32,9 @@ fn ground_atoms(game: &Game) -> usize {
 
 /// The same rules on the interpreter.
 fn interpreted() -> Game {
-    let limits = Limits {
-        max_ground_work: 0,
-        ..Limits::default()
+    let limits = gdl::LoadOptions {
+        limits: Limits::default(),
+        engine: gdl::EngineChoice::Interpreter,
     };
     Game::from_source_with(FILE, &text(), limits).unwrap()
 }

@@ -123,12 +123,12 @@ fn agree(trace: &Path) -> Result<(), String> {
     let rules = trace.with_file_name(format!("{}.kif", name.split('.').next().unwrap()));
     let trace: Value = serde_json::from_str(&std::fs::read_to_string(trace).unwrap())
         .map_err(|e| format!("bad trace: {e}"))?;
-    let interpreted = Limits {
-        max_ground_work: 0,
-        ..Limits::default()
+    let interpreted = gdl::LoadOptions {
+        limits: Limits::default(),
+        engine: gdl::EngineChoice::Interpreter,
     };
     for (limits, steps) in [
-        (Limits::default(), usize::MAX),
+        (Limits::default().into(), usize::MAX),
         (interpreted, INTERPRETED_STEPS),
     ] {
         let mut game = Game::load_with(&rules, limits).map_err(|e| e.render(false))?;

@@ -123,9 +123,9 @@ fn demand_that_costs_more_keeps_the_rules_as_written() {
         "a demand of every number costs more than it saves:\n{plan}"
     );
     assert_eq!(play_out(&mut game), 100);
-    let limits = Limits {
-        max_ground_work: 0,
-        ..limits
+    let limits = gdl::LoadOptions {
+        limits,
+        engine: gdl::EngineChoice::Interpreter,
     };
     let game = Game::from_source_with("lights.gdl", &lights(), limits).expect("loads");
     assert!(
@@ -209,9 +209,9 @@ fn a_relation_of_the_state_asked_what_the_state_binds_is_derived_for_it() {
         plan.contains("reach?/1"),
         "reach is not derived on demand:\n{plan}"
     );
-    let written = Limits {
-        max_ground_work: 0,
-        ..limits
+    let written = gdl::LoadOptions {
+        limits,
+        engine: gdl::EngineChoice::Interpreter,
     };
     let mut as_written = Game::from_source_with("reach.gdl", &reach(), written).expect("loads");
     assert!(!as_written.plan_text().contains("?/"));

@@ -11,9 +11,9 @@ fn load(name: &str) -> Game {
 /// The same rules, evaluated by the interpreter (grounding switched off).
 fn load_interpreted(name: &str) -> Game {
     let path = format!("{}/tests/games/{name}", env!("CARGO_MANIFEST_DIR"));
-    let limits = gdl::Limits {
-        max_ground_work: 0,
-        ..gdl::Limits::default()
+    let limits = gdl::LoadOptions {
+        limits: gdl::Limits::default(),
+        engine: gdl::EngineChoice::Interpreter,
     };
     let game = Game::load_with(&path, limits).unwrap_or_else(|e| panic!("{}", e.render(false)));
     assert_eq!(game.engine(), gdl::Engine::Interpreter);

@@ -70,9 +70,9 @@ fn a_game_reaching_its_facts_over_thousands_of_moves_grounds_condensed() {
 fn the_condensed_ground_game_plays_as_the_interpreter() {
     let mut ground = Game::from_source("walkers.gdl", &walkers()).expect("loads");
     assert!(matches!(ground.engine(), Engine::Ground { .. }));
-    let off = Limits {
-        max_ground_work: 0,
-        ..Limits::default()
+    let off = gdl::LoadOptions {
+        limits: Limits::default(),
+        engine: gdl::EngineChoice::Interpreter,
     };
     let mut interpreted = Game::from_source_with("walkers.gdl", &walkers(), off).expect("loads");
     assert_eq!(interpreted.engine(), Engine::Interpreter);
@@ -148,9 +148,9 @@ fn a_game_past_the_first_count_of_atoms_grounds_within_its_memory_share() {
     let game = Game::from_source_with("skirmish16.gdl", &skirmish_16(), counted).expect("loads");
     assert_eq!(game.engine(), Engine::Interpreter);
     // The ground game plays as the interpreter does.
-    let off = Limits {
-        max_ground_work: 0,
-        ..Limits::default()
+    let off = gdl::LoadOptions {
+        limits: Limits::default(),
+        engine: gdl::EngineChoice::Interpreter,
     };
     let mut interpreted = Game::from_source_with("skirmish16.gdl", &skirmish_16(), off).unwrap();
     let mut rng = rand_pcg::Pcg64::seed_from_u64(16);

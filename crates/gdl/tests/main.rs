@@ -6,6 +6,7 @@
 
 mod base;
 mod check;
+mod choice;
 mod corpus;
 mod demand;
 mod figures;

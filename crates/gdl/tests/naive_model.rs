@@ -434,7 +434,7 @@ fn exposed(model: &BTreeSet<Fact>) -> BTreeSet<String> {
 /// What one engine says: the legal moves (less `noop`) and the next state.
 fn engine_model(
     text: &str,
-    limits: Limits,
+    limits: gdl::LoadOptions,
 ) -> Result<(BTreeSet<String>, BTreeSet<String>, bool), String> {
     let mut game =
         Game::from_source_with("random.gdl", text, limits).map_err(|e| e.render(false))?;
@@ -469,11 +469,14 @@ fn both_engines_compute_the_naive_model_of_random_stratified_programs() {
             let text = game_text(&p);
             let expected = exposed(&naive_model(&p));
             nonempty.set(nonempty.get() + u32::from(!expected.is_empty()));
-            let interpreted = Limits {
-                max_ground_work: 0,
-                ..Limits::default()
+            let interpreted = gdl::LoadOptions {
+                limits: Limits::default(),
+                engine: gdl::EngineChoice::Interpreter,
             };
-            for (name, limits) in [("default", Limits::default()), ("interpreter", interpreted)] {
+            for (name, limits) in [
+                ("default", Limits::default().into()),
+                ("interpreter", interpreted),
+            ] {
                 let (legal, next, g) = engine_model(&text, limits)
                     .map_err(|e| TestCaseError::fail(format!("{name}: {e}\n{text}")))?;
                 grounded.set(grounded.get() + u32::from(g));

@@ -125,9 +125,9 @@ fn a_seed_and_an_iteration_budget_give_one_game() {
 
 #[test]
 fn searches_through_the_interpreter() {
-    let limits = Limits {
-        max_ground_work: 0,
-        ..Limits::default()
+    let limits = gdl::LoadOptions {
+        limits: Limits::default(),
+        engine: gdl::EngineChoice::Interpreter,
     };
     let mut game = Game::load_with(path("rules/tictactoe.gdl"), limits).unwrap();
     assert_eq!(game.engine(), gdl::Engine::Interpreter);

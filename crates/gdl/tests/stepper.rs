@@ -16,9 +16,9 @@ fn load(file: &str) -> Game {
 
 /// The same rules, evaluated by the interpreter (grounding switched off).
 fn interpreted(file: &str) -> Game {
-    let limits = Limits {
-        max_ground_work: 0,
-        ..Limits::default()
+    let limits = gdl::LoadOptions {
+        limits: Limits::default(),
+        engine: gdl::EngineChoice::Interpreter,
     };
     let game =
         Game::load_with(path(file), limits).unwrap_or_else(|e| panic!("{}", e.render(false)));

@@ -56,10 +56,15 @@ pub fn check(args: CheckArgs) -> Result<ExitCode, Failure> {
     let name = super::file_name(&args.file);
     let bytes = super::read_rules(&args.file, &args.limits)?;
     // Checking needs the rules and their static facts, not the ground
-    // rules that make play fast: grounding a large game takes seconds.
-    let limits = gdl::Limits {
-        max_ground_work: 0,
-        ..args.limits.to_limits()
+    // rules that make play fast (grounding a large game takes seconds),
+    // unless `--engine ground` asks whether they ground.
+    let engine = match args.limits.engine {
+        gdl::EngineChoice::Ground => gdl::EngineChoice::Ground,
+        _ => gdl::EngineChoice::Interpreter,
+    };
+    let limits = gdl::LoadOptions {
+        engine,
+        ..args.limits.to_options()
     };
     match load_game_with(&args.file, bytes, &args.limits, limits) {
         Ok(game) => {
@@ -95,14 +100,15 @@ pub fn check(args: CheckArgs) -> Result<ExitCode, Failure> {
                 .trim_end()
                 .to_string(),
         )),
-        Err(LoadError::Invalid { file, diagnostics }) if args.format == Format::Json => {
-            print_json(&report(&file, &diagnostics, None));
-            Ok(ExitCode::from(1))
-        }
-        Err(e) => {
-            print!("{}", e.render(color()));
-            let errors = e.diagnostics().iter().filter(|d| d.is_error()).count();
-            let warnings = e.diagnostics().len() - errors;
+        Err(LoadError::Invalid { file, diagnostics }) => {
+            let diagnostics = super::with_flags(diagnostics);
+            if args.format == Format::Json {
+                print_json(&report(&file, &diagnostics, None));
+                return Ok(ExitCode::from(1));
+            }
+            print!("{}", gdl::render(&file, &diagnostics, color()));
+            let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+            let warnings = diagnostics.len() - errors;
             println!(
                 "{name}: invalid, {}, {}",
                 count(errors, "error"),
@@ -194,11 +200,19 @@ fn plan_json(strata: &[StratumPlan]) -> Value {
 /// Prints the plans of a valid rules file.
 pub fn plan(args: PlanArgs) -> Result<ExitCode, Failure> {
     let loaded = super::load(&args.file, &args.limits)?;
+    let game = &loaded.game;
     match args.format {
-        Format::Text => print!("{}", loaded.game.plan_text()),
+        Format::Text => print!(
+            "engine: {}\n  why: {}\n{}",
+            game.engine(),
+            game.engine_choice(),
+            game.plan_text()
+        ),
         Format::Json => print_json(&json!({
             "file": loaded.name,
-            "strata": plan_json(&loaded.game.plan()),
+            "engine": game.engine().to_string(),
+            "engine_choice": game.engine_choice(),
+            "strata": plan_json(&game.plan()),
         })),
     }
     Ok(ExitCode::SUCCESS)

@@ -102,8 +102,38 @@ pub fn describe(e: &GameError) -> String {
             played,
             legal,
         } => crate::compare::illegal_move(role, played, legal),
+        GameError::Limit { kind, .. } => format!("{e}; {}", raise(*kind)),
         other => other.to_string(),
     }
+}
+
+/// How a user of the command raises a limit of the library: its flag.
+pub fn raise(kind: gdl::LimitKind) -> String {
+    use gdl::LimitKind as K;
+    let flag = match kind {
+        K::Facts | K::GroundLiterals => "--max-facts",
+        K::GroundingWork => "--max-ground-work",
+        K::GroundAtoms => "--max-ground-atoms",
+        K::JoinWork => "--max-work",
+        K::TermDepth => "--max-term-depth",
+        K::Memory => "--max-memory",
+        K::Nesting => "--max-nesting",
+        _ => return "raise it in the library's limits".to_string(),
+    };
+    format!("raise it with {flag}")
+}
+
+/// The diagnostics with the flag that raises the limit each reached, if
+/// any, as a note (the library names the limit, the command its flag).
+pub fn with_flags(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    (diagnostics.into_iter())
+        .map(|mut d| {
+            if let Some(kind) = d.limit {
+                d.notes.push(raise(kind));
+            }
+            d
+        })
+        .collect()
 }
 
 /// How a command prints its results: `--format text|json`.
@@ -150,6 +180,14 @@ pub struct LimitArgs {
     /// advice `no-base-input`).
     #[arg(long)]
     pub deny_warnings: bool,
+    /// The engine that plays the rules: `ground` (ground rules, or an
+    /// error where they do not ground within the limits), `interpreter`
+    /// (the rules as written, never ground), or `auto`: ground rules where
+    /// they fit and cost less to play, chosen by counting work at load,
+    /// so one file gets one engine on any machine.
+    #[arg(long, default_value = "auto", value_name = "ENGINE",
+          value_parser = engine_parser())]
+    pub engine: gdl::EngineChoice,
     /// Most facts one model may hold before the evaluator gives up.
     #[arg(long, help_heading = LIMITS, value_name = "N")]
     pub max_facts: Option<usize>,
@@ -164,6 +202,11 @@ pub struct LimitArgs {
     /// Most candidate facts the joins of one evaluation may look at.
     #[arg(long, help_heading = LIMITS, value_name = "N")]
     pub max_work: Option<u64>,
+    /// Most candidate facts grounding may look at before it gives up (and
+    /// the interpreter plays the rules, or `--engine ground` fails)
+    /// [default: 50000000].
+    #[arg(long, help_heading = LIMITS, value_name = "N")]
+    pub max_ground_work: Option<u64>,
     /// Most facts that could hold (atoms) for the rules to be ground
     /// (evaluated incrementally, the fast engine); a game with more is
     /// interpreted [default: no count: grounding is bounded by an eighth of
@@ -180,6 +223,14 @@ pub struct LimitArgs {
     /// being computed [default: half the machine's memory, at most 4G].
     #[arg(long, help_heading = LIMITS, value_name = "BYTES", value_parser = parse_bytes)]
     pub max_memory: Option<usize>,
+}
+
+/// Reads `--engine`: one of [`gdl::EngineChoice::NAMES`], listed in the
+/// help and completed by the shells.
+fn engine_parser() -> impl clap::builder::TypedValueParser<Value = gdl::EngineChoice> {
+    use clap::builder::{PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(gdl::EngineChoice::NAMES)
+        .map(|name| name.parse().expect("a listed name"))
 }
 
 /// Reads a size in bytes: a number, optionally followed by `K`, `M`, `G` or
@@ -276,7 +327,7 @@ pub fn load(path: &Path, limits: &LimitArgs) -> Result<Loaded, Failure> {
                 )
             };
             let shown: Vec<Diagnostic> =
-                diagnostics.into_iter().filter(|d| !is_advice(d)).collect();
+                with_flags(diagnostics.into_iter().filter(|d| !is_advice(d)).collect());
             Failure::Invalid(format!(
                 "{}{name}: {why}\n",
                 gdl::render(&file, &shown, color())
@@ -394,10 +445,19 @@ fn read_bounded(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Failure>
 /// Loads the rules file `path` from its `bytes` (as read by [`read_rules`])
 /// with the limits given on the command line, ready to play.
 pub fn load_game(path: &Path, bytes: Vec<u8>, limits: &LimitArgs) -> Result<Game, LoadError> {
-    load_game_with(path, bytes, limits, limits.to_limits())
+    load_game_with(path, bytes, limits, limits.to_options())
 }
 
 impl LimitArgs {
+    /// The library's load options: the limits and the engine given on the
+    /// command line.
+    pub fn to_options(&self) -> gdl::LoadOptions {
+        gdl::LoadOptions {
+            limits: self.to_limits(),
+            engine: self.engine,
+        }
+    }
+
     /// The library's limits with those given on the command line.
     pub fn to_limits(&self) -> Limits {
         let mut l = Limits::default();
@@ -416,6 +476,9 @@ impl LimitArgs {
         if let Some(n) = self.max_ground_atoms {
             l.max_ground_atoms = n;
         }
+        if let Some(n) = self.max_ground_work {
+            l.max_ground_work = n;
+        }
         if let Some(n) = self.max_memory {
             l.max_memory = n;
         }
@@ -423,16 +486,16 @@ impl LimitArgs {
     }
 }
 
-/// Loads the rules file `path` from its `bytes` with `l`, refusing the
+/// Loads the rules file `path` from its `bytes` with `options`, refusing the
 /// published-game allowances under `--strict` and every warning under
 /// `--deny-warnings`.
 pub fn load_game_with(
     path: &Path,
     bytes: Vec<u8>,
     limits: &LimitArgs,
-    l: Limits,
+    options: gdl::LoadOptions,
 ) -> Result<Game, LoadError> {
-    let game = Game::from_bytes_with(&file_name(path), bytes, l)?;
+    let game = Game::from_bytes_with(&file_name(path), bytes, options)?;
     let denied = |d: &Diagnostic| {
         (limits.deny_warnings && !is_advice(d)) || (limits.strict && d.is_allowance())
     };

@@ -11,12 +11,12 @@ use crate::analysis::graph::{DepGraph, Edge};
 use crate::analysis::suggest::closest;
 use crate::error::Diagnostic;
 use crate::limits::DEFAULT_MAX_NESTING;
-use crate::plan::MAX_CLAUSE_VARIABLES;
+use crate::limits::MAX_CLAUSE_VARIABLES;
 use crate::source::{SourceFile, Span};
 use crate::syntax::ast::{Description, Literal, Rule, Sentence, Term};
 use crate::syntax::keywords::{goal_value, keyword_named, Keyword, KEYWORDS, OPERATORS};
-use crate::syntax::kif::parse;
-use crate::syntax::normal::{normalize, Clause, NLit};
+
+use crate::syntax::normal::{Clause, NLit};
 use crate::syntax::symbol::Symbol;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Cow;
@@ -80,12 +80,9 @@ const FORBIDDEN_DEPENDENCIES: [(&str, &[&str], &str); 6] = [
 /// ```
 pub fn check_source(name: &str, text: &str) -> (SourceFile, Vec<Diagnostic>) {
     let file = SourceFile::new(name, text);
-    let diagnostics = match parse(&file, DEFAULT_MAX_NESTING) {
-        Err(errors) => errors,
-        Ok(mut d) => match normalize(&d) {
-            Err(errors) => errors,
-            Ok(clauses) => super::analyse(&mut d, clauses).1,
-        },
+    let diagnostics = match super::front_end(&file, DEFAULT_MAX_NESTING) {
+        Ok(analysed) => analysed.warnings,
+        Err(diagnostics) => diagnostics,
     };
     (file, diagnostics)
 }
@@ -1248,6 +1245,7 @@ fn shortest_path(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::syntax::kif::parse;
 
     /// A minimal valid game.
     const GAME: &str = "(role you) (base (count 0)) (input you go) (init (count 0)) \

@@ -8,14 +8,46 @@ mod split;
 mod suggest;
 
 use crate::error::Diagnostic;
+use crate::source::SourceFile;
 use crate::syntax::ast::Description;
 use crate::syntax::normal::Clause;
+use crate::syntax::{kif, normal};
+
+/// A rules file through the front end: parsed, in normal form, analysed.
+pub(crate) struct Analysed {
+    /// The file as parsed (its symbols and rules, with their places).
+    pub description: Description,
+    /// The clauses to plan.
+    pub clauses: Vec<Clause>,
+    /// Every warning, sorted by position (there is no error).
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// The front end of every door into a rules file (loading a game and
+/// `check_source`): parse, normal form, analysis. Every diagnostic of the
+/// file, sorted, when one is an error.
+pub(crate) fn front_end(
+    file: &SourceFile,
+    max_nesting: usize,
+) -> Result<Analysed, Vec<Diagnostic>> {
+    let mut description = kif::parse(file, max_nesting)?;
+    let clauses = normal::normalize(&description)?;
+    let (clauses, diagnostics) = analyse(&mut description, clauses);
+    if diagnostics.iter().any(Diagnostic::is_error) {
+        return Err(diagnostics);
+    }
+    Ok(Analysed {
+        description,
+        clauses,
+        warnings: diagnostics,
+    })
+}
 
 /// The analysis of a parsed file in normal form: relations that depend on
 /// themselves through `not` only across constants are split by them (see
 /// `split`), then every restriction of GDL is checked. Returns the clauses
 /// to plan and every diagnostic, sorted by position.
-pub(crate) fn analyse(d: &mut Description, clauses: Vec<Clause>) -> (Vec<Clause>, Vec<Diagnostic>) {
+fn analyse(d: &mut Description, clauses: Vec<Clause>) -> (Vec<Clause>, Vec<Diagnostic>) {
     let (clauses, mut diagnostics) = split::split_by_constants(d, clauses);
     diagnostics.extend(check::check(d, &clauses));
     if !diagnostics.iter().any(Diagnostic::is_error) {

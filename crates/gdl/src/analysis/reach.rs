@@ -297,7 +297,7 @@ fn impossible_constant(
 ) -> Diagnostic {
     let constant = d.symbols.spelling(a);
     let mut values: Vec<&str> = set.iter().map(|&v| d.symbols.spelling(v)).collect();
-    values.sort_by(|x, y| crate::natural_cmp(x, y));
+    values.sort_by(|x, y| crate::syntax::natural::natural_cmp(x, y));
     let more = values.len().saturating_sub(MAX_LISTED);
     values.truncate(MAX_LISTED);
     let mut list = values.join(", ");

@@ -5,8 +5,8 @@ use super::types::{Move, Role};
 use super::Game;
 use crate::engine::interp::{run_strata, Store, Target};
 use crate::error::GameError;
-use crate::game::random::natural_cmp;
 use crate::plan::Phase;
+use crate::syntax::natural::natural_cmp;
 use crate::syntax::term::TermId;
 use std::sync::Arc;
 

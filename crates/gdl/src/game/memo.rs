@@ -1,9 +1,11 @@
 //! The models derived for states, memoised by state.
 
+use super::ground::GroundTables;
 use super::types::State;
 use crate::engine::ground::Values;
 use crate::engine::interp::Store;
 use rustc_hash::FxHashMap;
+use std::sync::Arc;
 
 /// The default number of state models kept per generation of the memo.
 pub(crate) const DEFAULT_MEMO_CAPACITY: usize = 1024;
@@ -18,10 +20,11 @@ pub(crate) const DEFAULT_MEMO_CAPACITY: usize = 1024;
 pub(crate) const DEFAULT_INTERPRETED_MEMO_CAPACITY: usize = 64;
 
 /// The facts derived so far for one state: relations of facts for the
-/// interpreter, or one truth value per atom for the ground rules.
+/// interpreter, or one truth value per atom of the ground rules (with the
+/// ground rules, which the state's queries read them by).
 pub(super) enum Facts {
     Store(Store),
-    Values(Values),
+    Values(Arc<GroundTables>, Values),
 }
 
 /// What has been derived for one state.
@@ -35,7 +38,7 @@ impl Model {
     fn bytes(&self) -> usize {
         let facts = match &self.facts {
             Facts::Store(store) => store.heap_bytes(),
-            Facts::Values(values) => values.heap_bytes(),
+            Facts::Values(_, values) => values.heap_bytes(),
         };
         facts + self.done.capacity() + std::mem::size_of::<Model>()
     }

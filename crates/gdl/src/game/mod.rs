@@ -16,7 +16,8 @@ mod rules;
 pub(crate) mod stepper;
 mod types;
 
-pub use types::{Engine, Move, Role, State};
+pub use load::LoadOptions;
+pub use types::{Engine, EngineChoice, Move, Role, State};
 
 use crate::engine::ground::Values;
 use crate::engine::interp::{RunScratch, Store};
@@ -58,6 +59,10 @@ pub struct Game {
     detached: Option<(usize, usize)>,
     /// True while a detached game is played.
     detaching: bool,
+    /// The rules the ground rules' evaluations checked (`GroundProgram::run`).
+    ground_work: u64,
+    /// Why loading chose the engine (see `Game::engine_choice`).
+    choice: Arc<str>,
 }
 
 impl Clone for Game {
@@ -75,6 +80,8 @@ impl Clone for Game {
             stepper: None,
             detached: None,
             detaching: false,
+            ground_work: 0,
+            choice: Arc::clone(&self.choice),
         }
     }
 }
@@ -90,6 +97,13 @@ impl Game {
             },
             None => Engine::Interpreter,
         }
+    }
+
+    /// Why loading chose the engine it did, in words: what was asked for,
+    /// which candidates grounded, and the estimates compared (what `gdl
+    /// plan` prints first).
+    pub fn engine_choice(&self) -> &str {
+        &self.choice
     }
 
     /// A stepper in the initial state: the fast path for playing many
@@ -132,7 +146,7 @@ impl Game {
     /// returned) or the initial state (a game starting): the queries below
     /// then answer from it. Other states (a search jumping about a tree)
     /// go to the memoised models, which cost less than moving the stepper
-    /// far.
+    /// far, and so do states off the ground rules (see `Stepper::is_off`).
     fn positioned(&mut self, state: &State) -> Option<&mut Stepper> {
         if self.stepper.is_none() {
             self.stepper = Game::stepper(self).map(Box::new);
@@ -142,6 +156,10 @@ impl Game {
             return None;
         }
         s.set_state(state);
+        // A state outside a `base` that bounds the ground rules.
+        if s.is_off() {
+            return None;
+        }
         Some(s)
     }
 

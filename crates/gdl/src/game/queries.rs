@@ -1,15 +1,18 @@
 //! The queries of the game API: legal moves, terminal, goals, next states,
 //! each on the model of its state, derived as far as the query needs.
 
+use super::ground::GroundTables;
 use super::memo::{Facts, Model};
 use super::rules::Rules;
 use super::types::{Move, Role, State};
 use super::Game;
-use crate::engine::interp::{run_strata_in, Store, Target};
+use crate::engine::ground::Values;
+use crate::engine::interp::{run_strata_in, Relation, Store, Target};
 use crate::error::GameError;
-use crate::plan::{Phase, RelId};
+use crate::plan::{Keywords, Phase, RelId};
 use crate::syntax::keywords::goal_value;
 use crate::syntax::term::{TermId, TermTable};
+use std::sync::Arc;
 
 impl Game {
     /// Derives the strata `needed` for `state` (those not derived yet),
@@ -39,9 +42,9 @@ impl Game {
         let todo = &mut self.todo;
         todo.clear();
         todo.extend(needed(rules).iter().copied().filter(|&c| !model.done[c]));
-        match (&mut model.facts, &rules.ground) {
-            (Facts::Values(values), Some(g)) => g.program.run(todo, values),
-            (Facts::Store(facts), _) => run_strata_in(
+        match &mut model.facts {
+            Facts::Values(g, values) => self.ground_work += g.program.run(todo, values),
+            Facts::Store(facts) => run_strata_in(
                 &mut self.run,
                 &rules.program,
                 todo,
@@ -53,28 +56,20 @@ impl Game {
                 &self.symbols,
                 &self.limits,
             )?,
-            (Facts::Values(_), None) => unreachable!("values only with ground rules"),
         }
         todo.iter().for_each(|&c| model.done[c] = true);
         Ok(())
     }
 
-    /// The memoised model of a state (after `model` made it).
-    fn memoised(&self, state: &State) -> &Model {
-        self.memo.in_use(state)
-    }
-
-    /// The facts of `rel` in an interpreted model, wherever its phase keeps
-    /// them.
-    fn facts<'a>(
-        rules: &'a Rules,
-        facts: &'a Store,
-        rel: RelId,
-    ) -> &'a crate::engine::interp::Relation {
-        match rules.program.info(rel).phase {
-            Phase::Static => rules.static_facts.relation(rel),
-            _ => facts.relation(rel),
-        }
+    /// The model of `state` with the strata `needed` derived, as the
+    /// queries read it.
+    fn view(
+        &mut self,
+        state: &State,
+        needed: fn(&Rules) -> &[usize],
+    ) -> Result<View<'_>, GameError> {
+        self.model(state, needed)?;
+        Ok(View::of(&self.rules, self.memo.in_use(state)))
     }
 
     /// Whether `(legal role m)` holds in `state`.
@@ -82,19 +77,7 @@ impl Game {
         if let Some(s) = self.positioned(state) {
             return Ok(s.legal_moves(role).contains(&m));
         }
-        self.model(state, |r| &r.legal)?;
-        let rules = &*self.rules;
-        let tuple = [rules.roles[role], m.0];
-        Ok(match (&self.memoised(state).facts, &rules.ground) {
-            (Facts::Values(values), Some(g)) => g
-                .legal_atom
-                .get(&(role, m.0))
-                .is_some_and(|&a| values.truth[a as usize]),
-            (Facts::Store(facts), _) => {
-                Game::facts(rules, facts, rules.program.keywords.legal).contains(&tuple)
-            }
-            (Facts::Values(_), None) => unreachable!(),
-        })
+        Ok(self.view(state, |r| &r.legal)?.is_legal(role, m))
     }
 
     /// The legal moves of `role` in `state`, in the order derived.
@@ -102,22 +85,7 @@ impl Game {
         if let Some(s) = self.positioned(state) {
             return Ok(s.legal_moves(role.0 as usize));
         }
-        self.model(state, |r| &r.legal)?;
-        let rules = &*self.rules;
-        let role_term = rules.roles[role.0 as usize];
-        Ok(match (&self.memoised(state).facts, &rules.ground) {
-            (Facts::Values(values), Some(g)) => g.legal[role.0 as usize]
-                .iter()
-                .filter(|(a, _)| values.truth[*a as usize])
-                .map(|&(_, m)| Move(m))
-                .collect(),
-            (Facts::Store(facts), _) => Game::facts(rules, facts, rules.program.keywords.legal)
-                .rows()
-                .filter(|r| r[0] == role_term)
-                .map(|r| Move(r[1]))
-                .collect(),
-            (Facts::Values(_), None) => unreachable!(),
-        })
+        Ok(self.view(state, |r| &r.legal)?.legal_moves(role.0 as usize))
     }
 
     /// Every combination of one legal move per role, in role order. A list
@@ -165,17 +133,7 @@ impl Game {
         if let Some(s) = self.positioned(state) {
             return Ok(s.is_terminal());
         }
-        self.model(state, |r| &r.terminal)?;
-        let rules = &*self.rules;
-        Ok(match (&self.memoised(state).facts, &rules.ground) {
-            (Facts::Values(values), Some(g)) => {
-                g.terminal.is_some_and(|a| values.truth[a as usize])
-            }
-            (Facts::Store(facts), _) => {
-                !Game::facts(rules, facts, rules.program.keywords.terminal).is_empty()
-            }
-            (Facts::Values(_), None) => unreachable!(),
-        })
+        Ok(self.view(state, |r| &r.terminal)?.is_terminal())
     }
 
     /// Each role's goal value in `state`, in role order. Every role must
@@ -185,25 +143,14 @@ impl Game {
         if let Some(goals) = self.positioned(state).and_then(|s| s.goals()) {
             return Ok(goals);
         }
-        self.model(state, |r| &r.goal)?;
-        let rules = &*self.rules;
-        let model = self.memoised(state);
-        let mut goals = Vec::with_capacity(rules.roles.len());
-        for (i, &role) in rules.roles.iter().enumerate() {
-            let values: Vec<TermId> = match (&model.facts, &rules.ground) {
-                (Facts::Values(values), Some(g)) => g.goal[i]
-                    .iter()
-                    .filter(|(a, _)| values.truth[*a as usize])
-                    .map(|&(_, v)| v)
-                    .collect(),
-                (Facts::Store(facts), _) => Game::facts(rules, facts, rules.program.keywords.goal)
-                    .rows()
-                    .filter(|r| r[0] == role)
-                    .map(|r| r[1])
-                    .collect(),
-                (Facts::Values(_), None) => unreachable!(),
-            };
-            let name = rules.role_names[i].clone();
+        let roles = self.rules.roles.len();
+        let values: Vec<Vec<TermId>> = {
+            let view = self.view(state, |r| &r.goal)?;
+            (0..roles).map(|role| view.goal_values(role)).collect()
+        };
+        let mut goals = Vec::with_capacity(roles);
+        for (i, values) in values.into_iter().enumerate() {
+            let name = self.rules.role_names[i].clone();
             match values.as_slice() {
                 [] => return Err(GameError::NoGoal { role: name }),
                 [v] => {
@@ -258,17 +205,32 @@ impl Game {
                 });
             }
         }
+        self.next_state_unchecked(state, joint)
+    }
+
+    /// The state after every role plays its move of `joint` (in role
+    /// order), for a caller that has checked the joint move: one move per
+    /// role, each legal in `state`, which is not terminal (a search that
+    /// picked the moves from [`Game::legal_moves`]). Unchecked moves give
+    /// a state the rules do not define, never undefined behaviour; one
+    /// move too few or too many panics.
+    pub fn next_state_unchecked(
+        &mut self,
+        state: &State,
+        joint: &[Move],
+    ) -> Result<State, GameError> {
+        assert_eq!(joint.len(), self.rules.roles.len(), "one move per role");
         if let Some(s) = self.positioned(state) {
-            s.play(joint)?;
-            return Ok(s.state());
+            if s.play_moves(joint) {
+                return Ok(s.state());
+            }
         }
         self.model(state, |r| &r.next_state)?;
         let rules = &*self.rules;
         let p = &rules.program;
         let kw = p.keywords;
-        let model = self.memo.in_use(state);
-        let next: Vec<TermId> = match (&model.facts, &rules.ground) {
-            (Facts::Values(values), Some(g)) => {
+        let next: Vec<TermId> = match &self.memo.in_use(state).facts {
+            Facts::Values(g, values) => {
                 // Ground rules: the state's values plus the joint move's atoms.
                 let scratch = &mut self.scratch;
                 scratch.clone_from(values);
@@ -277,14 +239,14 @@ impl Game {
                         g.program.set(scratch, a);
                     }
                 }
-                g.program.run(&rules.next_moves, scratch);
+                self.ground_work += g.program.run(&rules.next_moves, scratch);
                 g.next
                     .iter()
                     .filter(|(a, _)| scratch.truth[*a as usize])
                     .map(|&(_, f)| f)
                     .collect()
             }
-            (Facts::Store(facts), _) => {
+            Facts::Store(facts) => {
                 let moves = &mut self.moves;
                 moves.reset(p);
                 for (i, m) in joint.iter().enumerate() {
@@ -305,13 +267,95 @@ impl Game {
                 )?;
                 let next = match p.info(kw.next).phase {
                     Phase::Move => moves.relation(kw.next),
-                    _ => Game::facts(rules, facts, kw.next),
+                    _ => View::facts(rules, facts, kw.next),
                 };
                 next.rows().map(|r| r[0]).collect()
             }
-            (Facts::Values(_), None) => unreachable!(),
         };
         Ok(State::from_terms(next))
+    }
+}
+
+/// A state's model as the queries read it: the truth values of the ground
+/// rules' atoms, or the interpreter's facts.
+enum View<'a> {
+    Ground(&'a GroundTables, &'a Values),
+    Interpreted(&'a Rules, &'a Store),
+}
+
+impl<'a> View<'a> {
+    /// The view of `model`, a model of the game of `rules`.
+    fn of(rules: &'a Rules, model: &'a Model) -> View<'a> {
+        match &model.facts {
+            Facts::Values(g, values) => View::Ground(g, values),
+            Facts::Store(facts) => View::Interpreted(rules, facts),
+        }
+    }
+
+    /// The facts of `rel` in an interpreted model, wherever its phase keeps
+    /// them.
+    fn facts(rules: &'a Rules, facts: &'a Store, rel: RelId) -> &'a Relation {
+        match rules.program.info(rel).phase {
+            Phase::Static => rules.static_facts.relation(rel),
+            _ => facts.relation(rel),
+        }
+    }
+
+    /// The facts of the keyword relation `pick` names, in an interpreted
+    /// model.
+    fn keyword(rules: &'a Rules, facts: &'a Store, pick: fn(Keywords) -> RelId) -> &'a Relation {
+        View::facts(rules, facts, pick(rules.program.keywords))
+    }
+
+    /// legal(role, m)
+    fn is_legal(&self, role: usize, m: Move) -> bool {
+        match *self {
+            View::Ground(g, values) => {
+                (g.legal_atom.get(&(role, m.0))).is_some_and(|&a| values.truth[a as usize])
+            }
+            View::Interpreted(rules, facts) => {
+                let tuple = [rules.roles[role], m.0];
+                View::keyword(rules, facts, |k| k.legal).contains(&tuple)
+            }
+        }
+    }
+
+    /// legal(role, ?m), in the order derived.
+    fn legal_moves(&self, role: usize) -> Vec<Move> {
+        match *self {
+            View::Ground(g, values) => (g.legal[role].iter())
+                .filter(|(a, _)| values.truth[*a as usize])
+                .map(|&(_, m)| Move(m))
+                .collect(),
+            View::Interpreted(rules, facts) => (View::keyword(rules, facts, |k| k.legal).rows())
+                .filter(|r| r[0] == rules.roles[role])
+                .map(|r| Move(r[1]))
+                .collect(),
+        }
+    }
+
+    /// terminal
+    fn is_terminal(&self) -> bool {
+        match *self {
+            View::Ground(g, values) => g.terminal.is_some_and(|a| values.truth[a as usize]),
+            View::Interpreted(rules, facts) => {
+                !View::keyword(rules, facts, |k| k.terminal).is_empty()
+            }
+        }
+    }
+
+    /// goal(role, ?v)
+    fn goal_values(&self, role: usize) -> Vec<TermId> {
+        match *self {
+            View::Ground(g, values) => (g.goal[role].iter())
+                .filter(|(a, _)| values.truth[*a as usize])
+                .map(|&(_, v)| v)
+                .collect(),
+            View::Interpreted(rules, facts) => (View::keyword(rules, facts, |k| k.goal).rows())
+                .filter(|r| r[0] == rules.roles[role])
+                .map(|r| r[1])
+                .collect(),
+        }
     }
 }
 
@@ -338,7 +382,7 @@ pub(super) fn new_model(
         });
         if known {
             return Box::new(Model {
-                facts: Facts::Values(values),
+                facts: Facts::Values(Arc::clone(g), values),
                 done: vec![false; p.components.len()],
             });
         }

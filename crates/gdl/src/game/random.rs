@@ -14,9 +14,9 @@
 use crate::error::GameError;
 use crate::game::stepper::Stepper;
 use crate::game::{Game, Move, Role, State};
+use crate::syntax::natural::natural_cmp;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
-use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -170,32 +170,6 @@ fn random_api_playout(
         Ok(())
     })
 }
-
-/// How many states a second random playouts from the initial state visit
-/// in about `seconds` (the states of playouts finished by then; the time
-/// of the one cut short counts too), as benchmarks play them; `None` when
-/// a playout fails. What loading measures to choose between two engines.
-pub(crate) fn states_per_second(game: &mut Game, seconds: f64) -> Option<f64> {
-    let start = Instant::now();
-    let deadline = start + std::time::Duration::from_secs_f64(seconds);
-    let mut rng = Pcg64::seed_from_u64(0);
-    let initial = game.initial_state();
-    let mut states = 0;
-    loop {
-        match outcome_until(game, &initial, &mut rng, RACE_MAX_STEPS, Some(deadline)) {
-            Ok(Some(playout)) => states += playout.steps + 1,
-            Ok(None) => break,
-            Err(_) => return None,
-        }
-        if late(Some(deadline)) {
-            break;
-        }
-    }
-    Some(states as f64 / start.elapsed().as_secs_f64())
-}
-
-/// The longest playout [`states_per_second`] plays.
-const RACE_MAX_STEPS: usize = 1_000;
 
 /// Whether a playout with `deadline` is over time.
 fn late(deadline: Option<Instant>) -> bool {
@@ -451,91 +425,6 @@ impl RandomPlayer {
             joint.push(self.choose(game, &moves));
         }
         Ok(joint)
-    }
-}
-
-/// Compares two texts in natural order: runs of digits compare as numbers,
-/// everything else character by character, without case (as GDL compares
-/// names; texts equal but for case then compare by their bytes). `(cell a
-/// 9)` comes before `(cell a 10)`, and `(cell B 1)` before `(cell c 1)`: a
-/// game's moves and facts come in the same order however its names are
-/// written.
-pub fn natural_cmp(a: &str, b: &str) -> Ordering {
-    folded_cmp(a.as_bytes(), b.as_bytes()).then_with(|| a.cmp(b))
-}
-
-/// `natural_cmp` with ASCII letters compared in lower case.
-fn folded_cmp(mut a: &[u8], mut b: &[u8]) -> Ordering {
-    loop {
-        match (a.first(), b.first()) {
-            (None, None) => return Ordering::Equal,
-            (None, Some(_)) => return Ordering::Less,
-            (Some(_), None) => return Ordering::Greater,
-            (Some(x), Some(y)) if x.is_ascii_digit() && y.is_ascii_digit() => {
-                let da = a.iter().take_while(|c| c.is_ascii_digit()).count();
-                let db = b.iter().take_while(|c| c.is_ascii_digit()).count();
-                let na = trim_zeros(&a[..da]);
-                let nb = trim_zeros(&b[..db]);
-                let ord = na
-                    .len()
-                    .cmp(&nb.len())
-                    .then_with(|| na.cmp(nb))
-                    .then_with(|| da.cmp(&db));
-                if ord != Ordering::Equal {
-                    return ord;
-                }
-                a = &a[da..];
-                b = &b[db..];
-            }
-            (Some(x), Some(y)) => {
-                let (x, y) = (x.to_ascii_lowercase(), y.to_ascii_lowercase());
-                if x != y {
-                    return x.cmp(&y);
-                }
-                a = &a[1..];
-                b = &b[1..];
-            }
-        }
-    }
-}
-
-fn trim_zeros(digits: &[u8]) -> &[u8] {
-    let zeros = digits.iter().take_while(|&&c| c == b'0').count();
-    &digits[zeros.min(digits.len().saturating_sub(1))..]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn natural_order_compares_numbers_as_numbers() {
-        let facts = |t: &[&str]| -> Vec<String> { t.iter().map(|s| s.to_string()).collect() };
-        let mut v = facts(&[
-            "(cell a 10)",
-            "(cell a 9)",
-            "(cell b 1)",
-            "(cell a 09)",
-            "noop",
-        ]);
-        v.sort_by(|a, b| natural_cmp(a, b));
-        assert_eq!(
-            v,
-            facts(&[
-                "(cell a 9)",
-                "(cell a 09)",
-                "(cell a 10)",
-                "(cell b 1)",
-                "noop"
-            ])
-        );
-        assert_eq!(natural_cmp("x2", "x10"), Ordering::Less);
-        assert_eq!(natural_cmp("x", "x"), Ordering::Equal);
-        // Without case: as if written in lower case, ties broken by bytes.
-        assert_eq!(natural_cmp("(cell B 1)", "(cell c 1)"), Ordering::Less);
-        assert_eq!(natural_cmp("(cell b 2)", "(cell B 10)"), Ordering::Less);
-        assert_eq!(natural_cmp("_x", "Ax"), Ordering::Less);
-        assert_eq!(natural_cmp("Ax", "ax"), Ordering::Less);
     }
 }
 

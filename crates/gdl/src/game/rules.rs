@@ -35,8 +35,9 @@ pub(super) struct Rules {
     pub(super) next_state: Vec<usize>,
     /// Move-phase strata needed for `next`.
     pub(super) next_moves: Vec<usize>,
-    /// The ground rules, when grounding fit its budget.
-    pub(super) ground: Option<GroundTables>,
+    /// The ground rules, when grounding fit its budget (shared with the
+    /// models of states they evaluate).
+    pub(super) ground: Option<Arc<GroundTables>>,
     /// The limit that stopped grounding, when it was tried and failed.
     pub(super) grounding_stop: Option<LimitKind>,
     /// The tables of the incremental fast path, when the ground rules have

@@ -13,9 +13,9 @@ use super::ground::GroundTables;
 use super::types::{Move, State};
 use crate::engine::incremental::{Evaluation, LazyRules, Network};
 use crate::error::GameError;
-use crate::game::random::natural_cmp;
 use crate::plan::{Phase, Program, RelId};
 use crate::syntax::keywords::goal_value;
+use crate::syntax::natural::natural_cmp;
 use crate::syntax::symbol::Symbols;
 use crate::syntax::term::TermId;
 use crate::syntax::term::TermTable;
@@ -23,7 +23,6 @@ use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
-use std::time::Instant;
 
 /// No atom.
 const NONE: u32 = u32::MAX;
@@ -264,6 +263,9 @@ pub struct Stepper {
     /// Scratch of `nth_natural`: a role's legal bits, then a bit per
     /// natural rank of its legal moves.
     ranked: Vec<u64>,
+    /// The work of the rules left out of the network, decided top-down
+    /// when goals are asked (`LazyRules::holds`).
+    lazy_work: u64,
 }
 
 fn words(bits: usize) -> usize {
@@ -316,6 +318,7 @@ impl Stepper {
             known: None,
             snapshot: None,
             ranked: Vec::new(),
+            lazy_work: 0,
             eval,
             tables,
         };
@@ -639,6 +642,12 @@ impl Stepper {
             .collect()
     }
 
+    /// The work done since it was made, in the network and top-down: a
+    /// count the same on every machine (what loading weighs engines by).
+    pub(crate) fn work(&self) -> u64 {
+        self.eval.work() + self.lazy_work
+    }
+
     /// Each role's goal value, in role order, when every role has exactly
     /// one that is a whole number from 0 to 100; `None` otherwise (the
     /// general API's `Game::goals` says what is wrong). The rules only
@@ -650,8 +659,9 @@ impl Stepper {
         let mut goals = Vec::with_capacity(self.tables.goals.len());
         let lazy = self.tables.lazy.as_ref();
         let mut memo = lazy.map(LazyRules::memo).unwrap_or_default();
+        let work = &mut self.lazy_work;
         let mut holds = |a: u32| match lazy.filter(|l| l.is_lazy(a)) {
-            Some(l) => l.holds(a, |b| self.eval.holds(b), &mut memo),
+            Some(l) => l.holds(a, |b| self.eval.holds(b), &mut memo, work),
             None => self.eval.holds(a),
         };
         for role in &self.tables.goals {
@@ -757,39 +767,60 @@ impl Stepper {
         if self.is_terminal() {
             return Err(GameError::Terminal);
         }
-        let mut nth = Vec::with_capacity(joint.len());
         for (role, &m) in joint.iter().enumerate() {
-            let r = &roles[role];
-            let k = (0..self.legal_count(role)).find(|&k| self.nth_legal(role, k) == m);
-            match k {
-                Some(k) => nth.push(k),
-                None => {
-                    let played = r
-                        .moves
-                        .iter()
-                        .position(|&x| x == m)
-                        .map_or_else(|| "a move never legal".to_string(), |e| r.texts[e].clone());
-                    let legal = (0..self.legal_count(role))
-                        .map(|k| r.texts[self.nth_entry(role, k) as usize].clone())
-                        .collect();
-                    return Err(GameError::IllegalMove {
-                        role: r.name.clone(),
-                        played,
-                        legal,
-                    });
-                }
+            if self.nth_of(role, m).is_none() {
+                let r = &self.tables.roles[role];
+                let played = (r.moves.iter().position(|&x| x == m))
+                    .map_or_else(|| "a move never legal".to_string(), |e| r.texts[e].clone());
+                let legal = (0..self.legal_count(role))
+                    .map(|k| r.texts[self.nth_entry(role, k) as usize].clone())
+                    .collect();
+                return Err(GameError::IllegalMove {
+                    role: r.name.clone(),
+                    played,
+                    legal,
+                });
             }
         }
-        self.play_nth(&nth);
+        self.play_moves(joint);
         Ok(())
+    }
+
+    /// Plays a joint move its caller has checked (one move per role, each
+    /// legal, the position on the ground rules and not terminal), without
+    /// checking it again: false, and nothing played, where a move is not
+    /// among its role's legal moves.
+    pub(crate) fn play_moves(&mut self, joint: &[Move]) -> bool {
+        // The joint move's indices, on the stack for up to 8 roles.
+        let (mut inline, mut heap) = ([0; 8], Vec::new());
+        let nth: &mut [usize] = if joint.len() <= inline.len() {
+            &mut inline[..joint.len()]
+        } else {
+            heap.resize(joint.len(), 0);
+            &mut heap
+        };
+        for (role, (&m, k)) in joint.iter().zip(nth.iter_mut()).enumerate() {
+            match self.nth_of(role, m) {
+                Some(n) => *k = n,
+                None => return false,
+            }
+        }
+        self.play_nth(nth);
+        true
+    }
+
+    /// Where `m` stands among the legal moves of `role` (see `nth_legal`).
+    fn nth_of(&self, role: usize, m: Move) -> Option<usize> {
+        (0..self.legal_count(role)).find(|&k| self.nth_legal(role, k) == m)
     }
 }
 
 /// The tables of the stepper over the ground rules, or `None` when the
 /// ground rules recurse through a cycle of atoms. Where many rules are read
 /// by goals only, of the two ways to evaluate them (`table_variants`) the
-/// one that plays random playouts from `initial` faster is kept (a time,
-/// measured turn about: either gives the same answers).
+/// one that spends less work on the same seeded random playouts from
+/// `initial` ([`seeded_playouts`]) is kept (a count, the same on every machine: either gives the
+/// same answers).
 pub(super) fn step_tables(
     g: &GroundTables,
     p: &Program,
@@ -803,8 +834,13 @@ pub(super) fn step_tables(
         return Some(waiting);
     };
     let (waiting, top_down) = (Arc::new(waiting), Arc::new(top_down));
-    let (a, b) = race(&waiting, &top_down, initial);
-    Arc::into_inner(if b > a * LAZY_MARGIN {
+    let work = |tables: &Arc<Tables>| {
+        let mut stepper = Stepper::new(Arc::clone(tables));
+        seeded_playouts(&mut stepper, initial);
+        stepper.work()
+    };
+    let (a, b) = (work(&waiting), work(&top_down));
+    Arc::into_inner(if (b as f64) * LAZY_MARGIN < a as f64 {
         top_down
     } else {
         waiting
@@ -938,66 +974,62 @@ fn table_variants(
 /// read must reach to be tried top-down.
 const LAZY_SHARE: usize = 10;
 
-/// How much faster the top-down goals must play to be kept.
+/// How much less work the top-down goals must spend to be kept.
 const LAZY_MARGIN: f64 = 1.1;
 
-/// How long `race` plays each of its two tables in all, in seconds, in
-/// slices of `RACE_SLICE`, turn about.
-const RACE_SECONDS: f64 = 0.04;
-const RACE_SLICE: f64 = 0.01;
+/// How many random playouts [`seeded_playouts`] plays, and how many joint
+/// moves in all at most.
+const SEEDED_PLAYOUTS: usize = 32;
+const SEEDED_STEPS: usize = 4096;
 
-/// The most joint moves a playout of `race` plays.
-const RACE_STEPS: usize = 1000;
-
-/// The random playouts per second that each of two tables of one game
-/// plays from `initial`, its goals asked at each end, measured turn about.
-fn race(a: &Arc<Tables>, b: &Arc<Tables>, initial: &State) -> (f64, f64) {
-    let mut steppers = [a, b].map(|t| Stepper::new(Arc::clone(t)));
-    let mut rates = [(0usize, 0f64); 2];
-    let mut rng = Pcg64::seed_from_u64(0);
-    for _ in 0..(RACE_SECONDS / RACE_SLICE / 2.0).ceil() as usize {
-        for (stepper, (playouts, seconds)) in steppers.iter_mut().zip(&mut rates) {
-            let start = Instant::now();
-            let until = start + std::time::Duration::from_secs_f64(RACE_SLICE);
-            while Instant::now() < until {
-                random_playout_on(stepper, initial, &mut rng, until);
-                *playouts += 1;
-            }
-            *seconds += start.elapsed().as_secs_f64();
-        }
-    }
-    let rate = |(playouts, seconds): (usize, f64)| playouts as f64 / seconds.max(f64::EPSILON);
-    (rate(rates[0]), rate(rates[1]))
+/// How [`seeded_playouts`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Seeded {
+    /// Every playout played (or the joint moves ran out).
+    Done,
+    /// A position left the ground rules (see `Stepper::is_off`).
+    Off,
+    /// A role had no legal move.
+    NoMove,
 }
 
-/// Plays a random playout of at most `RACE_STEPS` joint moves from
-/// `initial`, stopped at `until`, and asks its goals; it ends early where
-/// a role has no move or the position leaves the ground rules.
-fn random_playout_on(stepper: &mut Stepper, initial: &State, rng: &mut Pcg64, until: Instant) {
-    stepper.set_state(initial);
+/// Plays [`SEEDED_PLAYOUTS`] random playouts from `initial` on `stepper`
+/// (seed 0, at most [`SEEDED_STEPS`] joint moves in all), asking the goals
+/// at each end: what loading plays to learn about ground rules, the same
+/// moves on any of their tables. Stops where a position leaves the ground
+/// rules or a role has no move.
+pub(crate) fn seeded_playouts(stepper: &mut Stepper, initial: &State) -> Seeded {
+    let mut rng = Pcg64::seed_from_u64(0);
     let mut picks = vec![0; stepper.tables.roles.len()];
-    for _ in 0..RACE_STEPS {
-        if stepper.is_terminal() || stepper.is_off() || Instant::now() >= until {
-            break;
-        }
-        for (role, k) in picks.iter_mut().enumerate() {
-            match stepper.legal_count(role) {
-                0 => return,
-                n => *k = rng.gen_range(0..n),
+    let mut steps = 0;
+    for _ in 0..SEEDED_PLAYOUTS {
+        stepper.set_state(initial);
+        while !stepper.is_terminal() {
+            if steps == SEEDED_STEPS {
+                return Seeded::Done;
+            }
+            for (role, k) in picks.iter_mut().enumerate() {
+                match stepper.legal_count(role) {
+                    0 => return Seeded::NoMove,
+                    n => *k = rng.gen_range(0..n),
+                }
+            }
+            stepper.play_nth(&picks);
+            steps += 1;
+            if stepper.is_off() {
+                return Seeded::Off;
             }
         }
-        stepper.play_nth(&picks);
-    }
-    if !stepper.is_off() {
         stepper.goals();
     }
+    Seeded::Done
 }
 
 #[cfg(test)]
 mod tests {
     use super::{table_variants, Stepper};
     use crate::engine::incremental::Evaluation;
-    use crate::{Game, Limits};
+    use crate::{EngineChoice, Game, Limits, LoadOptions};
     use rand::{Rng, SeedableRng};
     use rand_pcg::Pcg64;
     use std::sync::Arc;
@@ -1041,9 +1073,9 @@ mod tests {
             table_variants(g, &r.program, &r.roles, &r.role_names, names).unwrap();
         let top_down = top_down.expect("the rules only goals read are many");
         assert!(top_down.lazy.is_some() && waiting.lazy.is_none());
-        let off = Limits {
-            max_ground_work: 0,
-            ..Limits::default()
+        let off = LoadOptions {
+            limits: Limits::default(),
+            engine: EngineChoice::Interpreter,
         };
         let mut interpreted = Game::from_source_with("rows.gdl", ROWS, off).unwrap();
         let mut outcomes = std::collections::BTreeSet::new();

@@ -3,9 +3,6 @@
 //! components in dependency order), and for every clause a join plan that
 //! fixes once the order of its body literals and the index each one uses.
 
-pub mod condense;
-pub mod demand;
-
 use crate::analysis::graph::DepGraph;
 use crate::syntax::ast::{Sentence, Term};
 use crate::syntax::keywords::KEYWORDS;
@@ -45,10 +42,6 @@ pub struct RelInfo {
     /// The indexes the join plans look it up by.
     pub indexes: Vec<IndexSpec>,
 }
-
-/// The most variables one clause may have: [`Pat::Var`] numbers them in 16
-/// bits. The checker refuses a rule with more (`too-many-variables`).
-pub const MAX_CLAUSE_VARIABLES: usize = u16::MAX as usize;
 
 /// A term pattern of a clause: ground parts are interned terms, variables
 /// are numbered per clause.
@@ -469,7 +462,7 @@ impl Planner<'_> {
                     vars.len() - 1
                 });
                 // Never wraps: the checker refused clauses of more than
-                // MAX_CLAUSE_VARIABLES (a wrapped number would alias `?v0`).
+                // crate::limits::MAX_CLAUSE_VARIABLES (a wrapped number would alias `?v0`).
                 Pat::Var(u16::try_from(i).expect("the checker bounds a clause's variables"))
             }
             Term::Func(f, args, _) => {

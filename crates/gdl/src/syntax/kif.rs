@@ -7,7 +7,7 @@
 //! the errors it can find before giving up.
 
 use crate::error::Diagnostic;
-use crate::limits::{DEFAULT_MAX_NESTING, MAX_NESTING_CEILING, MAX_SOURCE_BYTES};
+use crate::limits::{LimitKind, DEFAULT_MAX_NESTING, MAX_NESTING_CEILING, MAX_SOURCE_BYTES};
 use crate::source::{SourceFile, Span};
 use crate::syntax::ast::{Description, Literal, Rule, Sentence, Term};
 use crate::syntax::symbol::{Symbol, Symbols};
@@ -265,12 +265,11 @@ fn scan_parentheses(text: &str, max_nesting: usize) -> Result<(), Vec<Diagnostic
                         )
                         .with_label("this list is too deep")
                         .with_note(if max_nesting < MAX_NESTING_CEILING {
-                            format!(
-                                "raise the limit with --max-nesting (up to {MAX_NESTING_CEILING})"
-                            )
+                            format!("the nesting limit can be raised up to {MAX_NESTING_CEILING}")
                         } else {
                             "this is the most the reader accepts".to_string()
-                        }),
+                        })
+                        .with_limit(LimitKind::Nesting),
                     );
                 }
             }

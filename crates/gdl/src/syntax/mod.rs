@@ -4,6 +4,7 @@
 pub(crate) mod ast;
 pub(crate) mod keywords;
 pub(crate) mod kif;
+pub(crate) mod natural;
 pub(crate) mod normal;
 pub(crate) mod symbol;
 pub(crate) mod term;

@@ -326,18 +326,21 @@ impl Grounded {
 
     /// Derives the strata `comps` (in order) over `values`, in which the
     /// input atoms (`true`, and `does` for move strata) and the strata below
-    /// are already set.
+    /// are already set. Returns the rules it checked: its work, a count the
+    /// same on every machine.
     //
     // For each stratum: head :- pos_1, ..., pos_n, not neg_1, ..., not neg_m,
     // over ground atoms. A non-recursive stratum checks only the rules whose
     // trigger atom turned true (and those with no positive atom); a
     // recursive one repeats all its rules until nothing changes.
-    pub fn run(&self, comps: &[usize], values: &mut Values) {
+    pub fn run(&self, comps: &[usize], values: &mut Values) -> u64 {
+        let mut work = 0;
         for &c in comps {
             if self.recursive[c] {
                 let (lo, hi) = self.strata[c];
                 loop {
                     let mut changed = false;
+                    work += u64::from(hi - lo);
                     for r in lo..hi {
                         changed |= self.fire(r, values);
                     }
@@ -360,6 +363,7 @@ impl Grounded {
                         bits &= (1 << (hi - base)) - 1;
                     }
                     values.pending[word] &= !bits;
+                    work += u64::from(bits.count_ones());
                     while bits != 0 {
                         let r = base + bits.trailing_zeros() as usize;
                         bits &= bits - 1;
@@ -367,11 +371,13 @@ impl Grounded {
                     }
                     word += 1;
                 }
+                work += self.always[c].len() as u64;
                 for &r in &self.always[c] {
                     self.fire(r, values);
                 }
             }
         }
+        work
     }
 
     /// Sets the head of rule `r` if its body holds; true if it changed.

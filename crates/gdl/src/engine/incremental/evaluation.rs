@@ -62,6 +62,9 @@ pub struct Evaluation {
     pub(super) track: bool,
     pub(super) touched_len: usize,
     pub(super) touched_reads: usize,
+    /// The work done since it was made: one for each atom flipped and
+    /// each rule read on a flip (what loading counts to weigh engines).
+    pub(super) work: u64,
 }
 
 impl Evaluation {
@@ -100,6 +103,7 @@ impl Evaluation {
             track: net.rules.len() + net.atoms.len() > TRACK_MIN,
             touched_len: 0,
             touched_reads: 0,
+            work: 0,
         };
         e.atoms[net.always as usize].truth = true;
         // head :- (nothing false yet): every rule without positive atoms.
@@ -218,6 +222,12 @@ impl Evaluation {
         let changed = ..src.changed_len;
         dst.changed[changed].copy_from_slice(&src.changed[changed]);
         dst.changed_len = src.changed_len;
+    }
+
+    /// The work done since it was made: one for each atom flipped and each
+    /// rule read on a flip, a count the same on every machine.
+    pub fn work(&self) -> u64 {
+        self.work
     }
 
     /// Whether an atom holds (as stored: see `Network::deferred_under`).

@@ -112,6 +112,7 @@ impl Evaluation {
                 (info.end - info.start + info.gate_end - info.gate_start) as usize;
         }
         self.note_flip(atom);
+        self.work += u64::from(info.end - info.start) + 1;
         let (pos, neg) = (
             info.start as usize..info.negated as usize,
             info.negated as usize..info.end as usize,

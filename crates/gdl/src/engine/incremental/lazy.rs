@@ -160,14 +160,22 @@ impl LazyRules {
     ///
     /// `atom :- l1, ..., ln` for each of its rules, tried in order; a rule
     /// stops at its first literal that fails. An undecided lazy literal is
-    /// decided first (a frame pushed), then its rule goes on.
-    pub(crate) fn holds(&self, atom: u32, network: impl Fn(u32) -> bool, memo: &mut [u8]) -> bool {
+    /// decided first (a frame pushed), then its rule goes on. Each step
+    /// (a literal read, a rule or atom decided) adds one to `work`.
+    pub(crate) fn holds(
+        &self,
+        atom: u32,
+        network: impl Fn(u32) -> bool,
+        memo: &mut [u8],
+        work: &mut u64,
+    ) -> bool {
         let root = self.local[atom as usize];
         if memo[root as usize] != UNKNOWN {
             return memo[root as usize] == TRUE;
         }
         let mut stack = vec![self.frame(root)];
         while let Some(top) = stack.last_mut() {
+            *work += 1;
             let (rule, end) = (top.rule, self.rule_start[top.local as usize + 1]);
             if rule == end {
                 // No rule fired.

@@ -1,0 +1,275 @@
+//! A game made of prepared rules, ground one way or not at all: the
+//! candidates among which loading chooses.
+
+use super::prepare::{base_relation, derive_base, start, Prepared};
+use crate::engine::ground::{static_facts_for, Grounded, Values};
+use crate::engine::interp::{RunScratch, SizeHints, Store};
+use crate::error::{Diagnostic, GameError};
+use crate::game::ground::GroundTables;
+use crate::game::memo::{
+    Memo, DEFAULT_INTERPRETED_MEMO_CAPACITY, DEFAULT_MEMO_CAPACITY, MEMO_SHARE,
+};
+use crate::game::rules::Rules;
+use crate::game::stepper::{seeded_playouts, step_tables, Seeded, Stepper};
+use crate::game::Game;
+use crate::limits::Limits;
+use crate::plan::{self, Phase, Program, RelId};
+use crate::source::SourceFile;
+use crate::syntax::normal::Clause;
+use crate::syntax::symbol::Symbols;
+use crate::syntax::term::TermId;
+use std::sync::Arc;
+
+impl Game {
+    /// The game of the rules `written`, ground within `base` where they
+    /// declare it and where it fits the limits, or whole where random play
+    /// leaves `base` (a `base` that leaves out facts random play reaches
+    /// sends much of play to the interpreter).
+    pub(super) fn as_written(prepared: Prepared, written: &Written<'_>, limits: Limits) -> Game {
+        let declares_base = base_relation(&prepared.program, written.symbols).is_some();
+        let whole = declares_base.then(|| prepared.clone());
+        let game = Game::assemble(prepared, written, limits, Grounding::WithinBase);
+        if let Some(prepared) = whole.filter(|_| game.leaves_base()) {
+            let whole = Game::assemble(prepared, written, limits, Grounding::Whole);
+            if whole.rules.ground.is_some() {
+                return whole;
+            }
+        }
+        game
+    }
+
+    /// The game of the rules `written`, planned as `prepared`, ground as
+    /// `grounding` says where it fits the limits.
+    pub(super) fn assemble(
+        prepared: Prepared,
+        written: &Written<'_>,
+        limits: Limits,
+        grounding: Grounding,
+    ) -> Game {
+        let Written {
+            clauses,
+            symbols,
+            file,
+            warnings,
+        } = *written;
+        let mut prepared = prepared;
+        let mut symbols = symbols.clone();
+        let (roles, initial) = start(&prepared.program, &prepared.static_facts);
+        let tried = grounding != Grounding::Off && limits.max_ground_work > 0;
+        let grounded = tried.then(|| {
+            let within_base =
+                grounding == Grounding::WithinBase && derive_base(&mut prepared, &symbols, &limits);
+            let initial = &initial.0;
+            ground(
+                &mut prepared,
+                clauses,
+                initial,
+                &mut symbols,
+                &limits,
+                within_base,
+            )
+        });
+        let grounding_stop = match &grounded {
+            Some(Err(GameError::Limit { kind, .. })) => Some(*kind),
+            _ => None,
+        };
+        let (ground, written) = grounded.and_then(Result::ok).unzip();
+        let Prepared {
+            program,
+            sizes,
+            static_facts,
+            terms,
+        } = prepared;
+        let ground =
+            ground.map(|g| Arc::new(GroundTables::new(g, &program, &static_facts, &roles)));
+        let kw = program.keywords;
+        let role_names: Vec<String> = roles.iter().map(|&t| terms.text(t, &symbols)).collect();
+        let of_phase = |target: RelId, phase: Phase| -> Vec<usize> {
+            program
+                .needed(target)
+                .into_iter()
+                .filter(|&c| program.components[c].phase == phase)
+                .collect()
+        };
+        let stepper = ground
+            .as_ref()
+            .and_then(|g| {
+                let names = (&terms, &symbols);
+                step_tables(g, &program, &roles, &role_names, names, &initial)
+            })
+            .map(Arc::new);
+        let rules = Rules {
+            written: written.flatten(),
+            ground,
+            grounding_stop,
+            stepper,
+            legal: of_phase(kw.legal, Phase::State),
+            terminal: of_phase(kw.terminal, Phase::State),
+            goal: of_phase(kw.goal, Phase::State),
+            next_state: of_phase(kw.next, Phase::State),
+            next_moves: of_phase(kw.next, Phase::Move),
+            source: file.clone(),
+            static_facts,
+            roles,
+            role_names,
+            initial,
+            warnings: warnings.to_vec(),
+            program,
+            sizes,
+        };
+        let capacity = match rules.ground {
+            Some(_) => DEFAULT_MEMO_CAPACITY,
+            None => DEFAULT_INTERPRETED_MEMO_CAPACITY,
+        };
+        Game {
+            terms,
+            symbols,
+            memo: Memo::new(capacity, limits.max_memory / MEMO_SHARE),
+            limits,
+            scratch: Values::default(),
+            moves: Store::new(&rules.program, &rules.sizes),
+            rules: Arc::new(rules),
+            run: RunScratch::default(),
+            todo: Vec::new(),
+            stepper: None,
+            detached: None,
+            detaching: false,
+            ground_work: 0,
+            choice: Arc::from(""),
+        }
+    }
+
+    /// Whether random play leaves the facts of the ground rules (which a
+    /// `base` that leaves out reachable facts bounds too tightly) within
+    /// the seeded playouts of `seeded_playouts` on the stepper; false where
+    /// there is no stepper or no `next` fact outside them.
+    fn leaves_base(&self) -> bool {
+        let Some(tables) = self.rules.stepper.as_ref().filter(|t| t.can_leave()) else {
+            return false;
+        };
+        let mut stepper = Stepper::new(Arc::clone(tables));
+        seeded_playouts(&mut stepper, &self.rules.initial) == Seeded::Off
+    }
+}
+
+/// The most condensed ground rules for which the rules as written are
+/// ground too, to keep the fewer.
+const MAX_WRITTEN_TRY: usize = 1_000_000;
+
+/// Grounds the rules `clauses`, planned as `prepared`, under the limits:
+/// their condensed form (plan::condense) where it differs, which then
+/// replaces `prepared`'s plan and static facts, the plan replaced coming
+/// back with the ground rules; the limit it reached where grounding gives
+/// up.
+fn ground(
+    prepared: &mut Prepared,
+    clauses: &[Clause],
+    initial: &[TermId],
+    symbols: &mut Symbols,
+    limits: &Limits,
+    within_base: bool,
+) -> Result<(Grounded, Option<Program>), GameError> {
+    let Some(condensed) = crate::rewrite::condense::condense(clauses, symbols) else {
+        let p = &prepared.program;
+        let (facts, terms) = (&prepared.static_facts, &mut prepared.terms);
+        let g = Grounded::new(
+            p,
+            clauses,
+            facts,
+            initial,
+            terms,
+            symbols,
+            limits,
+            usize::MAX,
+            within_base,
+        );
+        return g.map(|g| (g, None));
+    };
+    let terms = &mut prepared.terms;
+    let q = plan::plan(&condensed, terms, symbols);
+    let sizes = Arc::new(SizeHints::new(q.relations.len()));
+    let facts = static_facts_for(&q, &sizes, &prepared.program, &prepared.static_facts, terms);
+    let g = Grounded::new(
+        &q,
+        &condensed,
+        &facts,
+        initial,
+        terms,
+        symbols,
+        limits,
+        usize::MAX,
+        within_base,
+    );
+    let g = g?;
+    // A group split off is joined without the conditions of the rest of
+    // its rule, and may have more instances than the whole rule had
+    // (wargame01: 232,783 ground rules condensed, 96,973 as written, and
+    // a third of the speed; nonogram_10x10_1: 29,400 against 19,580, and
+    // 0.57 of the speed). So the rules as written are ground too, stopped
+    // as soon as they are as many, and kept when they are fewer; past a
+    // million condensed rules, that try would cost seconds of load.
+    if g.rules() < MAX_WRITTEN_TRY {
+        let p = &prepared.program;
+        let written = Grounded::new(
+            p,
+            clauses,
+            &prepared.static_facts,
+            initial,
+            terms,
+            symbols,
+            limits,
+            g.rules(),
+            within_base,
+        );
+        if let Ok(written) = written {
+            return Ok((written, None));
+        }
+    }
+    let written = std::mem::replace(&mut prepared.program, q);
+    prepared.sizes = sizes;
+    prepared.static_facts = facts;
+    Ok((g, Some(written)))
+}
+
+/// Rules to assemble a game of, with what loading read of them.
+#[derive(Clone, Copy)]
+pub(super) struct Written<'a> {
+    clauses: &'a [Clause],
+    symbols: &'a Symbols,
+    file: &'a SourceFile,
+    warnings: &'a [Diagnostic],
+}
+
+/// What loading read of a rules file: the file and its warnings.
+#[derive(Clone, Copy)]
+pub(super) struct Read<'a> {
+    pub(super) file: &'a SourceFile,
+    pub(super) warnings: &'a [Diagnostic],
+}
+
+impl<'a> Read<'a> {
+    /// The rules `clauses` (with their names), of this file.
+    pub(super) fn rules<'b>(self, clauses: &'b [Clause], symbols: &'b Symbols) -> Written<'b>
+    where
+        'a: 'b,
+    {
+        Written {
+            clauses,
+            symbols,
+            file: self.file,
+            warnings: self.warnings,
+        }
+    }
+}
+
+/// How `Game::assemble` grounds the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Grounding {
+    /// Not at all: the interpreter plays them.
+    Off,
+    /// Over the facts the rules declare with `base`, where they declare
+    /// some, few enough to derive (see `engine::ground`).
+    WithinBase,
+    /// Over every fact the relaxed rules reach.
+    Whole,
+}

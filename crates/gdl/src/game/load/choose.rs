@@ -1,0 +1,509 @@
+//! Loading's last stage: the engine. The caller chooses it
+//! ([`EngineChoice`]), or `auto` decides by a rule that counts work, never
+//! time, so that one file gets one engine on any machine and under any
+//! load.
+//!
+//! The candidates, in order: the rules as written, ground under a first
+//! count of atoms; where they do not ground, the rules with the questions
+//! that never change derived on demand (`plan::demand`), ground; where
+//! still interpreted, the relations of the state derived on demand,
+//! interpreted; where the first count stopped grounding, the rules as
+//! written ground under the memory share alone. `auto` keeps a candidate
+//! where it plays cheaper ([`Game::cheaper_than`]); `ground` keeps the
+//! first that grounds, and fails where none does; `interpreter` takes the
+//! rules as written.
+
+use super::assemble::{Grounding, Read};
+use super::prepare::{derive_static, Prepared, MAX_DEMAND_FACTS};
+use super::LoadOptions;
+use crate::error::GameError;
+use crate::game::types::{EngineChoice, State};
+use crate::game::Game;
+use crate::limits::{LimitKind, Limits};
+use crate::plan::Phase;
+use crate::syntax::normal::Clause;
+use crate::syntax::symbol::Symbols;
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64;
+
+/// The game of the prepared rules on the engine `options` asks for; where
+/// it asks for ground rules and none fit the limits, the limit that
+/// stopped grounding (`None`: the rules cannot be ground at all).
+pub(super) fn choose(
+    prepared: Prepared,
+    clauses: &[Clause],
+    mut symbols: Symbols,
+    read: Read<'_>,
+    options: LoadOptions,
+) -> Result<Game, Option<LimitKind>> {
+    let (limits, engine) = (options.limits, options.engine);
+    if engine == EngineChoice::Interpreter {
+        let written = read.rules(clauses, &symbols);
+        let mut game = Game::assemble(prepared, &written, limits, Grounding::Off);
+        game.limits = limits;
+        game.choice = "the interpreter was asked for".into();
+        return Ok(game);
+    }
+    // Why the engine is what it is, step by step, for `gdl plan`.
+    let mut why: Vec<String> = Vec::new();
+    let auto = engine == EngineChoice::Auto;
+    // The first try grounds under a count of atoms: most games ground
+    // well within it, and one far past it gives up in a moment, leaving
+    // the transformations below to find rules that ground.
+    let first = Limits {
+        max_ground_atoms: limits.max_ground_atoms.min(FIRST_TRY_ATOMS),
+        ..limits
+    };
+    let mut game = Game::as_written(prepared, &read.rules(clauses, &symbols), first);
+    let past_count = game.rules.grounding_stop == Some(LimitKind::Facts);
+    let mut stop = game.rules.grounding_stop;
+    why.push(match (&game.rules.ground, stop) {
+        (Some(g), _) => format!("the rules as written ground ({} rules)", g.program.rules()),
+        (None, Some(LimitKind::Facts)) => format!(
+            "the rules as written have over {} ground atoms",
+            first.max_ground_atoms
+        ),
+        (None, Some(kind)) => format!("the rules as written do not ground within the {kind} limit"),
+        (None, None) => "the rules as written cannot be ground".to_string(),
+    });
+    // Where grounding was tried and failed, a relation of the state whose
+    // questions never change may be derived for those questions only
+    // (plan::demand): the rules so transformed are kept when they ground
+    // and (under `auto`) when they play cheaper.
+    if game.rules.ground.is_none() && first.max_ground_work > 0 {
+        let state: Vec<_> = (game.rules.program.relations.iter())
+            .filter(|r| r.phase == Phase::State)
+            .map(|r| r.name)
+            .collect();
+        // The demands are meant to be few: many would cost more to derive
+        // than the comparison can win back.
+        let few = Limits {
+            max_facts: limits.max_facts.min(MAX_DEMAND_FACTS),
+            ..first
+        };
+        // The game of transformed rules, their static facts derived under
+        // `few`, ground when `grounding`.
+        let assemble = |c: Option<Vec<Clause>>, symbols: &mut Symbols, grounding| {
+            let mut c = c?;
+            let prepared = derive_static(&mut c, symbols, &few).ok()?;
+            let rules = read.rules(&c, symbols);
+            Some(Game::assemble(prepared, &rules, first, grounding))
+        };
+        // The names of the rules as written, for the second transformation
+        // (whose demand relations should not read `r??` for the first's).
+        let written_symbols = symbols.clone();
+        let fixed = crate::rewrite::demand::demand_fixed_questions(clauses, &state, &mut symbols);
+        if let Some(other) = assemble(fixed, &mut symbols, Grounding::WithinBase) {
+            let what = "the rules with their fixed questions derived on demand";
+            let better = match &other.rules.ground {
+                Some(g) if !auto || g.program.rules() <= COMPARE_RULES => {
+                    why.push(format!("{what} ground ({} rules)", g.program.rules()));
+                    true
+                }
+                Some(g) => {
+                    let w = game.cheaper_than(&other, MARGIN);
+                    let says = w.says("the interpreter", "they");
+                    why.push(format!(
+                        "{what} ground ({} rules): {says}",
+                        g.program.rules()
+                    ));
+                    !w.cheaper
+                }
+                None if auto => {
+                    let w = other.cheaper_than(&game, 1.0);
+                    let says = w.says("they", "the rules as written");
+                    why.push(format!("{what}, interpreted: {says}"));
+                    w.cheaper
+                }
+                None => false,
+            };
+            stop = stop.or(other.rules.grounding_stop);
+            if better {
+                game = other;
+            }
+        }
+        // Still interpreted: the relations of the state derived on demand
+        // whatever their questions depend on, kept when they cost less to
+        // play. Their rules ground no better than the rules as written (a
+        // demand relation is as large as what it asks for), so they are
+        // not ground.
+        if game.rules.ground.is_none() && auto {
+            let mut symbols = written_symbols;
+            let dynamic =
+                crate::rewrite::demand::demand_state_questions(clauses, &state, &mut symbols);
+            if let Some(other) = assemble(dynamic, &mut symbols, Grounding::Off) {
+                let w = other.cheaper_than(&game, 1.0);
+                let says = w.says("they", "the rules before");
+                why.push(format!(
+                    "the relations of the state derived on demand: {says}"
+                ));
+                if w.cheaper {
+                    game = other;
+                }
+            }
+        }
+    } else if auto
+        && (game.rules.ground.as_ref()).is_some_and(|g| g.program.rules() > COMPARE_RULES)
+    {
+        // Many ground rules may play slower than the interpreter
+        // (blockerParallel's 5.65 million): the rules as written,
+        // interpreted, are weighed against them.
+        let mut written = clauses.to_vec();
+        if let Ok(prepared) = derive_static(&mut written, &mut symbols, &limits) {
+            let rules = read.rules(&written, &symbols);
+            let other = Game::assemble(prepared, &rules, limits, Grounding::Off);
+            let w = other.cheaper_than(&game, MARGIN);
+            let says = w.says("the interpreter", "they");
+            why.push(format!("over {COMPARE_RULES} ground rules: {says}"));
+            if w.cheaper {
+                game = other;
+            }
+        }
+    }
+    // Rules still interpreted that gave up on the first try's count of
+    // atoms are ground again under grounding's share of the memory budget
+    // alone (a chess-sized game), with half its work, and kept when they
+    // play cheaper than what the first try chose (a larger grounding may
+    // play slower than a smaller one), or when ground rules are asked for.
+    if game.rules.ground.is_none() && past_count && limits.max_ground_atoms > FIRST_TRY_ATOMS {
+        let wide = Limits {
+            max_ground_work: limits.max_ground_work / 2,
+            ..limits
+        };
+        let mut written = clauses.to_vec();
+        if let Ok(prepared) = derive_static(&mut written, &mut symbols, &limits) {
+            let other = Game::as_written(prepared, &read.rules(&written, &symbols), wide);
+            stop = other.rules.grounding_stop.or(stop);
+            let wide = "without a count of atoms, they";
+            let better = match (&other.rules.ground, auto) {
+                (Some(g), true) => {
+                    let w = other.cheaper_than(&game, MARGIN);
+                    let says = w.says("they", "the interpreter");
+                    why.push(format!(
+                        "{wide} ground ({} rules): {says}",
+                        g.program.rules()
+                    ));
+                    w.cheaper
+                }
+                (Some(g), false) => {
+                    why.push(format!("{wide} ground ({} rules)", g.program.rules()));
+                    true
+                }
+                (None, _) => {
+                    why.push(match stop {
+                        Some(kind) => format!("{wide} do not ground within the {kind} limit"),
+                        None => format!("{wide} do not ground"),
+                    });
+                    false
+                }
+            };
+            if better {
+                game = other;
+            }
+        }
+    }
+    if engine == EngineChoice::Ground && game.rules.ground.is_none() {
+        // Grounding counts its atoms as facts.
+        return Err(stop.map(|kind| match kind {
+            LimitKind::Facts => LimitKind::GroundAtoms,
+            other => other,
+        }));
+    }
+    game.limits = limits;
+    let asked = match engine {
+        EngineChoice::Ground => "ground rules were asked for",
+        _ => "auto",
+    };
+    game.choice = format!("{asked}: {}", why.join("; ")).into();
+    Ok(game)
+}
+
+/// The ground rules past which `auto` weighs the interpreter against
+/// them (fewer play faster than it on every game we know).
+const COMPARE_RULES: usize = 100_000;
+
+/// How much cheaper the interpreter must play than ground rules (or they
+/// than it) to be chosen over them: a margin for what the count of work
+/// leaves out.
+const MARGIN: f64 = 1.5;
+
+/// The count of atoms under which loading first tries to ground the rules
+/// (where [`Limits::max_ground_atoms`] sets none lower): past it, the
+/// rules ground again only if they are still interpreted after the
+/// transformations that may make them ground smaller, and under the
+/// memory share alone. The largest published games that ground within it
+/// have some 50,000 atoms (shogi_ctk); a failed try costs under a second
+/// (amazonsTorus: 0.8 s).
+const FIRST_TRY_ATOMS: usize = 100_000;
+
+/// How many states [`Game::cheaper_than`] visits with each game.
+const COMPARE_STATES: usize = 64;
+
+/// The first bound on the cost of a comparison's playouts, and the last,
+/// in estimated nanoseconds (see [`Spent::nanos`]).
+const FIRST_BOUND: f64 = 1e6;
+const LAST_BOUND: f64 = 1e11;
+
+/// The work of one unit of each kind, in nanoseconds, as measured on this
+/// project's machines (2-core x86-64) by the ignored test
+/// `calibrate_work_units`: what turns the counts of work of the engines
+/// into one estimate that can be compared. They are constants: a machine
+/// twice as fast shifts every estimate alike, and the choice stays.
+const JOIN_NANOS: f64 = 80.0;
+const INTERPRETED_STATE_NANOS: f64 = 3_000.0;
+const GROUND_RULE_NANOS: f64 = 10.0;
+const NETWORK_NANOS: f64 = 20.0;
+const STEP_NANOS: f64 = 2_000.0;
+
+/// What a game spent visiting states, in each engine's count of work.
+#[derive(Clone, Copy, Debug, Default)]
+struct Spent {
+    /// Candidate facts the interpreter's joins looked at.
+    joins: u64,
+    /// Rules the ground rules' evaluations checked.
+    rules: u64,
+    /// Flips and rule reads of the stepper's network, and its top-down
+    /// steps.
+    network: u64,
+    /// States visited by the interpreter, and by ground rules.
+    interpreted: u64,
+    stepped: u64,
+}
+
+impl Spent {
+    /// The estimated time of this work, in nanoseconds of this project's
+    /// machines: a count weighted by constants, the same on every machine.
+    fn nanos(&self) -> f64 {
+        self.joins as f64 * JOIN_NANOS
+            + self.rules as f64 * GROUND_RULE_NANOS
+            + self.network as f64 * NETWORK_NANOS
+            + self.interpreted as f64 * INTERPRETED_STATE_NANOS
+            + self.stepped as f64 * STEP_NANOS
+    }
+}
+
+/// What [`Game::cheaper_than`] found: whether the game plays cheaper, and
+/// the estimated time a state of each (`None`: over the bound, or failed).
+struct Weighed {
+    cheaper: bool,
+    mine: Option<f64>,
+    theirs: Option<f64>,
+    margin: f64,
+}
+
+impl Weighed {
+    /// The comparison in words, the game weighed called `mine`, the other
+    /// `theirs`.
+    fn says(&self, mine: &str, theirs: &str) -> String {
+        let estimate = |n: Option<f64>| match n {
+            Some(n) => format!("{:.1} us a state", n / 1000.0),
+            None => "too costly to finish".to_string(),
+        };
+        let verdict = match (self.cheaper, self.margin > 1.0) {
+            (true, true) => format!("{mine} kept, cheaper by over {}x", self.margin),
+            (true, false) => format!("{mine} kept, cheaper"),
+            (false, _) => format!("{theirs} kept"),
+        };
+        format!(
+            "{mine} estimated at {}, {theirs} at {} ({verdict})",
+            estimate(self.mine),
+            estimate(self.theirs)
+        )
+    }
+}
+
+/// How a game's playouts went under a bound.
+enum Visit {
+    /// It visited every state, spending this.
+    Done(Spent),
+    /// It would have spent past the bound.
+    OverBound,
+    /// It stopped at an error other than the bound.
+    Failed,
+}
+
+impl Game {
+    /// Whether this game plays cheaper than `other` (the same game, planned
+    /// or evaluated another way) by `margin`: each visits the same
+    /// [`COMPARE_STATES`] states of seeded random playouts, asking what a
+    /// playout asks, and the work each spends is compared as
+    /// [`Spent::nanos`] weighs it (counts, not times: the same on every
+    /// machine). Both run under a bound on their work, raised a
+    /// hundredfold while neither finishes under it, so that a game that
+    /// would take hours stops early and loses. A game that fails loses;
+    /// a tie, or both failing, keeps `other`.
+    fn cheaper_than(&self, other: &Game, margin: f64) -> Weighed {
+        let mut bound = FIRST_BOUND;
+        let per_state = |spent: Spent| Some(spent.nanos() / COMPARE_STATES as f64);
+        loop {
+            let weighed = |cheaper, mine, theirs| Weighed {
+                cheaper,
+                mine,
+                theirs,
+                margin,
+            };
+            return match (
+                self.clone().visit(bound),
+                other.clone().visit(bound * margin),
+            ) {
+                (Visit::Done(mine), Visit::Done(theirs)) => weighed(
+                    mine.nanos() * margin < theirs.nanos(),
+                    per_state(mine),
+                    per_state(theirs),
+                ),
+                (Visit::Done(mine), _) => weighed(true, per_state(mine), None),
+                (Visit::OverBound, Visit::OverBound) if bound < LAST_BOUND => {
+                    bound *= 100.0;
+                    continue;
+                }
+                (_, Visit::Done(theirs)) => weighed(false, None, per_state(theirs)),
+                _ => weighed(false, None, None),
+            };
+        }
+    }
+
+    /// What the game spends visiting [`COMPARE_STATES`] states of seeded
+    /// random playouts, bounded by `bound` (and by the game's limits).
+    fn visit(&mut self, bound: f64) -> Visit {
+        self.visit_states(COMPARE_STATES, bound)
+    }
+
+    /// `visit` of `count` states.
+    fn visit_states(&mut self, count: usize, bound: f64) -> Visit {
+        let joins = (bound / JOIN_NANOS) as u64;
+        self.limits.max_work = self.limits.max_work.min(joins.max(1));
+        let mut rng = Pcg64::seed_from_u64(0);
+        let mut spent = Spent::default();
+        let mut states = 0;
+        loop {
+            let mut state = self.initial_state();
+            loop {
+                states += 1;
+                if states > count {
+                    return Visit::Done(spent);
+                }
+                let stepped = self.stepper_at(&state);
+                let step = self.random_step(&state, &mut rng);
+                let counts = self.spent_so_far(stepped, &mut spent);
+                match step {
+                    Ok(Some(next)) => state = next,
+                    Ok(None) => break,
+                    Err(GameError::Limit {
+                        kind: LimitKind::JoinWork,
+                        ..
+                    }) => return Visit::OverBound,
+                    Err(_) => return Visit::Failed,
+                }
+                if counts.nanos() > bound {
+                    return Visit::OverBound;
+                }
+            }
+        }
+    }
+
+    /// Whether the game's queries about `state` will be answered by its
+    /// stepper (see `Game::positioned`).
+    fn stepper_at(&mut self, state: &State) -> bool {
+        self.positioned(state).is_some()
+    }
+
+    /// `spent` brought up to date after one more state (visited by the
+    /// stepper when `stepped`), and returned.
+    fn spent_so_far(&self, stepped: bool, spent: &mut Spent) -> Spent {
+        spent.joins = self.run.work_done;
+        spent.rules = self.ground_work;
+        spent.network = self.stepper.as_ref().map_or(0, |s| s.work());
+        match stepped {
+            true => spent.stepped += 1,
+            false => spent.interpreted += 1,
+        }
+        *spent
+    }
+
+    /// The state after every role plays a move chosen at random, `None` at
+    /// a terminal state (its goals asked) or where a role has no move.
+    fn random_step(&mut self, state: &State, rng: &mut Pcg64) -> Result<Option<State>, GameError> {
+        if self.is_terminal(state)? {
+            self.goals(state)?;
+            return Ok(None);
+        }
+        let mut joint = Vec::new();
+        for role in self.roles() {
+            let moves = self.legal_moves(state, role)?;
+            if moves.is_empty() {
+                return Ok(None);
+            }
+            joint.push(moves[rng.gen_range(0..moves.len())]);
+        }
+        self.next_state(state, &joint).map(Some)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Spent, Visit};
+    use crate::{EngineChoice, Game, LoadOptions};
+    use std::time::Instant;
+
+    /// Prints, for each rules file of the folder `GDL_CALIBRATE`, the time
+    /// and the counts of work of visiting states on each engine: the data
+    /// the constants of `Spent::nanos` were fitted to. Run with
+    /// `GDL_CALIBRATE=DIR cargo test --release -p gdl calibrate -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn calibrate_work_units() {
+        let Some(dir) = std::env::var_os("GDL_CALIBRATE") else {
+            return;
+        };
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        files.sort();
+        println!(
+            "file\tengine\tns_per_state\tjoins\trules\tnetwork\tinterpreted\tstepped\testimate"
+        );
+        for file in files {
+            for engine in [EngineChoice::Ground, EngineChoice::Interpreter] {
+                let options = LoadOptions {
+                    engine,
+                    ..LoadOptions::default()
+                };
+                let Ok(game) = Game::load_with(&file, options) else {
+                    continue;
+                };
+                let count = 200;
+                let mut best = f64::MAX;
+                let mut spent = Spent::default();
+                for _ in 0..3 {
+                    let mut g = game.clone();
+                    let start = Instant::now();
+                    let Visit::Done(s) = g.visit_states(count, 1e9) else {
+                        break;
+                    };
+                    best = best.min(start.elapsed().as_secs_f64() * 1e9);
+                    spent = s;
+                    if best > 2e8 {
+                        break;
+                    }
+                }
+                if best == f64::MAX {
+                    continue;
+                }
+                let n = (spent.interpreted + spent.stepped) as f64;
+                println!(
+                    "{}\t{engine}\t{:.0}\t{:.1}\t{:.1}\t{:.1}\t{}\t{}\t{:.0}",
+                    file.file_name().unwrap().to_string_lossy(),
+                    best / n,
+                    spent.joins as f64 / n,
+                    spent.rules as f64 / n,
+                    spent.network as f64 / n,
+                    spent.interpreted,
+                    spent.stepped,
+                    spent.nanos() / n,
+                );
+            }
+        }
+    }
+}

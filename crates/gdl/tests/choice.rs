@@ -1,0 +1,99 @@
+//! The engine is an input of loading, and `auto` chooses it by counting
+//! work, not by the clock: the same file gets the same engine, with the
+//! same estimates, however busy the machine is.
+
+use crate::path;
+use gdl::{Engine, EngineChoice, Game, Limits, LoadOptions};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Loads `file` with `options` twice while another thread keeps a core
+/// busy, and returns the engine and the reasons, which must be the same
+/// both times.
+fn choice_under_load(file: &std::path::Path, options: LoadOptions) -> (Engine, String) {
+    let stop = Arc::new(AtomicBool::new(false));
+    let busy = {
+        let stop = Arc::clone(&stop);
+        std::thread::spawn(move || {
+            let mut x = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+            }
+            x
+        })
+    };
+    let load = || {
+        let game = Game::load_with(file, options).unwrap_or_else(|e| panic!("{}", e.render(false)));
+        (game.engine(), game.engine_choice().to_string())
+    };
+    let first = load();
+    assert_eq!(load(), first, "{} chose another way", file.display());
+    stop.store(true, Ordering::Relaxed);
+    busy.join().unwrap();
+    first
+}
+
+/// Games whose choice weighs plans against each other (grounding is held
+/// to ten atoms, so the rules are interpreted, with their relations of the
+/// state derived on demand or not): the estimates, and so the choice, are
+/// counts, the same every time.
+#[test]
+fn auto_weighs_plans_by_counts_not_time() {
+    let options = LoadOptions {
+        limits: Limits {
+            max_ground_atoms: 10,
+            ..Limits::default()
+        },
+        engine: EngineChoice::Auto,
+    };
+    for file in ["rules/connect_four.gdl", "rules/mad_bishops.gdl"] {
+        let (engine, why) = choice_under_load(&path(file), options);
+        assert_eq!(engine, Engine::Interpreter, "{file}: {why}");
+        assert!(why.contains("estimated at"), "{file}: {why}");
+    }
+}
+
+/// A sample of the published games whose choice weighs ground rules
+/// against the interpreter (over 100,000 ground rules), when the corpus is
+/// beside the repository.
+#[test]
+fn auto_chooses_the_same_engine_for_published_games_under_load() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    if !dir.is_dir() {
+        eprintln!("skipped: no published corpus at ../shared/corpus beside the repository");
+        return;
+    }
+    for name in ["zombieAttack1PL6", "checkers-mustjump"] {
+        let (_, why) = choice_under_load(&dir.join(format!("{name}.kif")), LoadOptions::default());
+        assert!(why.contains("estimated at"), "{name}: {why}");
+    }
+}
+
+/// The engine asked for is the engine given, and ground rules asked for
+/// where they do not fit are an error that names the limit.
+#[test]
+fn the_engine_asked_for_is_given() {
+    let file = path("rules/tictactoe.gdl");
+    let with = |engine, limits| Game::load_with(&file, LoadOptions { limits, engine });
+    let interpreted = with(EngineChoice::Interpreter, Limits::default()).unwrap();
+    assert_eq!(interpreted.engine(), Engine::Interpreter);
+    assert_eq!(interpreted.engine_choice(), "the interpreter was asked for");
+    let ground = with(EngineChoice::Ground, Limits::default()).unwrap();
+    assert!(matches!(ground.engine(), Engine::Ground { .. }));
+    let tight = Limits {
+        max_ground_work: 10,
+        ..Limits::default()
+    };
+    let error = with(EngineChoice::Ground, tight)
+        .err()
+        .expect("does not ground");
+    let d = &error.diagnostics()[0];
+    assert_eq!(d.code, "not-ground");
+    assert_eq!(d.limit, Some(gdl::LimitKind::GroundingWork));
+    assert!(d.message.contains("`max_ground_work`"), "{}", d.message);
+    // `auto` falls back on the interpreter under the same limits.
+    assert_eq!(
+        with(EngineChoice::Auto, tight).unwrap().engine(),
+        Engine::Interpreter
+    );
+}
