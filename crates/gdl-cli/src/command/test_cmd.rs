@@ -136,8 +136,9 @@ pub fn test(args: TestArgs) -> Result<ExitCode, Failure> {
 }
 
 /// The suites a path names: a rules file, its games folder, one recorded
-/// game, or a folder searched (recursively, hidden folders and `target`
-/// left out) for rules files with a games folder.
+/// game, or a folder searched (recursively, hidden folders, `target` and
+/// symbolic links to folders left out) for rules files with a games
+/// folder.
 fn find(path: &Path) -> Result<Vec<Suite>, Failure> {
     if super::is_stdin(path) {
         return Err(Failure::Usage(
@@ -195,7 +196,7 @@ fn find(path: &Path) -> Result<Vec<Suite>, Failure> {
         let name = entry.file_name().unwrap_or_default().to_string_lossy();
         let skipped =
             name.starts_with('.') || name == "target" || extension(&entry) == Some("games");
-        if entry.is_dir() && !skipped {
+        if is_real_dir(&entry) && !skipped {
             suites.extend(find(&entry)?);
         } else if is_rules(&entry) && games_folder(&entry).is_dir() {
             suites.push(Suite {
@@ -205,6 +206,15 @@ fn find(path: &Path) -> Result<Vec<Suite>, Failure> {
         }
     }
     Ok(suites)
+}
+
+/// Whether a path met in the walk is a folder to search: a folder itself,
+/// not a symbolic link to one. Links to folders are not followed, so that
+/// the walk ends (a link to `.` or to a parent made it endless) and tests
+/// each game once; a folder named on the command line is searched even
+/// through a link.
+fn is_real_dir(p: &Path) -> bool {
+    std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir())
 }
 
 fn extension(p: &Path) -> Option<&str> {
