@@ -1,15 +1,195 @@
-//! The files `gdl` writes and reads back, under attack (issue 34): an
+//! The files `gdl` writes and reads back, under attack (issue 34): a save
+//! or a record never replaces anything but a regular file, a record without
+//! `--force` never replaces a file that appeared while it was written, an
 //! empty record is no game, and `gdl test` does not follow links to
 //! folders.
 
-use crate::common::{expect, gdl_in, here, scratch};
-use std::path::PathBuf;
+use crate::common::{expect, gdl_in, here, scratch, Run};
+use std::path::{Path, PathBuf};
 
 /// A scratch folder holding tic-tac-toe as `ttt.gdl`.
 fn with_tictactoe(test: &str) -> PathBuf {
     let dir = scratch(test);
     std::fs::copy(here().join("tests/cli/tictactoe.gdl"), dir.join("ttt.gdl")).unwrap();
     dir
+}
+
+/// The names in a folder, sorted (temporary files left behind show here).
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Makes a named pipe (FIFO) at `path`.
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
+    // SAFETY: a NUL-terminated path that outlives the call.
+    let made = unsafe { libc::mkfifo(c.as_ptr(), 0o644) };
+    assert_eq!(made, 0, "mkfifo {}", path.display());
+}
+
+#[cfg(unix)]
+fn is_fifo(path: &Path) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_fifo())
+}
+
+/// What `gdl` says of a path that is not a regular file.
+fn not_regular(path: &str, what: &str) -> String {
+    format!(
+        "error: cannot write {path}: it is {what}, not a regular file; gdl writes only regular \
+         files (replacing them whole) and new ones, never through a link\n"
+    )
+}
+
+#[cfg(unix)]
+#[test]
+fn saves_and_records_refuse_a_fifo_a_link_and_a_folder() {
+    let dir = with_tictactoe("special_files");
+    mkfifo(&dir.join("fifo"));
+    std::os::unix::fs::symlink("/dev/null", dir.join("null")).unwrap();
+    std::fs::create_dir(dir.join("folder")).unwrap();
+    std::fs::write(dir.join("moves.txt"), "(mark 1 1) noop\n").unwrap();
+    let targets = [
+        ("fifo", "a named pipe (FIFO)"),
+        ("null", "a symbolic link (to /dev/null)"),
+        ("folder", "a folder"),
+    ];
+    for (target, what) in targets {
+        let commands: [&[&str]; 5] = [
+            &["trace", "ttt.gdl", "--save", target],
+            &["replay", "ttt.gdl", "moves.txt", "--save", target],
+            &["play", "ttt.gdl", "--save", target],
+            &["record", "ttt.gdl", "--out", target],
+            &["record", "ttt.gdl", "--out", target, "--force"],
+        ];
+        for args in commands {
+            let run = expect(&dir, args, 2);
+            assert_eq!(run.stderr, not_regular(target, what), "{args:?}");
+            // Refused before anything was played.
+            assert_eq!(run.stdout, "", "{args:?}");
+        }
+    }
+    assert!(is_fifo(&dir.join("fifo")));
+    assert_eq!(
+        std::fs::read_link(dir.join("null")).unwrap(),
+        Path::new("/dev/null")
+    );
+    assert!(std::fs::metadata("/dev/null").is_ok_and(|m| !m.is_file()));
+    // A match series, and the pages of `gdl manpage --out`, the same.
+    std::fs::create_dir(dir.join("series")).unwrap();
+    mkfifo(&dir.join("series/match-0.json"));
+    let run = expect(
+        &dir,
+        &["match", "ttt.gdl", "--players", "random", "random"]
+            .into_iter()
+            .chain(["--out", "series", "--force"])
+            .collect::<Vec<_>>(),
+        2,
+    );
+    assert_eq!(
+        run.stderr,
+        not_regular("series/match-0.json", "a named pipe (FIFO)")
+    );
+    std::fs::create_dir(dir.join("man1")).unwrap();
+    mkfifo(&dir.join("man1/gdl.1"));
+    let run = expect(&dir, &["manpage", "--out", "man1"], 2);
+    assert_eq!(run.stderr, not_regular("man1/gdl.1", "a named pipe (FIFO)"));
+    assert!(is_fifo(&dir.join("man1/gdl.1")));
+    // No temporary file is left anywhere; a regular file is still replaced.
+    assert_eq!(
+        names(&dir),
+        [
+            "fifo",
+            "folder",
+            "man1",
+            "moves.txt",
+            "null",
+            "series",
+            "ttt.gdl"
+        ]
+    );
+    std::fs::write(dir.join("old.txt"), "old\n").unwrap();
+    expect(&dir, &["trace", "ttt.gdl", "--save", "old.txt"], 0);
+    let saved = std::fs::read_to_string(dir.join("old.txt")).unwrap();
+    assert!(saved.starts_with("; a game of ttt.gdl"), "{saved}");
+}
+
+/// Runs `gdl ARGS` in `dir` reading its rules from the FIFO `rules` (named
+/// in ARGS): `meanwhile` runs once `gdl` has opened it (so after every
+/// check made before the rules are read), then the rules of tic-tac-toe
+/// are written to it. No clock is raced: opening a FIFO for writing waits
+/// for its reader.
+#[cfg(unix)]
+fn with_rules_from_fifo(dir: &Path, args: &[&str], meanwhile: impl FnOnce()) -> Run {
+    use std::io::Write;
+    let rules = std::fs::read(here().join("tests/cli/tictactoe.gdl")).unwrap();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_gdl"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the gdl binary runs");
+    let mut fifo = std::fs::OpenOptions::new()
+        .write(true)
+        .open(dir.join("rules.fifo"))
+        .expect("gdl opens its rules");
+    meanwhile();
+    fifo.write_all(&rules).unwrap();
+    drop(fifo);
+    let out = child.wait_with_output().unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_record_never_replaces_a_file_that_appears_while_it_is_written() {
+    let dir = scratch("record_race");
+    mkfifo(&dir.join("rules.fifo"));
+    let args = ["record", "rules.fifo", "--seed", "1", "--out", "game.json"];
+    // Another process records its game there after `gdl` looked: without
+    // --force, its file is kept, and this record fails rather than say
+    // "recorded".
+    let run = with_rules_from_fifo(&dir, &args, || {
+        std::fs::write(dir.join("game.json"), "the other game\n").unwrap();
+    });
+    assert_eq!(run.code, 2, "{}", run.screen());
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        run.stderr,
+        "error: cannot write game.json: a file is already there (written meanwhile by another \
+         process?); it is left as it is and nothing was written; --force writes over it\n"
+    );
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    assert_eq!(read("game.json"), "the other game\n");
+    assert_eq!(names(&dir), ["game.json", "rules.fifo"]);
+    // With --force it is replaced; but a FIFO put there meanwhile is not.
+    std::fs::remove_file(dir.join("game.json")).unwrap();
+    let forced = [&args[..], &["--force"]].concat();
+    let run = with_rules_from_fifo(&dir, &forced, || {
+        std::fs::write(dir.join("game.json"), "the other game\n").unwrap();
+    });
+    assert_eq!(run.code, 0, "{}", run.screen());
+    assert!(read("game.json").starts_with("{\n  \"roles\""));
+    std::fs::remove_file(dir.join("game.json")).unwrap();
+    let run = with_rules_from_fifo(&dir, &forced, || mkfifo(&dir.join("game.json")));
+    assert_eq!(run.code, 2, "{}", run.screen());
+    assert_eq!(run.stderr, not_regular("game.json", "a named pipe (FIFO)"));
+    assert!(is_fifo(&dir.join("game.json")));
+    assert_eq!(names(&dir), ["game.json", "rules.fifo"]);
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! still legal.
 
 use super::record_cmd::games_folder;
-use super::{load, read_file, write_file, Failure, Format, LimitArgs};
+use super::{load, read_file, write_file, Existing, Failure, Format, LimitArgs};
 use crate::compare::{compare, describe_step, more_steps, Comparison, StepDifferences};
 use crate::record::{read_record, record_file, RecordFormat};
 use serde::Serialize;
@@ -338,7 +338,8 @@ fn update(
             "not updated: its moves cannot be followed past step {step} under these rules"
         ));
     } else {
-        write_file(game, &record_file(&compared.trace))?;
+        let text = record_file(&compared.trace);
+        write_file(game, text.as_bytes(), Existing::Replace)?;
         r.outcome = Outcome::Updated;
     }
     Ok(())

@@ -2,7 +2,7 @@
 //! one): both print the game's trace, as text or JSON.
 
 use super::ai::AiArgs;
-use super::{load, read_file, save_moves, Failure, LimitArgs};
+use super::{load, read_file, regular_or_new, save_moves, Failure, LimitArgs};
 use crate::board::BoardMode;
 use crate::compare::{compare, describe_step, more_steps};
 use crate::record::read_record;
@@ -109,6 +109,10 @@ pub const DEFAULT_BUDGET: Budget = Budget::Iterations(1000);
 
 /// Runs `gdl trace`.
 pub fn trace(args: TraceArgs) -> Result<ExitCode, Failure> {
+    // A --save that could not be written is told before the game is played.
+    if let Some(path) = &args.save {
+        regular_or_new(path)?;
+    }
     let mut loaded = load(&args.file, &args.limits)?;
     let mut player = RandomPlayer::new(args.seed);
     let budget = args.ai.budget(DEFAULT_BUDGET);
@@ -135,6 +139,9 @@ pub fn trace(args: TraceArgs) -> Result<ExitCode, Failure> {
 /// the record and the rules differ (every such step with `--all`) named in
 /// full on standard error.
 pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
+    if let Some(path) = &args.save {
+        regular_or_new(path)?;
+    }
     let mut loaded = load(&args.file, &args.limits)?;
     let game_name = super::file_name(&args.game);
     let record = read_record(&read_file(&args.game, &args.limits)?)
