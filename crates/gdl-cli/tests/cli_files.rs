@@ -1,8 +1,8 @@
 //! The files `gdl` writes and reads back, under attack (issue 34): a save
 //! or a record never replaces anything but a regular file, a record without
-//! `--force` never replaces a file that appeared while it was written, an
-//! empty record is no game, and `gdl test` does not follow links to
-//! folders.
+//! `--force` never replaces a file that appeared while it was written,
+//! what `record` writes `test` reads under the same limits, an empty record
+//! is no game, and `gdl test` does not follow links to folders.
 
 use crate::common::{expect, gdl_in, here, scratch, Run};
 use std::path::{Path, PathBuf};
@@ -240,6 +240,72 @@ fn an_empty_record_is_not_a_game() {
     expect(&dir, &["replay", "ttt.gdl", "none.txt"], 0);
     expect(&dir, &["record", "ttt.gdl", "--moves", "none.txt"], 0);
     expect(&dir, &["test", "ttt.games/none.json"], 0);
+}
+
+/// Rules of one role that never end: `go 1` or `go 2` forever.
+const ENDLESS: &str = "(role p)\n(init (c 0))\n(legal p (go 1))\n(legal p (go 2))\n\
+                       (<= (next (c ?x)) (does p (go ?x)))\n(<= terminal (true (c 3)))\n\
+                       (goal p 0)\n";
+
+#[test]
+fn record_writes_nothing_that_test_would_refuse_under_the_same_limit() {
+    let dir = scratch("record_limit");
+    std::fs::write(dir.join("endless.gdl"), ENDLESS).unwrap();
+    // 1000 steps make some 230 KB of JSON (200,000 steps, 45 MB, past the
+    // default 16 MiB: the same refusal).
+    let limit = ["--max-file-size", "65536"];
+    let record = ["record", "endless.gdl", "--max-steps", "1000"];
+    let run = expect(&dir, &[&record[..], &limit].concat(), 1);
+    // After the warning that the game never ends (`(c 3)` never holds).
+    let error = &run.stderr[run.stderr.find("error: ").unwrap()..];
+    let size = error
+        .strip_prefix("error: endless.games/seed-0.json not written: it would be ")
+        .and_then(|rest| rest.split_once(' '))
+        .map(|(n, _)| n.parse::<u64>().unwrap())
+        .unwrap_or_else(|| panic!("{}", run.stderr));
+    assert!(size > 65536, "{size}");
+    assert_eq!(
+        error,
+        format!(
+            "error: endless.games/seed-0.json not written: it would be {size} bytes, more than \
+             the 65536-byte limit on recorded games and moves files, and gdl would refuse to \
+             read it back (`gdl test`, `gdl replay`); raise the limit with --max-file-size, here \
+             and where it is read\n"
+        )
+    );
+    // Nothing was written, not even the folder.
+    assert_eq!(names(&dir), ["endless.gdl"]);
+    // Under a limit it fits, what is recorded is tested under the same.
+    let fits = size.to_string();
+    let limit = ["--max-file-size", &fits];
+    expect(&dir, &[&record[..], &limit].concat(), 0);
+    let run = expect(&dir, &["test", "endless.gdl", limit[0], limit[1]], 0);
+    assert!(
+        run.stdout.ends_with("1 passed, 0 failed\n"),
+        "{}",
+        run.stdout
+    );
+    // A moves file saved is bounded the same way.
+    let run = expect(
+        &dir,
+        &[
+            "trace",
+            "endless.gdl",
+            "--save",
+            "m.txt",
+            "--max-file-size",
+            "1000",
+        ],
+        1,
+    );
+    assert!(
+        run.stderr.contains(
+            "\nerror: m.txt not written: it would be 7053 bytes, more than the 1000-byte"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(!dir.join("m.txt").exists());
 }
 
 #[cfg(unix)]

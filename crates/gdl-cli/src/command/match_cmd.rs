@@ -13,7 +13,9 @@
 use super::ai::search_player;
 use super::record_cmd::games_folder;
 use super::trace_cmd::DEFAULT_BUDGET;
-use super::{load, regular_or_new, threads, write_file, Existing, Failure, LimitArgs};
+use super::{
+    load, readable_back, regular_or_new, threads, write_file, Existing, Failure, LimitArgs,
+};
 use crate::http::{post, HttpError};
 use crate::protocol::{read_move, rules_of, Request, Start, READY};
 use crate::record::record_file;
@@ -210,6 +212,7 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, Failure> {
         let played = manager.play(&mut game, i, seed);
         if !played.trace.steps.is_empty() {
             let text = record_file(&played.trace);
+            readable_back(path, &text, args.limits.max_file_size)?;
             write_file(path, text.as_bytes(), existing)?;
         }
         let end = match &played.trace.goals {

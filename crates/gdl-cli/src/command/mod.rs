@@ -747,15 +747,34 @@ fn create_temporary(path: &Path) -> std::io::Result<(PathBuf, std::fs::File)> {
     }
 }
 
+/// Refuses, before it is written, a recorded game or moves file (`text`,
+/// to go to `path`) that `gdl` would refuse to read back under the same
+/// `--max-file-size` (`limit`): what `gdl record` writes under the defaults, `gdl
+/// test` and `gdl replay` read under the defaults.
+pub fn readable_back(path: &Path, text: &str, limit: u64) -> Result<(), Failure> {
+    if text.len() as u64 > limit {
+        return Err(Failure::Game(format!(
+            "{} not written: it would be {} bytes, more than the {limit}-byte limit on recorded \
+             games and moves files, and gdl would refuse to read it back (`gdl test`, `gdl \
+             replay`); raise the limit with --max-file-size, here and where it is read",
+            path.display(),
+            text.len()
+        )));
+    }
+    Ok(())
+}
+
 /// Saves joint moves as a moves file naming the rules file `rules`; a
 /// control character in that name (a newline) is written escaped, so that
 /// the file's first line stays one comment. A file is replaced if it is a
-/// regular one ([`write_file`]).
+/// regular one ([`write_file`]); one larger than `limit` (the
+/// `--max-file-size` it would be read back under) is refused.
 pub fn save_moves(
     path: &Path,
     rules: &str,
     roles: &[String],
     moves: &[Vec<String>],
+    limit: u64,
 ) -> Result<(), Failure> {
     let mut one_line = String::new();
     for c in rules.chars() {
@@ -766,6 +785,7 @@ pub fn save_moves(
         }
     }
     let text = crate::trace::moves_file(&one_line, roles, moves);
+    readable_back(path, &text, limit)?;
     write_file(path, text.as_bytes(), Existing::Replace)
 }
 

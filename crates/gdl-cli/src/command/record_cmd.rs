@@ -2,8 +2,8 @@
 //! moves file) as a JSON trace in `FILE.games/`, where `gdl test` finds it.
 
 use super::{
-    file_name, is_stdin, load, print_json, read_file, regular_or_new, write_file, Existing,
-    Failure, Format, LimitArgs,
+    file_name, is_stdin, load, print_json, read_file, readable_back, regular_or_new, write_file,
+    Existing, Failure, Format, LimitArgs,
 };
 use crate::compare::{compare, describe_step};
 use crate::record::{read_record, record_file};
@@ -113,7 +113,9 @@ pub fn record(args: RecordArgs) -> Result<ExitCode, Failure> {
             replay.trace
         }
     };
+    // What test and replay would refuse to read is not written.
     let text = record_file(&trace);
+    readable_back(&out, &text, args.limits.max_file_size)?;
     if args.out.is_none() {
         let folder = games_folder(&args.file);
         std::fs::create_dir_all(&folder)

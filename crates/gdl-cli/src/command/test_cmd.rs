@@ -6,7 +6,7 @@
 //! still legal.
 
 use super::record_cmd::games_folder;
-use super::{load, read_file, write_file, Existing, Failure, Format, LimitArgs};
+use super::{load, read_file, readable_back, write_file, Existing, Failure, Format, LimitArgs};
 use crate::compare::{compare, describe_step, more_steps, Comparison, StepDifferences};
 use crate::record::{read_record, record_file, RecordFormat};
 use serde::Serialize;
@@ -312,7 +312,8 @@ fn run_suite(suite: &Suite, args: &TestArgs, results: &mut Vec<GameResult>) -> R
             r.more = compared.steps.len() - shown;
             r.differences = compared.steps[..shown].to_vec();
             if args.update {
-                update(game, &record.format, &compared, &mut r)?;
+                let limit = args.limits.max_file_size;
+                update(game, &record.format, &compared, &mut r, limit)?;
             }
         }
         show(&r, args.format);
@@ -328,6 +329,7 @@ fn update(
     format: &RecordFormat,
     compared: &Comparison,
     r: &mut GameResult,
+    limit: u64,
 ) -> Result<(), Failure> {
     if *format == RecordFormat::Match {
         r.error = Some(
@@ -339,6 +341,12 @@ fn update(
         ));
     } else {
         let text = record_file(&compared.trace);
+        // A game recorded again must still be read back under the same
+        // limit; one that would not be is left as it was, and fails.
+        if let Err(e) = readable_back(game, &text, limit) {
+            r.error = Some(format!("not updated: {}", e.message()));
+            return Ok(());
+        }
         write_file(game, text.as_bytes(), Existing::Replace)?;
         r.outcome = Outcome::Updated;
     }

@@ -88,6 +88,7 @@ fn finish(
     spec: &crate::board::BoardSpec,
     save: Option<&PathBuf>,
     name: &str,
+    limit: u64,
 ) -> Result<ExitCode, Failure> {
     let trace = &replay.trace;
     match format {
@@ -95,7 +96,7 @@ fn finish(
         Format::Json => print!("{}", trace.to_json()),
     }
     if let Some(path) = save {
-        save_moves(path, name, &trace.roles, &trace.moves())?;
+        save_moves(path, name, &trace.roles, &trace.moves(), limit)?;
     }
     match &replay.error {
         Some((step, e)) => Err(Failure::at_step(*step, e)),
@@ -131,6 +132,7 @@ pub fn trace(args: TraceArgs) -> Result<ExitCode, Failure> {
         &loaded.spec.with_mode(args.board),
         args.save.as_ref(),
         &loaded.name,
+        args.limits.max_file_size,
     )
 }
 
@@ -158,7 +160,13 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
         }
     }
     if let Some(path) = &args.save {
-        save_moves(path, &loaded.name, &trace.roles, &trace.moves())?;
+        save_moves(
+            path,
+            &loaded.name,
+            &trace.roles,
+            &trace.moves(),
+            args.limits.max_file_size,
+        )?;
     }
     if compared.passed() {
         return Ok(ExitCode::SUCCESS);
