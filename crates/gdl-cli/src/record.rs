@@ -93,8 +93,10 @@ struct MatchRecord {
 /// Reads a recorded game: a JSON trace of gdl or a match record of
 /// ggp-base (text starting with `{`), or a moves file with one joint move
 /// per line, the moves in role order as KIF terms (`(move a 2 a 3) noop`);
-/// blank lines and `;` comments are skipped. A text trace is refused.
-/// Errors name the line and column.
+/// blank lines and `;` comments are skipped. A text trace is refused, and
+/// so is a record of nothing: an empty file (or blank lines), comments
+/// without gdl's first line `; a game of ...` (which a game of no moves
+/// keeps), a JSON trace without steps. Errors name the line and column.
 pub fn read_record(text: &str) -> Result<Record, String> {
     if text.trim_start().starts_with('{') {
         return read_json(text);
@@ -106,6 +108,12 @@ pub fn read_record(text: &str) -> Result<Record, String> {
                 .to_string(),
         );
     }
+    if text.trim().is_empty() {
+        return Err(format!(
+            "the file is empty: an empty record is not a game (a game of no moves, as gdl \
+             saves it, still has its first line `{MOVES_FILE_HEAD}...`)"
+        ));
+    }
     let mut steps = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let terms = read_terms(line)
@@ -116,6 +124,15 @@ pub fn read_record(text: &str) -> Result<Record, String> {
                 ..RecordedStep::default()
             });
         }
+    }
+    // Comments alone are a game of no moves only under gdl's own first
+    // line (`play --save` before the first move writes it).
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    if steps.is_empty() && !first.starts_with(MOVES_FILE_HEAD) {
+        return Err(format!(
+            "no moves, only comments: not a recorded game (a game of no moves, as gdl saves \
+             it, begins with the line `{MOVES_FILE_HEAD}...`)"
+        ));
     }
     Ok(Record {
         format: RecordFormat::Moves,
@@ -179,6 +196,11 @@ fn read_json(text: &str) -> Result<Record, String> {
         return from_match(m);
     }
     let t: JsonTrace = serde_json::from_str(text).map_err(|e| format!("bad JSON trace: {e}"))?;
+    if t.steps.is_empty() {
+        return Err(
+            "bad JSON trace: no steps; a trace has at least the initial state, step 0".to_string(),
+        );
+    }
     Ok(Record {
         format: RecordFormat::Trace,
         roles: Some(t.roles),
@@ -271,6 +293,21 @@ mod tests {
             read_record("(move a").unwrap_err(),
             "line 1, column 1: unclosed `(`"
         );
+    }
+
+    #[test]
+    fn a_record_of_nothing_is_refused_but_a_saved_game_of_no_moves_is_read() {
+        for nothing in [
+            "",
+            "\n \n",
+            "; a comment\n",
+            r#"{"roles":["a"],"steps":[]}"#,
+        ] {
+            assert!(read_record(nothing).is_err(), "{nothing:?}");
+        }
+        let none = read_record("; a game of x.gdl: one joint move per line (a)\n").unwrap();
+        assert_eq!(none.format, RecordFormat::Moves);
+        assert!(none.steps.is_empty());
     }
 
     #[test]

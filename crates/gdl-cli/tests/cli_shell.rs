@@ -339,10 +339,11 @@ fn board_none_lists_the_facts_and_board_grid_forces_a_grid() {
     // play and replay take it too.
     let play = gdl_in(&dir, &["play", "annotated.gdl", "--board", "grid"], "");
     assert!(play.stdout.contains("   1   2\n"), "{}", play.stdout);
+    // A game of no moves, as gdl saves it (an empty record is no game).
     let replay = gdl_in(
         &dir,
         &["replay", "quadrants.gdl", "-", "--board", "none"],
-        "",
+        "; a game of quadrants.gdl: one joint move per line (red)\n",
     );
     assert_eq!(replay.stdout, none.stdout);
     let bad = gdl_in(&dir, &["trace", "two.gdl", "--board", "square"], "");

@@ -9,6 +9,7 @@ mod cli_bench_bound;
 mod cli_boards;
 mod cli_check;
 mod cli_docs;
+mod cli_files;
 mod cli_ggp;
 mod cli_help;
 mod cli_hostile;

@@ -2,8 +2,8 @@
 //! manual pages of `gdl`, generated from its command-line definition (so
 //! that they name every subcommand and flag of the binary that prints them).
 
-use super::Failure;
-use std::path::PathBuf;
+use super::{write_file, Existing, Failure};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Arguments of `gdl completions`.
@@ -53,8 +53,9 @@ pub fn manpage(args: ManpageArgs, cli: clap::Command) -> Result<ExitCode, Failur
         Some(dir) => {
             std::fs::create_dir_all(&dir)
                 .map_err(|e| Failure::Io(format!("cannot create {}: {e}", dir.display())))?;
-            clap_mangen::generate_to(cli, &dir)
-                .map_err(|e| Failure::Io(format!("cannot write into {}: {e}", dir.display())))?;
+            let mut cli = cli.disable_help_subcommand(true);
+            cli.build();
+            write_pages(cli, &dir)?;
         }
         None => {
             let mut roff = Vec::new();
@@ -65,4 +66,18 @@ pub fn manpage(args: ManpageArgs, cli: clap::Command) -> Result<ExitCode, Failur
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the page of `cmd` and those of its subcommands (hidden ones left
+/// out) into `dir`, as `clap_mangen::generate_to` does, but each through
+/// [`write_file`]: whole, and only over a regular file.
+fn write_pages(cmd: clap::Command, dir: &Path) -> Result<(), Failure> {
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()).cloned() {
+        write_pages(sub, dir)?;
+    }
+    let man = clap_mangen::Man::new(cmd);
+    let mut roff = Vec::new();
+    man.render(&mut roff)
+        .map_err(|e| Failure::Io(format!("cannot render the manual page: {e}")))?;
+    write_file(&dir.join(man.get_filename()), &roff, Existing::Replace)
 }

@@ -13,7 +13,9 @@
 use super::ai::search_player;
 use super::record_cmd::games_folder;
 use super::trace_cmd::DEFAULT_BUDGET;
-use super::{load, threads, write_file, Failure, LimitArgs};
+use super::{
+    load, readable_back, regular_or_new, threads, write_file, Existing, Failure, LimitArgs,
+};
 use crate::http::{post, HttpError};
 use crate::protocol::{read_move, rules_of, Request, Start, READY};
 use crate::record::record_file;
@@ -176,14 +178,22 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, Failure> {
     let paths: Vec<PathBuf> = (seeds.iter())
         .map(|s| folder.join(format!("match-{s}.json")))
         .collect();
-    if !args.force {
-        if let Some(there) = paths.iter().find(|p| p.exists()) {
+    // Anything there but a regular file is refused even with --force.
+    for path in &paths {
+        if regular_or_new(path)? && !args.force {
             return Err(Failure::Usage(format!(
                 "{} is already recorded; --force writes over it, --out writes elsewhere",
-                there.display()
+                path.display()
             )));
         }
     }
+    // Without --force, a file that appears while the matches are played is
+    // kept, and the match that would have replaced it fails.
+    let existing = if args.force {
+        Existing::Replace
+    } else {
+        Existing::Keep
+    };
     std::fs::create_dir_all(&folder)
         .map_err(|e| Failure::Io(format!("cannot create {}: {e}", folder.display())))?;
     let manager = Manager {
@@ -201,7 +211,9 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, Failure> {
     for (i, (&seed, path)) in seeds.iter().zip(&paths).enumerate() {
         let played = manager.play(&mut game, i, seed);
         if !played.trace.steps.is_empty() {
-            write_file(path, &record_file(&played.trace))?;
+            let text = record_file(&played.trace);
+            readable_back(path, &text, args.limits.max_file_size)?;
+            write_file(path, text.as_bytes(), existing)?;
         }
         let end = match &played.trace.goals {
             Some(goals) => {

@@ -605,28 +605,180 @@ pub fn exit_after_writes(code: u8, message: Option<&str>) -> ! {
     std::process::exit(code.into())
 }
 
+/// What a write does with a file already at its path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Existing {
+    /// Leaves it as it is and fails: a game recorded without `--force`
+    /// (`record`, `match`), even one that appears while the new one is
+    /// being written.
+    Keep,
+    /// Replaces it, if it is a regular file: saves (`--save`), `--force`,
+    /// `test --update`.
+    Replace,
+}
+
+/// Whether `path` may be written: `Ok(true)` when a regular file is
+/// there, `Ok(false)` when nothing is. Anything else is refused with an
+/// error naming the path and what is there: a folder, a symbolic link
+/// (never written through nor replaced), a named pipe, a device, a socket.
+/// `gdl` writes only regular files and new paths.
+pub fn regular_or_new(path: &Path) -> Result<bool, Failure> {
+    let metadata = match std::fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(Failure::Io(format!("cannot write {}: {e}", path.display()))),
+    };
+    let kind = metadata.file_type();
+    if kind.is_file() {
+        return Ok(true);
+    }
+    let what = if kind.is_symlink() {
+        match std::fs::read_link(path) {
+            Ok(to) => format!("a symbolic link (to {})", to.display()),
+            Err(_) => "a symbolic link".to_string(),
+        }
+    } else if kind.is_dir() {
+        "a folder".to_string()
+    } else {
+        special_kind(&kind).to_string()
+    };
+    Err(Failure::Io(format!(
+        "cannot write {}: it is {what}, not a regular file; gdl writes only regular files \
+         (replacing them whole) and new ones, never through a link",
+        path.display()
+    )))
+}
+
+/// What a file that is neither a regular file, a folder nor a symbolic
+/// link is, for [`regular_or_new`]'s message.
+#[cfg(unix)]
+fn special_kind(kind: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_fifo() {
+        "a named pipe (FIFO)"
+    } else if kind.is_char_device() {
+        "a character device"
+    } else if kind.is_block_device() {
+        "a block device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "a special file"
+    }
+}
+
+/// What a file that is neither a regular file, a folder nor a symbolic
+/// link is, for [`regular_or_new`]'s message.
+#[cfg(not(unix))]
+fn special_kind(_: &std::fs::FileType) -> &'static str {
+    "a special file"
+}
+
 /// Writes a file atomically, so that an interrupt never leaves half a file
 /// and two writers never mix their texts: the text goes to a temporary file
 /// beside it, created afresh under an unpredictable name (never through a
-/// file or a symbolic link already there), then renamed over it. Of two
-/// processes writing one file at once, both succeed and the last rename
-/// wins.
-pub fn write_file(path: &Path, text: &str) -> Result<(), Failure> {
-    uninterrupted(|| write_whole(path, text))
+/// file or a symbolic link already there), then put in its place. Only a
+/// new path or a regular file is written ([`regular_or_new`]): a folder, a
+/// symbolic link, a named pipe or a device is refused, and never replaced.
+///
+/// With [`Existing::Replace`] the temporary file is renamed over the file:
+/// of two processes writing one file at once, both succeed and the last
+/// rename wins. With [`Existing::Keep`] it is linked to its name only if
+/// that name is still free at that moment (`renameat2` with
+/// `RENAME_NOREPLACE` on Linux, else a hard link, which never replaces a
+/// file): of two processes creating one file at once, one fails and the
+/// other's file is kept whole.
+///
+/// Every file `gdl` writes goes through here.
+pub fn write_file(path: &Path, contents: &[u8], existing: Existing) -> Result<(), Failure> {
+    uninterrupted(|| write_whole(path, contents, existing))
 }
 
 /// [`write_file`], with interrupts held off by the caller.
-fn write_whole(path: &Path, text: &str) -> Result<(), Failure> {
+fn write_whole(path: &Path, contents: &[u8], existing: Existing) -> Result<(), Failure> {
     let cannot = |e: std::io::Error| Failure::Io(format!("cannot write {}: {e}", path.display()));
-    let (tmp, mut file) = create_temporary(path).map_err(cannot)?;
-    let written = file
-        .write_all(text.as_bytes())
-        .and_then(|()| file.sync_all())
-        .and_then(|()| std::fs::rename(&tmp, path));
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(cannot(e));
+    let already = || {
+        Failure::Io(format!(
+            "cannot write {}: a file is already there (written meanwhile by another process?); \
+             it is left as it is and nothing was written; --force writes over it",
+            path.display()
+        ))
+    };
+    // Refused before a temporary file is made beside it (in /dev, say).
+    if regular_or_new(path)? && existing == Existing::Keep {
+        return Err(already());
     }
+    let (tmp, mut file) = create_temporary(path).map_err(cannot)?;
+    let written = file.write_all(contents).and_then(|()| file.sync_all());
+    drop(file);
+    let placed = written.map_err(cannot).and_then(|()| match existing {
+        Existing::Keep => match place_new(&tmp, path) {
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(already()),
+            other => other.map_err(cannot),
+        },
+        // Looked at again just before: what is there may have changed
+        // while the text was written.
+        Existing::Replace => {
+            regular_or_new(path).and_then(|_| std::fs::rename(&tmp, path).map_err(cannot))
+        }
+    });
+    if placed.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    placed
+}
+
+/// Gives the file `tmp` the name `path` if nothing has it, in one step:
+/// fails with [`std::io::ErrorKind::AlreadyExists`] (and `tmp` left) when
+/// a file, of any kind, is there. On Linux, `renameat2(RENAME_NOREPLACE)`;
+/// where it is not supported (other systems, a file system without it), a
+/// hard link to `tmp` under the new name (which never replaces anything),
+/// then `tmp` removed.
+pub fn place_new(tmp: &Path, path: &Path) -> std::io::Result<()> {
+    #[cfg(target_os = "linux")]
+    match rename_no_replace(tmp, path) {
+        Err(e) if matches!(e.raw_os_error(), Some(libc::EINVAL | libc::ENOSYS)) => {}
+        other => return other,
+    }
+    link_new(tmp, path)
+}
+
+/// `renameat2(tmp, path, RENAME_NOREPLACE)`, Linux's rename that fails
+/// with `EEXIST` rather than replace a file (`EINVAL` where the file
+/// system does not support it, `ENOSYS` on a kernel before 3.15).
+#[cfg(target_os = "linux")]
+fn rename_no_replace(tmp: &Path, path: &Path) -> std::io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = |p: &Path| {
+        std::ffi::CString::new(p.as_os_str().as_bytes())
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))
+    };
+    let (from, to) = (c(tmp)?, c(path)?);
+    // SAFETY: both paths are NUL-terminated strings that outlive the call;
+    // renameat2 only reads them.
+    let r = unsafe {
+        libc::syscall(
+            libc::SYS_renameat2,
+            libc::AT_FDCWD,
+            from.as_ptr(),
+            libc::AT_FDCWD,
+            to.as_ptr(),
+            libc::RENAME_NOREPLACE,
+        )
+    };
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+/// [`place_new`] by a hard link: `path` made a second name of `tmp` (an
+/// error, `AlreadyExists`, when `path` is taken), then `tmp` removed.
+pub fn link_new(tmp: &Path, path: &Path) -> std::io::Result<()> {
+    std::fs::hard_link(tmp, path)?;
+    // The file is in place: a temporary name left behind is harmless.
+    let _ = std::fs::remove_file(tmp);
     Ok(())
 }
 
@@ -658,14 +810,34 @@ fn create_temporary(path: &Path) -> std::io::Result<(PathBuf, std::fs::File)> {
     }
 }
 
+/// Refuses, before it is written, a recorded game or moves file (`text`,
+/// to go to `path`) that `gdl` would refuse to read back under the same
+/// `--max-file-size` (`limit`): what `gdl record` writes under the defaults, `gdl
+/// test` and `gdl replay` read under the defaults.
+pub fn readable_back(path: &Path, text: &str, limit: u64) -> Result<(), Failure> {
+    if text.len() as u64 > limit {
+        return Err(Failure::Game(format!(
+            "{} not written: it would be {} bytes, more than the {limit}-byte limit on recorded \
+             games and moves files, and gdl would refuse to read it back (`gdl test`, `gdl \
+             replay`); raise the limit with --max-file-size, here and where it is read",
+            path.display(),
+            text.len()
+        )));
+    }
+    Ok(())
+}
+
 /// Saves joint moves as a moves file naming the rules file `rules`; a
 /// control character in that name (a newline) is written escaped, so that
-/// the file's first line stays one comment.
+/// the file's first line stays one comment. A file is replaced if it is a
+/// regular one ([`write_file`]); one larger than `limit` (the
+/// `--max-file-size` it would be read back under) is refused.
 pub fn save_moves(
     path: &Path,
     rules: &str,
     roles: &[String],
     moves: &[Vec<String>],
+    limit: u64,
 ) -> Result<(), Failure> {
     let mut one_line = String::new();
     for c in rules.chars() {
@@ -675,7 +847,9 @@ pub fn save_moves(
             one_line.push(c);
         }
     }
-    write_file(path, &crate::trace::moves_file(&one_line, roles, moves))
+    let text = crate::trace::moves_file(&one_line, roles, moves);
+    readable_back(path, &text, limit)?;
+    write_file(path, text.as_bytes(), Existing::Replace)
 }
 
 /// The most threads a command may be asked to use: more only cost memory,
@@ -709,7 +883,114 @@ pub fn game_seed(seed: u64, i: usize) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_bytes;
+    use super::{link_new, parse_bytes, place_new, regular_or_new, write_file, Existing, Failure};
+    use std::path::PathBuf;
+
+    /// A fresh folder for one test's files.
+    fn folder(test: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("gdl-cli-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// The names in a folder, sorted.
+    fn names(dir: &std::path::Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn placing_a_new_file_never_replaces_one_there() {
+        let dir = folder("place_new");
+        let (tmp, there) = (dir.join(".new.tmp"), dir.join("game.json"));
+        std::fs::write(&there, "kept").unwrap();
+        // renameat2(RENAME_NOREPLACE) on Linux, and the hard link that
+        // stands in for it elsewhere: both fail, and leave both files.
+        for place in [place_new, link_new] {
+            std::fs::write(&tmp, "new").unwrap();
+            let e = place(&tmp, &there).unwrap_err();
+            assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists);
+            assert_eq!(std::fs::read_to_string(&there).unwrap(), "kept");
+            assert_eq!(std::fs::read_to_string(&tmp).unwrap(), "new");
+        }
+        // Nor does it replace a symbolic link, even a dangling one.
+        #[cfg(unix)]
+        {
+            let link = dir.join("link");
+            std::os::unix::fs::symlink("nowhere", &link).unwrap();
+            for place in [place_new, link_new] {
+                let e = place(&tmp, &link).unwrap_err();
+                assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists);
+                assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+            }
+        }
+        // A free name is taken, the temporary name gone.
+        for place in [place_new, link_new] {
+            let new = dir.join("new.json");
+            let _ = std::fs::remove_file(&new);
+            std::fs::write(&tmp, "new").unwrap();
+            place(&tmp, &new).unwrap();
+            assert_eq!(std::fs::read_to_string(&new).unwrap(), "new");
+            assert!(!tmp.exists());
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_write_that_keeps_what_is_there_fails_and_leaves_no_temporary_file() {
+        let dir = folder("keep");
+        let there = dir.join("game.json");
+        std::fs::write(&there, "kept").unwrap();
+        let e = write_file(&there, b"new", Existing::Keep).unwrap_err();
+        assert!(matches!(e, Failure::Io(_)));
+        assert!(
+            e.message().contains("a file is already there"),
+            "{}",
+            e.message()
+        );
+        assert_eq!(std::fs::read_to_string(&there).unwrap(), "kept");
+        write_file(&dir.join("new.json"), b"new", Existing::Keep).unwrap();
+        write_file(&there, b"replaced", Existing::Replace).unwrap();
+        assert_eq!(std::fs::read_to_string(&there).unwrap(), "replaced");
+        assert_eq!(names(&dir), ["game.json", "new.json"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_regular_files_and_new_paths_are_written() {
+        let dir = folder("regular");
+        let file = dir.join("file");
+        std::fs::write(&file, "kept").unwrap();
+        assert!(regular_or_new(&file).unwrap());
+        assert!(!regular_or_new(&dir.join("new")).unwrap());
+        let link = dir.join("link");
+        std::os::unix::fs::symlink("file", &link).unwrap();
+        let cases = [
+            (link, "it is a symbolic link (to file), not a regular file"),
+            (dir.join("."), "it is a folder, not a regular file"),
+            (PathBuf::from("/dev/null"), "it is a character device"),
+        ];
+        for (path, why) in cases {
+            let e = regular_or_new(&path).unwrap_err();
+            let expected = format!("cannot write {}: {why}", path.display());
+            assert!(e.message().starts_with(&expected), "{}", e.message());
+            for existing in [Existing::Keep, Existing::Replace] {
+                assert_eq!(
+                    write_file(&path, b"new", existing).unwrap_err().message(),
+                    e.message()
+                );
+            }
+        }
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept");
+        assert_eq!(names(&dir), ["file", "link"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn sizes_read_with_or_without_a_unit() {

@@ -158,6 +158,9 @@ struct Session {
     player: RandomPlayer,
     seats: Seats,
     save: Option<PathBuf>,
+    /// The `--max-file-size` a save is read back under: a larger one is
+    /// refused.
+    max_file_size: u64,
     /// Whether the `--save` file is behind the game: its last save failed.
     unsaved: bool,
     /// Whether any save failed (the exit status is then 2).
@@ -195,7 +198,13 @@ impl Session {
             .iter()
             .map(|&r| self.game.role_name(r).to_string())
             .collect();
-        save_moves(path, &self.name, &roles, &self.moves_text())
+        save_moves(
+            path,
+            &self.name,
+            &roles,
+            &self.moves_text(),
+            self.max_file_size,
+        )
     }
 
     /// Brings the `--save` file up to date with the game.
@@ -494,6 +503,7 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
         player: RandomPlayer::new(args.seed),
         seats,
         save: args.save,
+        max_file_size: args.limits.max_file_size,
         unsaved: false,
         save_failed: false,
     };

@@ -2,7 +2,8 @@
 //! moves file) as a JSON trace in `FILE.games/`, where `gdl test` finds it.
 
 use super::{
-    file_name, is_stdin, load, print_json, read_file, write_file, Failure, Format, LimitArgs,
+    file_name, is_stdin, load, print_json, read_file, readable_back, regular_or_new, write_file,
+    Existing, Failure, Format, LimitArgs,
 };
 use crate::compare::{compare, describe_step};
 use crate::record::{read_record, record_file};
@@ -53,6 +54,15 @@ pub fn games_folder(rules: &Path) -> PathBuf {
     rules.with_extension("games")
 }
 
+/// The error of a game already recorded where `gdl record` would write.
+fn already_recorded(out: &Path) -> Failure {
+    Failure::Usage(format!(
+        "{} is already recorded; `gdl test --update` records it again under the current \
+         rules, and --force writes over it",
+        out.display()
+    ))
+}
+
 /// Runs `gdl record`.
 pub fn record(args: RecordArgs) -> Result<ExitCode, Failure> {
     // The default file is named after the rules file and the moves file:
@@ -65,8 +75,24 @@ pub fn record(args: RecordArgs) -> Result<ExitCode, Failure> {
                 .into(),
         ));
     }
+    let default_name = match &args.moves {
+        Some(path) => format!(
+            "{}.json",
+            path.file_stem().unwrap_or_default().to_string_lossy()
+        ),
+        None => format!("seed-{}.json", args.seed),
+    };
+    let out = match &args.out {
+        Some(out) => out.clone(),
+        None => games_folder(&args.file).join(default_name),
+    };
+    // Told before the game is played: a file already recorded (without
+    // --force), or anything there but a regular file (even with it).
+    if regular_or_new(&out)? && !args.force {
+        return Err(already_recorded(&out));
+    }
     let mut loaded = load(&args.file, &args.limits)?;
-    let (trace, default_name) = match &args.moves {
+    let trace = match &args.moves {
         Some(path) => {
             let name = file_name(path);
             let moves = read_record(&read_file(path, &args.limits)?)
@@ -76,8 +102,7 @@ pub fn record(args: RecordArgs) -> Result<ExitCode, Failure> {
                 let why = describe_step(first, &compared.trace.roles);
                 return Err(Failure::Game(format!("{name}: {}", why.trim_end())));
             }
-            let stem = path.file_stem().unwrap_or_default().to_string_lossy();
-            (compared.trace, format!("{stem}.json"))
+            compared.trace
         }
         None => {
             let mut player = RandomPlayer::new(args.seed);
@@ -85,26 +110,25 @@ pub fn record(args: RecordArgs) -> Result<ExitCode, Failure> {
             if let Some((step, e)) = &replay.error {
                 return Err(Failure::at_step(*step, e));
             }
-            (replay.trace, format!("seed-{}.json", args.seed))
+            replay.trace
         }
     };
-    let out = match args.out {
-        Some(out) => out,
-        None => {
-            let folder = games_folder(&args.file);
-            std::fs::create_dir_all(&folder)
-                .map_err(|e| Failure::Io(format!("cannot create {}: {e}", folder.display())))?;
-            folder.join(default_name)
-        }
-    };
-    if out.exists() && !args.force {
-        return Err(Failure::Usage(format!(
-            "{} is already recorded; `gdl test --update` records it again under the current \
-             rules, and --force writes over it",
-            out.display()
-        )));
+    // What test and replay would refuse to read is not written.
+    let text = record_file(&trace);
+    readable_back(&out, &text, args.limits.max_file_size)?;
+    if args.out.is_none() {
+        let folder = games_folder(&args.file);
+        std::fs::create_dir_all(&folder)
+            .map_err(|e| Failure::Io(format!("cannot create {}: {e}", folder.display())))?;
     }
-    write_file(&out, &record_file(&trace))?;
+    // Without --force, a file that appeared while the game was played (a
+    // second `gdl record` to the same file) is kept, and this one fails.
+    let existing = if args.force {
+        Existing::Replace
+    } else {
+        Existing::Keep
+    };
+    write_file(&out, text.as_bytes(), existing)?;
     if args.format == Format::Json {
         let mut value = serde_json::json!({
             "game": out.display().to_string(),

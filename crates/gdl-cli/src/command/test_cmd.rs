@@ -6,7 +6,7 @@
 //! still legal.
 
 use super::record_cmd::games_folder;
-use super::{load, read_file, write_file, Failure, Format, LimitArgs};
+use super::{load, read_file, readable_back, write_file, Existing, Failure, Format, LimitArgs};
 use crate::compare::{compare, describe_step, more_steps, Comparison, StepDifferences};
 use crate::record::{read_record, record_file, RecordFormat};
 use serde::Serialize;
@@ -136,8 +136,9 @@ pub fn test(args: TestArgs) -> Result<ExitCode, Failure> {
 }
 
 /// The suites a path names: a rules file, its games folder, one recorded
-/// game, or a folder searched (recursively, hidden folders and `target`
-/// left out) for rules files with a games folder.
+/// game, or a folder searched (recursively, hidden folders, `target` and
+/// symbolic links to folders left out) for rules files with a games
+/// folder.
 fn find(path: &Path) -> Result<Vec<Suite>, Failure> {
     if super::is_stdin(path) {
         return Err(Failure::Usage(
@@ -195,7 +196,7 @@ fn find(path: &Path) -> Result<Vec<Suite>, Failure> {
         let name = entry.file_name().unwrap_or_default().to_string_lossy();
         let skipped =
             name.starts_with('.') || name == "target" || extension(&entry) == Some("games");
-        if entry.is_dir() && !skipped {
+        if is_real_dir(&entry) && !skipped {
             suites.extend(find(&entry)?);
         } else if is_rules(&entry) && games_folder(&entry).is_dir() {
             suites.push(Suite {
@@ -205,6 +206,15 @@ fn find(path: &Path) -> Result<Vec<Suite>, Failure> {
         }
     }
     Ok(suites)
+}
+
+/// Whether a path met in the walk is a folder to search: a folder itself,
+/// not a symbolic link to one. Links to folders are not followed, so that
+/// the walk ends (a link to `.` or to a parent made it endless) and tests
+/// each game once; a folder named on the command line is searched even
+/// through a link.
+fn is_real_dir(p: &Path) -> bool {
+    std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir())
 }
 
 fn extension(p: &Path) -> Option<&str> {
@@ -302,7 +312,8 @@ fn run_suite(suite: &Suite, args: &TestArgs, results: &mut Vec<GameResult>) -> R
             r.more = compared.steps.len() - shown;
             r.differences = compared.steps[..shown].to_vec();
             if args.update {
-                update(game, &record.format, &compared, &mut r)?;
+                let limit = args.limits.max_file_size;
+                update(game, &record.format, &compared, &mut r, limit)?;
             }
         }
         show(&r, args.format);
@@ -318,6 +329,7 @@ fn update(
     format: &RecordFormat,
     compared: &Comparison,
     r: &mut GameResult,
+    limit: u64,
 ) -> Result<(), Failure> {
     if *format == RecordFormat::Match {
         r.error = Some(
@@ -328,7 +340,14 @@ fn update(
             "not updated: its moves cannot be followed past step {step} under these rules"
         ));
     } else {
-        write_file(game, &record_file(&compared.trace))?;
+        let text = record_file(&compared.trace);
+        // A game recorded again must still be read back under the same
+        // limit; one that would not be is left as it was, and fails.
+        if let Err(e) = readable_back(game, &text, limit) {
+            r.error = Some(format!("not updated: {}", e.message()));
+            return Ok(());
+        }
+        write_file(game, text.as_bytes(), Existing::Replace)?;
         r.outcome = Outcome::Updated;
     }
     Ok(())

@@ -2,7 +2,7 @@
 //! one): both print the game's trace, as text or JSON.
 
 use super::ai::AiArgs;
-use super::{load, read_file, save_moves, Failure, LimitArgs};
+use super::{load, read_file, regular_or_new, save_moves, Failure, LimitArgs};
 use crate::board::BoardMode;
 use crate::compare::{compare, describe_step, more_steps};
 use crate::record::read_record;
@@ -88,6 +88,7 @@ fn finish(
     spec: &crate::board::BoardSpec,
     save: Option<&PathBuf>,
     name: &str,
+    limit: u64,
 ) -> Result<ExitCode, Failure> {
     let trace = &replay.trace;
     match format {
@@ -95,7 +96,7 @@ fn finish(
         Format::Json => print!("{}", trace.to_json()),
     }
     if let Some(path) = save {
-        save_moves(path, name, &trace.roles, &trace.moves())?;
+        save_moves(path, name, &trace.roles, &trace.moves(), limit)?;
     }
     match &replay.error {
         Some((step, e)) => Err(Failure::at_step(*step, e)),
@@ -109,6 +110,10 @@ pub const DEFAULT_BUDGET: Budget = Budget::Iterations(1000);
 
 /// Runs `gdl trace`.
 pub fn trace(args: TraceArgs) -> Result<ExitCode, Failure> {
+    // A --save that could not be written is told before the game is played.
+    if let Some(path) = &args.save {
+        regular_or_new(path)?;
+    }
     let mut loaded = load(&args.file, &args.limits)?;
     let mut player = RandomPlayer::new(args.seed);
     let budget = args.ai.budget(DEFAULT_BUDGET);
@@ -127,6 +132,7 @@ pub fn trace(args: TraceArgs) -> Result<ExitCode, Failure> {
         &loaded.spec.with_mode(args.board),
         args.save.as_ref(),
         &loaded.name,
+        args.limits.max_file_size,
     )
 }
 
@@ -135,6 +141,9 @@ pub fn trace(args: TraceArgs) -> Result<ExitCode, Failure> {
 /// the record and the rules differ (every such step with `--all`) named in
 /// full on standard error.
 pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
+    if let Some(path) = &args.save {
+        regular_or_new(path)?;
+    }
     let mut loaded = load(&args.file, &args.limits)?;
     let game_name = super::file_name(&args.game);
     let record = read_record(&read_file(&args.game, &args.limits)?)
@@ -151,7 +160,13 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
         }
     }
     if let Some(path) = &args.save {
-        save_moves(path, &loaded.name, &trace.roles, &trace.moves())?;
+        save_moves(
+            path,
+            &loaded.name,
+            &trace.roles,
+            &trace.moves(),
+            args.limits.max_file_size,
+        )?;
     }
     if compared.passed() {
         return Ok(ExitCode::SUCCESS);
