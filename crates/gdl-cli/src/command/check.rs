@@ -68,7 +68,7 @@ pub fn check(args: CheckArgs) -> Result<ExitCode, Failure> {
     };
     match load_game_with(&args.file, bytes, &args.limits, limits) {
         Ok(game) => {
-            let warnings = game.warnings();
+            let warnings = &super::with_flags(game.warnings().to_vec());
             let roles: Vec<String> = game
                 .roles()
                 .iter()

@@ -123,17 +123,23 @@ pub fn raise(kind: gdl::LimitKind) -> String {
     format!("raise it with {flag}")
 }
 
-/// The diagnostics with the flag that raises the limit each reached, if
-/// any, as a note (the library names the limit, the command its flag).
+/// The diagnostics with the command's flags in their notes: the flag that
+/// raises the limit each reached, and for an allowance the flag that
+/// refuses it (the library names the limit and the allowance, the command
+/// its flags).
 pub fn with_flags(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    (diagnostics.into_iter())
-        .map(|mut d| {
-            if let Some(kind) = d.limit {
-                d.notes.push(raise(kind));
-            }
-            d
-        })
-        .collect()
+    diagnostics.into_iter().map(with_flag).collect()
+}
+
+/// One diagnostic of [`with_flags`].
+fn with_flag(mut d: Diagnostic) -> Diagnostic {
+    if let Some(kind) = d.limit {
+        d.notes.push(raise(kind));
+    }
+    if d.is_allowance() {
+        d.notes.push("`--strict` refuses it".to_string());
+    }
+    d
 }
 
 /// How a command prints its results: `--format text|json`.
@@ -349,6 +355,7 @@ fn show_warnings(game: &Game) {
     let shown: Vec<Diagnostic> = (game.warnings().iter())
         .filter(|d| !is_advice(d))
         .cloned()
+        .map(with_flag)
         .collect();
     if !shown.is_empty() {
         eprint!("{}", gdl::render(game.source(), &shown, color()));

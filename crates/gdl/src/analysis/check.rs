@@ -28,7 +28,7 @@ const MAX_CYCLE_REPORTS: usize = 10;
 
 /// The note of an allowance (see [`crate::Diagnostic::is_allowance`]).
 pub(super) const ALLOWED_IN_PUBLISHED_GAMES: &str =
-    "published games do this and ggp-base plays them, so gdl allows it; `--strict` refuses it";
+    "published games do this and ggp-base plays them, so gdl allows it";
 
 /// Keywords every game must define, with what each gives.
 const REQUIRED: [(&str, &str); 5] = [

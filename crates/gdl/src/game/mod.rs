@@ -67,21 +67,38 @@ pub struct Game {
 
 impl Clone for Game {
     fn clone(&self) -> Game {
+        let memo = Memo::new(self.memo.capacity, self.memo.max_bytes);
+        let names = (self.terms.clone(), self.symbols.clone());
+        let mut game = Game::with_rules(Arc::clone(&self.rules), names, self.limits, memo);
+        game.choice = Arc::clone(&self.choice);
+        game
+    }
+}
+
+impl Game {
+    /// A game of `rules`, with their terms and names, under `limits`, its
+    /// caches empty but for `memo`.
+    fn with_rules(
+        rules: Arc<Rules>,
+        (terms, symbols): (TermTable, Symbols),
+        limits: Limits,
+        memo: Memo,
+    ) -> Game {
         Game {
-            rules: Arc::clone(&self.rules),
-            terms: self.terms.clone(),
-            symbols: self.symbols.clone(),
-            memo: Memo::new(self.memo.capacity, self.memo.max_bytes),
-            limits: self.limits,
+            moves: Store::new(&rules.program, &rules.sizes),
+            rules,
+            terms,
+            symbols,
+            memo,
+            limits,
             scratch: Values::default(),
-            moves: Store::new(&self.rules.program, &self.rules.sizes),
             run: RunScratch::default(),
             todo: Vec::new(),
             stepper: None,
             detached: None,
             detaching: false,
             ground_work: 0,
-            choice: Arc::clone(&self.choice),
+            choice: Arc::from(""),
         }
     }
 }

@@ -2,8 +2,8 @@
 //! candidates among which loading chooses.
 
 use super::prepare::{base_relation, derive_base, start, Prepared};
-use crate::engine::ground::{static_facts_for, Grounded, Values};
-use crate::engine::interp::{RunScratch, SizeHints, Store};
+use crate::engine::ground::{static_facts_for, Grounded};
+use crate::engine::interp::SizeHints;
 use crate::error::{Diagnostic, GameError};
 use crate::game::ground::GroundTables;
 use crate::game::memo::{
@@ -121,22 +121,8 @@ impl Game {
             Some(_) => DEFAULT_MEMO_CAPACITY,
             None => DEFAULT_INTERPRETED_MEMO_CAPACITY,
         };
-        Game {
-            terms,
-            symbols,
-            memo: Memo::new(capacity, limits.max_memory / MEMO_SHARE),
-            limits,
-            scratch: Values::default(),
-            moves: Store::new(&rules.program, &rules.sizes),
-            rules: Arc::new(rules),
-            run: RunScratch::default(),
-            todo: Vec::new(),
-            stepper: None,
-            detached: None,
-            detaching: false,
-            ground_work: 0,
-            choice: Arc::from(""),
-        }
+        let memo = Memo::new(capacity, limits.max_memory / MEMO_SHARE);
+        Game::with_rules(Arc::new(rules), (terms, symbols), limits, memo)
     }
 
     /// Whether random play leaves the facts of the ground rules (which a
