@@ -18,6 +18,7 @@ mod cli_memory;
 mod cli_names;
 mod cli_play;
 mod cli_player;
+mod cli_player_bounds;
 mod cli_record;
 mod cli_shell;
 mod cli_stats;

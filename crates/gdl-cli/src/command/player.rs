@@ -15,15 +15,17 @@
 //! malformed message gets an error reply (status 400); the player goes on.
 //! Every message gets one line on standard error.
 //!
-//! HTTP is served by `tiny_http`, a small, long-kept server crate: the
-//! protocol needs a plain POST, GET and OPTIONS (for browsers) and nothing
-//! more, and this keeps the parsing of requests out of our code.
+//! HTTP is served by [`crate::server`] (hyper on tokio), which bounds every
+//! request (its body to `--max-file-size`, the time to send it to
+//! `--read-timeout`, the connections open at once to `--max-connections`)
+//! and hands the messages to the player one at a time; the player runs on
+//! the calling thread and logs each message before it answers.
 
 use super::{load_game, Failure, LimitArgs};
 use crate::http::left;
 use crate::protocol::{info_reply, moves_kif, read_request, Request, Start, BUSY, DONE, READY};
+use crate::server::{Answer, Bounds, Message};
 use gdl::{Budget, Game, GameError, LoadError, Move, RandomPlayer, Role, SearchPlayer, State};
-use std::io::Read;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -54,6 +56,16 @@ pub struct PlayerArgs {
     /// The name INFO gives.
     #[arg(long, default_value = "gdl")]
     pub name: String,
+    /// Seconds a client has, from connecting, to send its whole request
+    /// (headers and body); a body still coming then gets status 408.
+    #[arg(long, default_value_t = 5.0, value_name = "SECONDS", value_parser = read_seconds)]
+    pub read_timeout: f64,
+    /// Most connections open at once; past it, the oldest one still
+    /// sending its request is closed for a new one (lowered to fit the
+    /// process's limit of open files).
+    #[arg(long, default_value_t = 128, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub max_connections: u32,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -66,6 +78,14 @@ fn margin_seconds(text: &str) -> Result<f64, String> {
     }
 }
 
+/// Reads `--read-timeout`: more than 0 seconds, at most an hour.
+fn read_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= 3600.0 => Ok(s),
+        _ => Err("expected a number of seconds above 0, at most 3600".into()),
+    }
+}
+
 /// The shortest search worth starting; with less time left, a random
 /// legal move goes back at once.
 const MIN_SEARCH: Duration = Duration::from_millis(5);
@@ -73,36 +93,44 @@ const MIN_SEARCH: Duration = Duration::from_millis(5);
 /// Runs `gdl player`: serves until the process is stopped.
 pub fn player(args: PlayerArgs) -> Result<ExitCode, Failure> {
     let address = format!("{}:{}", args.host, args.port);
-    let server = tiny_http::Server::http(&address)
+    let listener = std::net::TcpListener::bind(&address)
         .map_err(|e| Failure::Io(format!("cannot listen on {address}: {e}")))?;
-    let bound = server
-        .server_addr()
-        .to_ip()
+    let bound = listener
+        .local_addr()
         .map_or(address.clone(), |a| a.to_string());
+    let bounds = Bounds {
+        max_body: args.limits.max_file_size,
+        read_time: Duration::from_secs_f64(args.read_timeout),
+        max_connections: connections_allowed(args.max_connections as usize),
+    };
+    let messages = crate::server::start(listener, bounds)
+        .map_err(|e| Failure::Io(format!("cannot serve on {address}: {e}")))?;
     eprintln!("gdl player listening on http://{bound}");
     let mut player = Player::new(args);
-    loop {
-        let request = match server.recv() {
-            Ok(r) => r,
-            Err(e) => {
-                eprintln!("cannot take a request: {e}");
-                continue;
-            }
-        };
-        player.serve(request);
+    for (message, answer) in messages {
+        let _ = answer.send(player.serve(message));
     }
+    Err(Failure::Io("the HTTP server stopped".into()))
 }
 
-/// The headers of every reply: the content type of the protocol and the
-/// CORS headers ggp-base's players send, so that a manager running in a
-/// browser may talk to the player.
-const HEADERS: [(&str, &str); 5] = [
-    ("Content-Type", "text/acl"),
-    ("Access-Control-Allow-Origin", "*"),
-    ("Access-Control-Allow-Methods", "POST, GET, OPTIONS"),
-    ("Access-Control-Allow-Headers", "Content-Type"),
-    ("Access-Control-Allow-Age", "86400"),
-];
+/// The connections allowed open at once: `asked`, fewer when the process
+/// may not open twice as many files (a connection takes one, and some
+/// are kept for the rest).
+fn connections_allowed(asked: usize) -> usize {
+    #[cfg(unix)]
+    {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes the struct it is given, nothing else.
+        if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0 {
+            let files = usize::try_from(limit.rlim_cur).unwrap_or(usize::MAX);
+            return asked.min(files.saturating_sub(64) / 2).max(1);
+        }
+    }
+    asked
+}
 
 /// What the player knows of its match, if it is in one.
 struct Player {
@@ -170,28 +198,20 @@ impl Player {
         }
     }
 
-    /// Answers one HTTP request and logs it.
-    fn serve(&mut self, mut request: tiny_http::Request) {
-        let received = Instant::now();
-        let from = request
-            .remote_addr()
-            .map_or("?".to_string(), |a| a.to_string());
-        let message = match request.method() {
-            tiny_http::Method::Options => {
-                respond(request, Reply::ok("", ""));
-                return;
-            }
-            tiny_http::Method::Post => self.body(&mut request),
-            tiny_http::Method::Get => Ok(url_decode(request.url().trim_start_matches('/'))),
-            other => Err(format!("{other} is not a method of the protocol: use POST")),
-        };
-        let (what, reply) = match message {
-            Ok(text) if text.trim().is_empty() => ("INFO".to_string(), self.info()),
-            Ok(text) => match read_request(&text) {
+    /// Answers one message and logs it.
+    fn serve(&mut self, message: Message) -> Answer {
+        let Message {
+            text,
+            from,
+            received,
+        } = message;
+        let (what, reply) = if text.trim().is_empty() {
+            ("INFO".to_string(), self.info())
+        } else {
+            match read_request(&text) {
                 Ok(r) => (summary(&r), self.guarded(r, received)),
                 Err(e) => (format!("a bad message from {from}"), bad(e)),
-            },
-            Err(e) => (format!("a bad request from {from}"), bad(e)),
+            }
         };
         let note = if reply.note.is_empty() {
             String::new()
@@ -207,22 +227,10 @@ impl Player {
             "{what} -> {shown}{note} [{:.3} s]",
             received.elapsed().as_secs_f64()
         );
-        respond(request, reply);
-    }
-
-    /// The body of a POST, at most `--max-file-size` bytes of UTF-8.
-    fn body(&self, request: &mut tiny_http::Request) -> Result<String, String> {
-        let limit = self.args.limits.max_file_size;
-        let mut bytes = Vec::new();
-        (request.as_reader().take(limit.saturating_add(1)))
-            .read_to_end(&mut bytes)
-            .map_err(|e| format!("cannot read the message: {e}"))?;
-        if bytes.len() as u64 > limit {
-            return Err(format!(
-                "the message is longer than {limit} bytes; raise --max-file-size"
-            ));
+        Answer {
+            status: reply.status,
+            body: reply.body,
         }
-        String::from_utf8(bytes).map_err(|_| "the message is not UTF-8 text".to_string())
     }
 
     /// The reply to one message; a bug of gdl's met while answering (a
@@ -615,51 +623,5 @@ fn bad(why: String) -> Reply {
         status: 400,
         body: why,
         note: String::new(),
-    }
-}
-
-/// Sends a reply with the protocol's headers; a manager gone away is no
-/// matter.
-fn respond(request: tiny_http::Request, reply: Reply) {
-    let mut response = tiny_http::Response::from_string(reply.body).with_status_code(reply.status);
-    for (name, value) in HEADERS {
-        if let Ok(h) = tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()) {
-            response.add_header(h);
-        }
-    }
-    let _ = request.respond(response);
-}
-
-/// Decodes `%XX` escapes and `+` (a space) of a URL's path, as browsers
-/// send a message by GET.
-fn url_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let hex = |i: usize| bytes.get(i).and_then(|&b| (b as char).to_digit(16));
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match (bytes[i], hex(i + 1), hex(i + 2)) {
-            (b'%', Some(high), Some(low)) => {
-                out.push((high * 16 + low) as u8);
-                i += 3;
-                continue;
-            }
-            (b'+', _, _) => out.push(b' '),
-            (b, _, _) => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::url_decode;
-
-    #[test]
-    fn urls_are_decoded() {
-        assert_eq!(url_decode("(play%20m%201+nil)"), "(play m 1 nil)");
-        assert_eq!(url_decode("100%"), "100%");
-        assert_eq!(url_decode("%zz%2"), "%zz%2");
     }
 }
