@@ -80,6 +80,30 @@ pub struct Answer {
 /// A message and where its answer goes.
 pub type Job = (Message, oneshot::Sender<Answer>);
 
+/// Writes one line on standard error, as `eprintln!` does, without
+/// panicking when standard error is gone (a closed pipe): the log of a
+/// server must not stop it.
+#[macro_export]
+macro_rules! log_line {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// The error numbers of running out of descriptors (the same on every
+/// system of note; `libc` is not at hand everywhere).
+mod libc_errno {
+    /// Too many open files (the process's limit).
+    pub const EMFILE: i32 = if cfg!(target_os = "windows") {
+        10024
+    } else {
+        24
+    };
+    /// Too many open files in the system.
+    pub const ENFILE: i32 = 23;
+}
+
 /// The pause before accepting again after accepting failed.
 const ACCEPT_PAUSE: Duration = Duration::from_millis(100);
 
@@ -102,6 +126,16 @@ const HEADERS: [(&str, &str); 5] = [
 /// channel returned, each with where its answer goes. The channel closes
 /// only if the server cannot start (the reason is logged).
 pub fn start(listener: std::net::TcpListener, bounds: Bounds) -> std::io::Result<Receiver<Job>> {
+    // A reply written to a connection the client has reset raises SIGPIPE
+    // (hyper writes with writev, which has no MSG_NOSIGNAL), whose default
+    // action, which `gdl` restores for its printing commands, would end the
+    // process: a server takes the write's error instead.
+    #[cfg(unix)]
+    // SAFETY: signal(2) with SIG_IGN changes no memory; it only sets the
+    // action of a signal.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
     listener.set_nonblocking(true)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_io()
@@ -114,7 +148,7 @@ pub fn start(listener: std::net::TcpListener, bounds: Bounds) -> std::io::Result
             runtime.block_on(async move {
                 match TcpListener::from_std(listener) {
                     Ok(listener) => accept(listener, bounds, send).await,
-                    Err(e) => eprintln!("cannot serve: {e}"),
+                    Err(e) => crate::log_line!("cannot serve: {e}"),
                 }
             })
         })?;
@@ -134,9 +168,10 @@ struct Open {
     next: u64,
     /// The open ones, oldest first.
     slots: BTreeMap<u64, Slot>,
-    /// Whether connections were closed for room since the count was last
-    /// at most half the limit (so that a flood is logged once).
-    crowded: bool,
+    /// The connections closed to make room since the count was last at
+    /// most half the limit (so that a flood is logged twice, at its start
+    /// and at its end, rather than a line a connection).
+    closed_for_room: u64,
 }
 
 /// An open connection.
@@ -158,6 +193,7 @@ impl Open {
             return false;
         };
         let _ = slot.close.send(());
+        self.closed_for_room += 1;
         true
     }
 }
@@ -185,52 +221,78 @@ async fn accept(listener: TcpListener, bounds: Bounds, player: Sender<Job>) {
     let open = Arc::new(Mutex::new(Open {
         next: 0,
         slots: BTreeMap::new(),
-        crowded: false,
+        closed_for_room: 0,
     }));
+    // The most connections open at once: `--max-connections`, lowered for
+    // good when the process runs out of descriptors below it.
+    let mut limit = bounds.max_connections;
     // The failures in a row, and the first one's time.
     let mut failing: Option<(u64, Instant)> = None;
     loop {
         let (stream, from) = match listener.accept().await {
             Ok(c) => c,
             Err(e) => {
-                let (n, _) = failing.get_or_insert_with(|| {
-                    eprintln!(
-                        "cannot accept a connection: {e} (trying again every {} s)",
-                        ACCEPT_PAUSE.as_secs_f64()
+                let freed = {
+                    let mut o = lock(&open);
+                    let out_of_files = matches!(
+                        e.raw_os_error(),
+                        Some(libc_errno::EMFILE | libc_errno::ENFILE)
                     );
-                    (0, Instant::now())
-                });
-                *n += 1;
-                // Out of descriptors: free one that a slow client holds.
-                lock(&open).close_oldest();
-                tokio::time::sleep(ACCEPT_PAUSE).await;
+                    if out_of_files && o.slots.len() > 1 && o.slots.len() <= limit {
+                        // A descriptor short: fewer connections from now
+                        // on, and one freed for the connection waiting.
+                        limit = o.slots.len() - 1;
+                        crate::log_line!(
+                            "cannot accept a connection: {e}: at most {limit} connections open from now on"
+                        );
+                    } else if failing.is_none() {
+                        crate::log_line!(
+                            "cannot accept a connection: {e} (trying again every {} s)",
+                            ACCEPT_PAUSE.as_secs_f64()
+                        );
+                    }
+                    failing.get_or_insert_with(|| (0, Instant::now())).0 += 1;
+                    o.close_oldest()
+                };
+                if freed {
+                    // Let the closed connection's task end (and free its
+                    // descriptor) before accepting again.
+                    tokio::task::yield_now().await;
+                } else {
+                    tokio::time::sleep(ACCEPT_PAUSE).await;
+                }
                 continue;
             }
         };
         if let Some((n, since)) = failing.take() {
-            eprintln!(
+            crate::log_line!(
                 "accepting connections again after {n} failures in {:.1} s",
                 since.elapsed().as_secs_f64()
             );
         }
+        let mut made_room = false;
         let (number, state, close) = {
             let mut o = lock(&open);
-            if o.slots.len() >= bounds.max_connections {
+            if o.slots.len() >= limit {
+                made_room = true;
+                if o.closed_for_room == 0 {
+                    crate::log_line!(
+                        "{limit} connections open, the most allowed: \
+                         the oldest still sending its request is closed for each new one"
+                    );
+                }
                 if !o.close_oldest() {
                     drop(o);
                     refuse(&stream, from);
                     continue;
                 }
-                if !o.crowded {
-                    o.crowded = true;
-                    eprintln!(
-                        "{} connections open, the most allowed (--max-connections): \
-                         the oldest still sending its request is closed for each new one",
-                        bounds.max_connections
-                    );
-                }
-            } else if o.slots.len() <= bounds.max_connections / 2 {
-                o.crowded = false;
+            } else if o.slots.len() <= limit / 2 && o.closed_for_room > 0 {
+                crate::log_line!(
+                    "{} connections open again, after {} were closed to make room",
+                    o.slots.len(),
+                    o.closed_for_room
+                );
+                o.closed_for_room = 0;
             }
             let number = o.next;
             o.next += 1;
@@ -254,6 +316,11 @@ async fn accept(listener: TcpListener, bounds: Bounds, player: Sender<Job>) {
             player.clone(),
             (state, close, leave),
         ));
+        if made_room {
+            // Let the connection closed end (and free its descriptor)
+            // before accepting the next one.
+            tokio::task::yield_now().await;
+        }
     }
 }
 
@@ -267,7 +334,7 @@ fn refuse(stream: &TcpStream, from: SocketAddr) {
         why.len()
     );
     let _ = stream.try_write(reply.as_bytes());
-    eprintln!("a connection from {from} -> error 503: {why}");
+    crate::log_line!("a connection from {from} -> error 503: {why}");
 }
 
 /// Serves one connection: its request read within the bounds, its message
@@ -296,21 +363,21 @@ async fn connection(
     let reading = tokio::time::sleep(bounds.read_time);
     tokio::pin!(reading);
     let mut closed = closed;
-    let room = || eprintln!("a connection from {from} closed: too many connections at once");
     tokio::select! {
         biased;
         done = served.as_mut() => {
             if let Err(e) = done {
-                eprintln!("a connection from {from} broke off: {}", broken(&e, bounds));
+                broke_off(from, &e, bounds, &state);
             }
             return;
         }
-        _ = &mut closed => return room(),
+        // Closed to make room: counted, and logged with the others.
+        _ = &mut closed => return,
         () = reading.as_mut() => {}
     }
     // The time to send the request ran out.
     if state.load(Ordering::Acquire) == HEAD {
-        eprintln!(
+        crate::log_line!(
             "a connection from {from} closed: no whole request in {} s",
             bounds.read_time.as_secs_f64()
         );
@@ -322,20 +389,40 @@ async fn connection(
         biased;
         done = served => {
             if let Err(e) = done {
-                eprintln!("a connection from {from} broke off: {}", broken(&e, bounds));
+                broke_off(from, &e, bounds, &state);
             }
         }
-        _ = &mut closed => room(),
+        _ = &mut closed => {}
     }
 }
 
-/// Why hyper gave up a connection, in a few words.
-fn broken(e: &hyper::Error, bounds: Bounds) -> String {
-    if e.is_timeout() {
-        format!("no whole request in {} s", bounds.read_time.as_secs_f64())
-    } else {
-        e.to_string()
+/// Logs why hyper gave up a connection, in one line: while its head was
+/// read (a timeout, a reset, a malformed request), or while the player's
+/// answer was sent. In between, the reading of the body logs what befell
+/// it.
+fn broke_off(from: SocketAddr, e: &hyper::Error, bounds: Bounds, state: &AtomicU8) {
+    match state.load(Ordering::Acquire) {
+        HEAD if e.is_timeout() => crate::log_line!(
+            "a connection from {from} closed: no whole request in {} s",
+            bounds.read_time.as_secs_f64()
+        ),
+        HEAD => crate::log_line!("a connection from {from} broke off: {}", causes(e)),
+        ANSWERING => crate::log_line!("the answer to {from} could not be sent: {}", causes(e)),
+        _ => {}
     }
+}
+
+/// An error and its causes, `: `-separated (hyper's own message leaves
+/// out the cause: "error reading a body from connection").
+fn causes(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
 }
 
 /// The reply to one request.
@@ -365,7 +452,7 @@ async fn answer(
     let text = match message {
         Ok(text) => text,
         Err((status, why)) => {
-            eprintln!(
+            crate::log_line!(
                 "a bad request from {from} -> error {status}: {why} [{:.3} s]",
                 received.elapsed().as_secs_f64()
             );
@@ -418,7 +505,7 @@ async fn body(
             ),
         )),
         Ok(Err(e)) if e.is::<LengthLimitError>() => Err(too_long()),
-        Ok(Err(e)) => Err((400, format!("cannot read the message: {e}"))),
+        Ok(Err(e)) => Err((400, format!("cannot read the message: {}", causes(&*e)))),
         Ok(Ok(bytes)) => String::from_utf8(bytes.to_bytes().to_vec())
             .map_err(|_| (400, "the message is not UTF-8 text".to_string())),
     }

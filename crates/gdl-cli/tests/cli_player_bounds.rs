@@ -71,3 +71,142 @@ fn a_huge_content_length_is_refused_and_the_player_goes_on() {
     let log = player.wait_for("error 413: the message is longer than 16777216 bytes");
     assert!(!log.contains("panicked"), "{log}");
 }
+
+/// Waits (at most 30 seconds, a hang guard) until `holds` is true of the
+/// player's log; returns the log.
+fn wait_until(player: &crate::common::Process, what: &str, holds: impl Fn(&str) -> bool) -> String {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let log = player.stderr();
+        if holds(&log) {
+            return log;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no {what} in the log in 30 s:\n{log}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// S2 (the limit): more idle connections than `--max-connections` close
+/// the oldest ones; the player answers a message sent after them all.
+#[test]
+fn idle_connections_past_the_limit_make_room_for_a_message() {
+    let (player, address) = gdl_player(&["--max-connections", "8"]);
+    let idle: Vec<TcpStream> = (0..40)
+        .map(|_| TcpStream::connect(&address).expect("the player listens"))
+        .collect();
+    // Accepted in order: the message's connection is the newest, so the
+    // idle ones are closed before it.
+    assert_eq!(post(&address, "(info)").1, AVAILABLE);
+    player.wait_for("8 connections open, the most allowed: ");
+    drop(idle);
+    assert_eq!(post(&address, "(info)").1, AVAILABLE);
+}
+
+/// S2 (descriptors): with the process's limit of open files lowered under
+/// it while it serves, accepting fails (`Too many open files`); that used
+/// to end the accept loop for good. Now it is logged once, a slow
+/// connection is closed to free a descriptor, and accepting goes on.
+#[cfg(target_os = "linux")]
+#[test]
+fn out_of_descriptors_the_player_goes_on_accepting() {
+    let (player, address) = gdl_player(&[]);
+    assert_eq!(post(&address, "(info)").1, AVAILABLE);
+    let pid = player.id() as libc::pid_t;
+    let limit = libc::rlimit {
+        rlim_cur: 48,
+        rlim_max: 48,
+    };
+    // SAFETY: prlimit(2) on our own child, reading a struct we own.
+    let set = unsafe { libc::prlimit(pid, libc::RLIMIT_NOFILE, &limit, std::ptr::null_mut()) };
+    assert_eq!(set, 0, "prlimit: {}", std::io::Error::last_os_error());
+    let idle: Vec<TcpStream> = (0..80)
+        .map(|_| TcpStream::connect(&address).expect("the kernel queues it"))
+        .collect();
+    assert_eq!(post(&address, "(info)").1, AVAILABLE);
+    let log = player.wait_for("cannot accept a connection: Too many open files");
+    assert_eq!(
+        log.matches("cannot accept a connection").count(),
+        1,
+        "logged once for a run of failures:\n{log}"
+    );
+    player.wait_for("accepting connections again after ");
+    drop(idle);
+    assert_eq!(post(&address, "(info)").1, AVAILABLE);
+    assert!(!player.stderr().contains("panicked"));
+}
+
+/// S3: a body sent a byte at a time froze the player for every client.
+/// Now others are answered meanwhile, and the slow one gets 408 once its
+/// time (`--read-timeout`) is up.
+#[test]
+fn a_body_sent_a_byte_at_a_time_times_out_and_others_are_answered() {
+    let (player, address) = gdl_player(&["--read-timeout", "1"]);
+    let mut slow = TcpStream::connect(&address).unwrap();
+    slow.set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let body = format!("(info){}", " ".repeat(2000));
+    write!(
+        slow,
+        "POST / HTTP/1.1\r\nContent-Length: {}\r\n\r\n(",
+        body.len()
+    )
+    .unwrap();
+    // While it holds its connection, another client is answered.
+    assert_eq!(post(&address, "(info)").1, AVAILABLE);
+    let mut reply = String::new();
+    let _ = slow.read_to_string(&mut reply);
+    assert_eq!(status(&reply), "408", "{reply}");
+    assert!(
+        reply.ends_with("the message did not come whole within 1 s"),
+        "{reply}"
+    );
+    // Headers that never end: the connection is closed, unanswered.
+    let mut stuck = TcpStream::connect(&address).unwrap();
+    stuck
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    stuck.write_all(b"POST / HTTP/1.1\r\nContent-Le").unwrap();
+    let mut rest = Vec::new();
+    let _ = stuck.read_to_end(&mut rest);
+    player.wait_for("closed: no whole request in 1 s");
+    assert_eq!(post(&address, "(info)").1, AVAILABLE);
+}
+
+/// P1: connections reset (RST) after their headers made the server's
+/// connection threads panic. Now each is a line in the log.
+#[cfg(unix)]
+#[test]
+fn connections_reset_early_are_logged_without_a_panic() {
+    use std::os::fd::AsRawFd;
+    let (player, address) = gdl_player(&[]);
+    for _ in 0..20 {
+        let mut s = TcpStream::connect(&address).unwrap();
+        s.write_all(b"POST / HTTP/1.1\r\nContent-Length: 100000\r\n\r\n(start x xplayer (")
+            .unwrap();
+        let linger = libc::linger {
+            l_onoff: 1,
+            l_linger: 0,
+        };
+        // SAFETY: setsockopt on a socket we own, with a struct of the size
+        // given.
+        let set = unsafe {
+            libc::setsockopt(
+                s.as_raw_fd(),
+                libc::SOL_SOCKET,
+                libc::SO_LINGER,
+                (&linger as *const libc::linger).cast(),
+                std::mem::size_of::<libc::linger>() as libc::socklen_t,
+            )
+        };
+        assert_eq!(set, 0);
+        drop(s);
+    }
+    let log = wait_until(&player, "a line for each of the 20 resets", |log| {
+        log.matches("Connection reset by peer").count() >= 20
+    });
+    assert!(!log.contains("panicked"), "{log}");
+    assert_eq!(post(&address, "(info)").1, AVAILABLE);
+}

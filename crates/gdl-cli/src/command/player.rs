@@ -105,7 +105,7 @@ pub fn player(args: PlayerArgs) -> Result<ExitCode, Failure> {
     };
     let messages = crate::server::start(listener, bounds)
         .map_err(|e| Failure::Io(format!("cannot serve on {address}: {e}")))?;
-    eprintln!("gdl player listening on http://{bound}");
+    crate::log_line!("gdl player listening on http://{bound}");
     let mut player = Player::new(args);
     for (message, answer) in messages {
         let _ = answer.send(player.serve(message));
@@ -223,7 +223,7 @@ impl Player {
         } else {
             format!("error {}: {}", reply.status, reply.body)
         };
-        eprintln!(
+        crate::log_line!(
             "{what} -> {shown}{note} [{:.3} s]",
             received.elapsed().as_secs_f64()
         );
@@ -295,7 +295,7 @@ impl Player {
         if let Some(m) = &self.current {
             let forgotten = 3 * (m.start_clock + m.play_clock) + Duration::from_secs(30);
             if m.last_seen.elapsed() > forgotten {
-                eprintln!("match {} dropped: no message for {forgotten:?}", m.id);
+                crate::log_line!("match {} dropped: no message for {forgotten:?}", m.id);
                 self.current = None;
             }
         }
