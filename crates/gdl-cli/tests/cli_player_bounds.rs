@@ -210,3 +210,75 @@ fn connections_reset_early_are_logged_without_a_panic() {
     assert!(!log.contains("panicked"), "{log}");
     assert_eq!(post(&address, "(info)").1, AVAILABLE);
 }
+
+/// Rules whose load never ends within a start clock: p has 40^6 (4.1e9)
+/// legal moves.
+fn slow_rules() -> String {
+    let constants: String = (0..40).map(|k| format!("(c k{k}) ")).collect();
+    format!(
+        "(role p) (role q) (init s) {constants}\
+         (<= (legal p (m ?v0 ?v1 ?v2 ?v3 ?v4 ?v5)) (c ?v0) (c ?v1) (c ?v2) (c ?v3) (c ?v4) (c ?v5)) \
+         (legal q noop) (<= (next s) (true s)) (<= terminal (true t)) (goal p 0) (goal q 0)"
+    )
+}
+
+/// The nice values of the player's loading threads (Linux: a thread's
+/// priority is its own).
+#[cfg(target_os = "linux")]
+fn loaders_nice(pid: u32) -> Vec<i64> {
+    let mut nice = Vec::new();
+    for task in std::fs::read_dir(format!("/proc/{pid}/task"))
+        .unwrap()
+        .flatten()
+    {
+        let Ok(stat) = std::fs::read_to_string(task.path().join("stat")) else {
+            continue;
+        };
+        // `pid (comm) state ...`: the fields after the name, the 19th of
+        // all being the nice value.
+        let Some((head, rest)) = stat.rsplit_once(") ") else {
+            continue;
+        };
+        if head.ends_with("(load") {
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            nice.push(fields[16].parse().unwrap());
+        }
+    }
+    nice
+}
+
+/// H2: rules still loading when their match ends kept loading, one more
+/// thread each START/ABORT, until threads and memory starved the next
+/// match. A load cannot be stopped (the library has no way to ask it), so
+/// the player bounds them: at most two run, those of matches over at the
+/// lowest priority; the next match waits for one to end, and says so.
+#[test]
+fn rules_loading_past_their_match_are_bounded() {
+    let (player, address) = gdl_player(&[]);
+    let rules = slow_rules();
+    for id in ["z0", "z1"] {
+        let start = format!("(start {id} p ({rules}) 1 1)");
+        assert_eq!(post(&address, &start).1, "ready");
+        assert_eq!(post(&address, &format!("(abort {id})")).1, "done");
+        player.wait_for(&format!(
+            "the rules of {id} are still loading for a match that is over: \
+             the load goes on at the lowest priority"
+        ));
+    }
+    // A third load does not start while those two run.
+    assert_eq!(
+        post(&address, &format!("(start z2 p ({rules}) 1 1)")).1,
+        "ready"
+    );
+    player.wait_for(
+        "START z2 as p (clocks 1 s, 1 s) -> ready (not loading: 2 loads of matches already \
+         over are still running (a load cannot be stopped); waiting for one to end)",
+    );
+    assert_eq!(post(&address, "(play z2 nil)").1, "noop");
+    assert_eq!(post(&address, "(abort z2)").1, "done");
+    #[cfg(target_os = "linux")]
+    wait_until(&player, "two loading threads at nice 19", |_| {
+        loaders_nice(player.id()) == [19, 19]
+    });
+    assert_eq!(post(&address, "(info)").1, AVAILABLE);
+}

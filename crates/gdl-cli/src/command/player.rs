@@ -28,7 +28,9 @@ use crate::server::{Answer, Bounds, Message};
 use gdl::{Budget, Game, GameError, LoadError, Move, RandomPlayer, Role, SearchPlayer, State};
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// Arguments of `gdl player`.
@@ -138,6 +140,8 @@ struct Player {
     current: Option<Match>,
     /// Matches started, to vary the seed from match to match.
     started: u64,
+    /// The loads of rules running.
+    loads: Arc<Loads>,
 }
 
 /// A match the player is in.
@@ -152,8 +156,11 @@ struct Match {
 
 /// Where the player is with the rules of its match.
 enum Engine {
+    /// Waiting for a load of an earlier match to end before loading them
+    /// ([`MAX_LOADS`]).
+    Waiting(Box<Load>),
     /// Still loading them, on a thread that sends the result.
-    Loading(Receiver<Result<Box<Playing>, String>>),
+    Loading(Loading),
     /// Playing.
     Playing(Box<Playing>),
     /// Lost: the rules did not load, or failed while playing, or the moves
@@ -195,6 +202,7 @@ impl Player {
             args,
             current: None,
             started: 0,
+            loads: Arc::new(Loads::default()),
         }
     }
 
@@ -260,9 +268,9 @@ impl Player {
             Request::Preview { rules, clock } => self.preview(rules, clock, received),
             Request::Start(start) => self.start(start, received),
             Request::Play { id, moves } => {
-                let margin = self.args.margin;
+                let (margin, loads) = (self.args.margin, Arc::clone(&self.loads));
                 match self.in_match(&id) {
-                    Some(m) => m.play(moves, received, margin),
+                    Some(m) => m.play(moves, received, margin, &loads),
                     None => self.not_in(&id),
                 }
             }
@@ -322,13 +330,19 @@ impl Player {
             return Reply::ok(BUSY, "in a match");
         }
         let deadline = received + clock - self.margin(clock);
-        let note = match self
-            .load(rules, "preview", None)
-            .recv_timeout(left(deadline))
-        {
-            Ok(Ok(p)) => format!("the rules load: {}", p.about),
-            Ok(Err(why)) => why,
-            Err(_) => "still loading at the end of the preview clock".to_string(),
+        let load = Box::new(self.load(rules, "preview", None));
+        let note = match self.loads.start(load, deadline) {
+            Err(_) => format!("not loaded: {MAX_LOADS} loads of earlier matches are still running"),
+            Ok(mut loading) => match loading.result.recv_timeout(left(deadline)) {
+                Ok(result) => {
+                    loading.received = true;
+                    match result {
+                        Ok(p) => format!("the rules load: {}", p.about),
+                        Err(why) => why,
+                    }
+                }
+                Err(_) => "still loading at the end of the preview clock".to_string(),
+            },
         };
         Reply::ok(READY, note)
     }
@@ -345,16 +359,19 @@ impl Player {
             return Reply::ok(BUSY, "in another match");
         }
         self.started += 1;
-        let loading = self.load(rules, &id, Some(role));
+        let load = self.load(rules, &id, Some(role));
         let deadline = received + start_clock - self.margin(start_clock);
+        // The match it was in, if any (the same id started again), is
+        // over: its load, if still running, no longer counts on its result.
+        self.current = None;
         let mut m = Match {
             id,
             start_clock,
             play_clock,
             last_seen: Instant::now(),
-            engine: Engine::Loading(loading),
+            engine: Engine::Waiting(Box::new(load)),
         };
-        m.wait(deadline);
+        m.wait(deadline, &self.loads);
         let note = match &mut m.engine {
             Engine::Playing(p) => {
                 // The rest of the start clock goes to the first position;
@@ -364,6 +381,7 @@ impl Player {
             }
             Engine::Lost(why) => why.clone(),
             Engine::Loading(_) => "still loading at the end of the start clock".to_string(),
+            Engine::Waiting(_) => waiting(),
         };
         self.current = Some(m);
         Reply::ok(READY, note)
@@ -374,41 +392,185 @@ impl Player {
         margin(self.args.margin, clock)
     }
 
-    /// Loads rules on a thread of their own; the result comes on the
-    /// channel returned. With a role, it is ready to play it.
-    fn load(&self, rules: String, id: &str, role: Option<String>) -> Receiver<PlayingOrWhy> {
+    /// What loading `rules` needs; with a role, it is made ready to play
+    /// it.
+    fn load(&self, rules: String, id: &str, role: Option<String>) -> Load {
+        Load {
+            rules,
+            name: format!("the rules of {id}"),
+            role,
+            seed: (self.args.seed).wrapping_add(self.started),
+            threads: super::threads(self.args.threads),
+            limits: self.args.limits.clone(),
+        }
+    }
+}
+
+/// The most loads of rules running at once. A load cannot be stopped (the
+/// library has no way to ask a load to give up), so the load of a match
+/// that is over (aborted, started again, forgotten; a preview's past its
+/// clock) runs on until it ends, at the lowest priority, its result
+/// dropped; past this many, the load of a new match waits for one to end.
+pub const MAX_LOADS: usize = 2;
+
+/// The note of a match whose load waits for an earlier one to end.
+fn waiting() -> String {
+    format!(
+        "not loading: {MAX_LOADS} loads of matches already over are still running \
+         (a load cannot be stopped); waiting for one to end"
+    )
+}
+
+/// The loads of rules running.
+#[derive(Default)]
+struct Loads {
+    /// How many.
+    running: Mutex<usize>,
+    /// Signalled when one ends.
+    ended: Condvar,
+}
+
+/// What a load needs.
+struct Load {
+    rules: String,
+    /// `the rules of ID`, as errors and the log name them.
+    name: String,
+    role: Option<String>,
+    seed: u64,
+    threads: usize,
+    limits: LimitArgs,
+}
+
+/// A load running on a thread of its own.
+struct Loading {
+    /// Where its result comes.
+    result: Receiver<PlayingOrWhy>,
+    /// Whether the result came (taken by the match).
+    received: bool,
+    /// Its thread's id (Linux), 0 until the thread knows it.
+    thread: Arc<AtomicI64>,
+    /// Set when the match is over before the result came.
+    abandoned: Arc<AtomicBool>,
+    /// `the rules of ID`.
+    name: String,
+}
+
+impl Loads {
+    /// Starts `load` on a thread of its own once fewer than [`MAX_LOADS`]
+    /// run, waiting for one to end until `until`; past it, `load` back.
+    fn start(self: &Arc<Self>, load: Box<Load>, until: Instant) -> Result<Loading, Box<Load>> {
+        let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+        while *running >= MAX_LOADS {
+            let wait = left(until);
+            if wait.is_zero() {
+                return Err(load);
+            }
+            running = (self.ended.wait_timeout(running, wait))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        *running += 1;
+        drop(running);
         let (send, receive) = mpsc::channel();
-        let limits = self.args.limits.clone();
-        let name = format!("the rules of {id}");
-        let (seed, threads) = (
-            (self.args.seed).wrapping_add(self.started),
-            super::threads(self.args.threads),
-        );
+        let thread = Arc::new(AtomicI64::new(0));
+        let abandoned = Arc::new(AtomicBool::new(false));
+        let mut loading = Loading {
+            result: receive,
+            received: false,
+            thread: Arc::clone(&thread),
+            abandoned: Arc::clone(&abandoned),
+            name: load.name.clone(),
+        };
+        // Counts the load as ended when its thread ends (or cannot start).
+        let ended = Ended(Arc::clone(self));
         let spawned = std::thread::Builder::new()
             .name("load".into())
             .stack_size(super::STACK_BYTES)
             .spawn(move || {
-                let start = Instant::now();
-                let loaded = load_game(Path::new(&name), rules.into_bytes(), &limits)
-                    .map_err(|e| cannot_load(&e));
-                let playing = loaded.and_then(|game| {
-                    let about = format!(
-                        "{} roles, {}, loaded in {:.3} s",
-                        game.roles().len(),
-                        engine_name(&game),
-                        start.elapsed().as_secs_f64()
-                    );
-                    Playing::new(game, role.as_deref(), seed, threads, about)
-                });
-                let _ = send.send(playing.map(Box::new));
+                let _ended = ended;
+                thread.store(thread_id(), Ordering::SeqCst);
+                if abandoned.load(Ordering::SeqCst) {
+                    lower_priority(thread_id());
+                }
+                let _ = send.send(run(*load));
             });
         if let Err(e) = spawned {
             let (send, receive) = mpsc::channel();
             let _ = send.send(Err(format!("cannot start loading: {e}")));
-            return receive;
+            loading.result = receive;
         }
-        receive
+        Ok(loading)
     }
+}
+
+/// Loads the rules and gets ready to play.
+fn run(load: Load) -> PlayingOrWhy {
+    let start = Instant::now();
+    let game = load_game(Path::new(&load.name), load.rules.into_bytes(), &load.limits)
+        .map_err(|e| cannot_load(&e))?;
+    let about = format!(
+        "{} roles, {}, loaded in {:.3} s",
+        game.roles().len(),
+        engine_name(&game),
+        start.elapsed().as_secs_f64()
+    );
+    Playing::new(game, load.role.as_deref(), load.seed, load.threads, about).map(Box::new)
+}
+
+/// Counts a load as ended when dropped.
+struct Ended(Arc<Loads>);
+
+impl Drop for Ended {
+    fn drop(&mut self) {
+        let mut running = self.0.running.lock().unwrap_or_else(|e| e.into_inner());
+        *running = running.saturating_sub(1);
+        self.0.ended.notify_all();
+    }
+}
+
+impl Drop for Loading {
+    /// A load whose result no one will take goes on (it cannot be
+    /// stopped), at the lowest priority so that the next match has the
+    /// cores.
+    fn drop(&mut self) {
+        if self.received || self.result.try_recv().is_ok() {
+            return;
+        }
+        self.abandoned.store(true, Ordering::SeqCst);
+        let thread = self.thread.load(Ordering::SeqCst);
+        if thread > 0 {
+            lower_priority(thread);
+        }
+        crate::log_line!(
+            "{} are still loading for a match that is over: the load goes on at the lowest \
+             priority and its result is dropped (a load cannot be stopped)",
+            self.name
+        );
+    }
+}
+
+/// The id of the calling thread (Linux; 0 elsewhere).
+fn thread_id() -> i64 {
+    #[cfg(target_os = "linux")]
+    // SAFETY: gettid(2) takes no argument and cannot fail.
+    return unsafe { libc::syscall(libc::SYS_gettid) };
+    #[cfg(not(target_os = "linux"))]
+    0
+}
+
+/// Gives the thread `id` the lowest priority (nice 19; Linux, where a
+/// thread has a priority of its own).
+fn lower_priority(id: i64) {
+    #[cfg(target_os = "linux")]
+    if let Ok(id) = libc::id_t::try_from(id) {
+        // SAFETY: setpriority(2) on a thread of this process; it changes
+        // no memory.
+        unsafe {
+            libc::setpriority(libc::PRIO_PROCESS, id, 19);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = id;
 }
 
 /// The margin kept from `clock`: `asked` seconds, at most 3/4 of it.
@@ -452,10 +614,24 @@ fn cannot_load(e: &LoadError) -> String {
 }
 
 impl Match {
-    /// Waits for the rules to load until `deadline`.
-    fn wait(&mut self, deadline: Instant) {
-        if let Engine::Loading(r) = &self.engine {
-            self.engine = match r.recv_timeout(left(deadline)) {
+    /// Waits for the rules to load until `deadline` (first, if need be,
+    /// for a load of an earlier match to end).
+    fn wait(&mut self, deadline: Instant, loads: &Arc<Loads>) {
+        if matches!(self.engine, Engine::Waiting(_)) {
+            let Engine::Waiting(load) =
+                std::mem::replace(&mut self.engine, Engine::Lost(waiting()))
+            else {
+                return;
+            };
+            self.engine = match loads.start(load, deadline) {
+                Ok(loading) => Engine::Loading(loading),
+                Err(load) => Engine::Waiting(load),
+            };
+        }
+        if let Engine::Loading(loading) = &mut self.engine {
+            let outcome = loading.result.recv_timeout(left(deadline));
+            loading.received = !matches!(outcome, Err(RecvTimeoutError::Timeout));
+            self.engine = match outcome {
                 Ok(Ok(p)) => Engine::Playing(p),
                 Ok(Err(why)) => Engine::Lost(why),
                 Err(RecvTimeoutError::Timeout) => return,
@@ -467,12 +643,19 @@ impl Match {
     }
 
     /// The reply to PLAY: the joint move `moves` played, the player's move.
-    fn play(&mut self, moves: Option<Vec<String>>, received: Instant, asked: f64) -> Reply {
+    fn play(
+        &mut self,
+        moves: Option<Vec<String>>,
+        received: Instant,
+        asked: f64,
+        loads: &Arc<Loads>,
+    ) -> Reply {
         let deadline = received + self.play_clock - margin(asked, self.play_clock);
-        self.wait(deadline);
+        self.wait(deadline, loads);
         let p = match &mut self.engine {
             Engine::Playing(p) => p,
             Engine::Loading(_) => return Reply::ok("noop", "the rules are still loading"),
+            Engine::Waiting(_) => return Reply::ok("noop", waiting()),
             Engine::Lost(why) => return Reply::ok("noop", why.clone()),
         };
         if let Some(joint) = moves {
