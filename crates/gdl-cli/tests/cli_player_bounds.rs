@@ -282,3 +282,133 @@ fn rules_loading_past_their_match_are_bounded() {
     });
     assert_eq!(post(&address, "(info)").1, AVAILABLE);
 }
+
+/// One hostile client's visit, of kind `kind`: a huge `Content-Length`, a
+/// body a byte at a time, a reset, an idle connection, garbage, headers
+/// that never end. Whatever comes back is read (at most 10 seconds) and
+/// dropped: the player's answers to each are checked by the tests above.
+#[cfg(unix)]
+fn hostile_visit(address: &str, kind: usize) {
+    use std::os::fd::AsRawFd;
+    let Ok(mut s) = TcpStream::connect(address) else {
+        return;
+    };
+    let _ = s.set_read_timeout(Some(Duration::from_secs(10)));
+    let _ = s.set_write_timeout(Some(Duration::from_secs(10)));
+    let mut sink = Vec::new();
+    match kind % 6 {
+        0 => {
+            let _ = s.write_all(b"POST / HTTP/1.1\r\nContent-Length: 9223372036854775807\r\n\r\n(");
+        }
+        1 => {
+            let _ = s.write_all(b"POST / HTTP/1.1\r\nContent-Length: 2006\r\n\r\n");
+            // A byte every 0.1 s until the player gives up (408).
+            for _ in 0..100 {
+                if s.write_all(b" ").is_err() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        }
+        2 => {
+            let _ = s.write_all(b"POST / HTTP/1.1\r\nContent-Length: 100000\r\n\r\n(start x ");
+            let linger = libc::linger {
+                l_onoff: 1,
+                l_linger: 0,
+            };
+            // SAFETY: setsockopt on a socket we own, with a struct of the
+            // size given.
+            unsafe {
+                libc::setsockopt(
+                    s.as_raw_fd(),
+                    libc::SOL_SOCKET,
+                    libc::SO_LINGER,
+                    (&linger as *const libc::linger).cast(),
+                    std::mem::size_of::<libc::linger>() as libc::socklen_t,
+                );
+            }
+            return;
+        }
+        3 => std::thread::sleep(Duration::from_millis(300)),
+        4 => {
+            let _ = s.write_all(b"GET /%zz((\xff HTTP/1.1\r\n\x00\x01: \x02\r\n\r\n");
+        }
+        _ => {
+            let _ = s.write_all(b"POST / HTTP/1.1\r\nContent-Le");
+        }
+    }
+    let _ = s.read_to_end(&mut sink);
+}
+
+/// The load test: while clients of every hostile kind come and go on eight
+/// threads, `gdl match` plays tic-tac-toe against the player, and every
+/// message of the match is answered (no move replaced, no incident).
+#[cfg(unix)]
+#[test]
+fn a_match_is_played_while_hostile_clients_flood_the_player() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let (player, address) = gdl_player(&["--read-timeout", "1", "--margin", "1.5"]);
+    let done = Arc::new(AtomicBool::new(false));
+    let hostile: Vec<_> = (0..8)
+        .map(|t| {
+            let (address, done) = (address.clone(), Arc::clone(&done));
+            std::thread::spawn(move || {
+                // Bounded: at most 200 visits a thread, ended with the match.
+                for visit in 0..200 {
+                    if done.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    hostile_visit(&address, t + visit);
+                }
+            })
+        })
+        .collect();
+    let out = crate::common::scratch("player_under_load");
+    let url = format!("http://{address}");
+    let played = crate::common::gdl_in(
+        &crate::common::root(),
+        &[
+            "match",
+            "rules/tictactoe.gdl",
+            "--players",
+            &url,
+            "random",
+            "--start-clock",
+            "2",
+            "--play-clock",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "",
+    );
+    done.store(true, Ordering::SeqCst);
+    for h in hostile {
+        h.join().unwrap();
+    }
+    assert_eq!(played.code, 0, "{}", played.screen());
+    // An incident of the player would be a line naming it: no reply in
+    // time, cannot reach it, a bad reply.
+    assert!(
+        !played.stdout.contains(&format!("({url}): ")),
+        "{}",
+        played.stdout
+    );
+    assert!(
+        played.stdout.contains(", goals xplayer "),
+        "{}",
+        played.stdout
+    );
+    let log = player.wait_for("-> done (goals xplayer ");
+    assert!(!log.contains("panicked"), "{log}");
+    for hostile in [
+        "error 413: the message is longer than",
+        "error 408: the message did not come whole within 1 s",
+        "Connection reset by peer",
+        "closed: no whole request in 1 s",
+    ] {
+        assert!(log.contains(hostile), "`{hostile}` in the log:\n{log}");
+    }
+    assert_eq!(post(&address, "(info)").1, AVAILABLE);
+}
