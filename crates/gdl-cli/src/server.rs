@@ -339,13 +339,15 @@ fn refuse(stream: &TcpStream, from: SocketAddr) {
 
 /// Serves one connection: its request read within the bounds, its message
 /// handed to the player, the answer sent back.
-async fn connection(
-    stream: TcpStream,
+async fn connection<S>(
+    stream: S,
     from: SocketAddr,
     bounds: Bounds,
     player: Sender<Job>,
     (state, closed, _leave): (Arc<AtomicU8>, oneshot::Receiver<()>, Leave),
-) {
+) where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
     let opened = Instant::now();
     let serving = Arc::clone(&state);
     let service = service_fn(move |request| {
@@ -356,6 +358,7 @@ async fn connection(
         .timer(TokioTimer::new())
         .header_read_timeout(bounds.read_time)
         .keep_alive(false)
+        .half_close(true)
         .title_case_headers(true)
         .max_buf_size(MAX_HEAD)
         .serve_connection(TokioIo::new(stream), service);
@@ -523,6 +526,53 @@ fn reply(status: u16, body: String) -> Response<Full<Bytes>> {
         );
     }
     response
+}
+
+/// Serves `request` (the bytes a client sends, then closes its writing
+/// half) as a connection of the server, within `bounds`, with messages
+/// answered by `player`: what the client reads back. For the fuzz target
+/// of requests (`fuzz/fuzz_targets/player_request.rs`) and its tests: the
+/// very code of a connection, over an in-memory pipe.
+pub fn serve_bytes(request: &[u8], bounds: Bounds, player: Sender<Job>) -> Vec<u8> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    thread_local! {
+        static RUNTIME: tokio::runtime::Runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_io()
+            .enable_time()
+            .build()
+            .expect("a runtime");
+    }
+    let from = SocketAddr::from(([127, 0, 0, 1], 9));
+    RUNTIME.with(|runtime| {
+        runtime.block_on(async {
+            let open = Arc::new(Mutex::new(Open {
+                next: 1,
+                slots: BTreeMap::new(),
+                closed_for_room: 0,
+            }));
+            let (_close, closed) = oneshot::channel();
+            let leave = Leave { open, number: 0 };
+            let state = Arc::new(AtomicU8::new(HEAD));
+            let (mut client, server) = tokio::io::duplex(1 << 16);
+            let served = tokio::spawn(connection(
+                server,
+                from,
+                bounds,
+                player,
+                (state, closed, leave),
+            ));
+            let mut reply = Vec::new();
+            let (mut reading, mut writing) = tokio::io::split(&mut client);
+            let write = async {
+                let _ = writing.write_all(request).await;
+                let _ = writing.shutdown().await;
+            };
+            let read = reading.read_to_end(&mut reply);
+            let _ = tokio::join!(write, read);
+            let _ = served.await;
+            reply
+        })
+    })
 }
 
 /// Decodes `%XX` escapes and `+` (a space) of a URL's path, as browsers

@@ -412,3 +412,46 @@ fn a_match_is_played_while_hostile_clients_flood_the_player() {
     }
     assert_eq!(post(&address, "(info)").1, AVAILABLE);
 }
+
+/// The fuzzing smoke run of the player's requests: every input of the
+/// checked-in corpus `fuzz/corpus-player_request/` (seeds of each kind of
+/// request, and whatever the fuzzer found) served by
+/// `gdl_cli::fuzz::player_request`, the body of the fuzz target; and what
+/// the seeds get back.
+#[test]
+fn the_request_fuzz_corpus_is_served_without_a_panic() {
+    let dir = crate::common::root().join("fuzz/corpus-player_request");
+    let mut inputs: Vec<_> = std::fs::read_dir(&dir)
+        .expect("fuzz/corpus-player_request is checked in")
+        .map(|e| e.expect("a corpus entry").path())
+        .collect();
+    inputs.sort();
+    assert!(inputs.len() >= 12, "the corpus has {} inputs", inputs.len());
+    let mut replies = std::collections::BTreeMap::new();
+    for path in inputs {
+        let data = std::fs::read(&path).expect("a corpus input");
+        let reply = gdl_cli::fuzz::player_request(&data);
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        replies.insert(name, String::from_utf8_lossy(&reply).into_owned());
+    }
+    let status = |seed: &str| status(&replies[seed]).to_string();
+    let body = |seed: &str| {
+        replies[seed]
+            .split_once("\r\n\r\n")
+            .map_or(String::new(), |(_, b)| b.to_string())
+    };
+    assert_eq!(
+        (status("post-info"), body("post-info")),
+        ("200".into(), "(info)".into())
+    );
+    assert_eq!(body("post-play"), "(play m.1 ((mark 1 1) noop))");
+    assert_eq!(body("get-play"), "(play m.1 nil)");
+    assert_eq!(status("options"), "200");
+    assert_eq!(status("huge-length"), "431");
+    assert_eq!(status("long-length"), "413");
+    assert_eq!(body("chunked"), "(info)");
+    assert_eq!(status("cut-short"), "400");
+    assert_eq!(status("put"), "400");
+    assert_eq!(body("not-utf8"), "the message is not UTF-8 text");
+    assert_eq!(replies["half-head"], "");
+}
