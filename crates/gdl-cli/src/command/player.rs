@@ -8,18 +8,23 @@
 //! a thread of their own, so that `ready` goes back within the start clock
 //! even when loading takes longer (PLAY then waits for it, within its own
 //! clock), and the rest of the start clock is spent searching the first
-//! position. A game that cannot be loaded, or whose rules fail while
+//! position. A load cannot be stopped (the library has no hook to ask it
+//! to give up), so at most [`MAX_LOADS`] run at once: the load of a match
+//! that is over goes on at the lowest priority, its result dropped, and
+//! a new match waits for one to end. A game that cannot be loaded, or whose rules fail while
 //! playing, is logged and answered with a random legal move when the
 //! legal moves can still be had, and with `noop` when not (a manager
 //! replaces a move that is not legal by one of its own choosing). A
 //! malformed message gets an error reply (status 400); the player goes on.
 //! Every message gets one line on standard error.
 //!
-//! HTTP is served by [`crate::server`] (hyper on tokio), which bounds every
-//! request (its body to `--max-file-size`, the time to send it to
-//! `--read-timeout`, the connections open at once to `--max-connections`)
-//! and hands the messages to the player one at a time; the player runs on
-//! the calling thread and logs each message before it answers.
+//! HTTP is served by [`crate::server`] (hyper on tokio, on a thread of its
+//! own), which bounds every request (its body to `--max-file-size`: 413;
+//! the time to send it to `--read-timeout`: 408; the connections open at
+//! once to `--max-connections`, the oldest still sending closed for a new
+//! one) and hands the messages to the player one at a time; the player
+//! runs on the calling thread and logs each message before it answers.
+//! Whatever a client sends, resets or holds back, the server goes on.
 
 use super::{load_game, Failure, LimitArgs};
 use crate::http::left;
