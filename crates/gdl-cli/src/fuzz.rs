@@ -1,6 +1,8 @@
 //! The body of the fuzz target for the command line (`fuzz/fuzz_targets/
 //! command_line.rs`), here so that `cargo test` replays its checked-in
-//! corpus through the very same code (`tests/fuzz_command_line.rs`).
+//! corpus through the very same code (`tests/fuzz_command_line.rs`); and
+//! that of the target of `gdl player`'s requests ([`player_request`],
+//! replayed by `tests/cli_player_bounds.rs`).
 //!
 //! An input is a command line and the files it works on, together:
 //!
@@ -289,6 +291,53 @@ fn remove_folders_of_ended_processes(parent: &Path) {
             let _ = std::fs::remove_dir_all(entry.path());
         }
     }
+}
+
+/// The bounds of the server under [`player_request`]: small, so that the
+/// fuzzer reaches the limit of a body.
+const REQUEST_BOUNDS: crate::server::Bounds = crate::server::Bounds {
+    max_body: 4096,
+    read_time: std::time::Duration::from_secs(1),
+    max_connections: 1,
+};
+
+/// Runs one input of the target of the player's requests
+/// (`fuzz/fuzz_targets/player_request.rs`): `data` is what a client sends
+/// to `gdl player` before closing its writing half, served by the server's
+/// own code for a connection ([`crate::server::serve_bytes`]); a message
+/// that comes through is read as the player reads it
+/// ([`crate::protocol::read_request`]) and answered with the message
+/// written back, or the error, without playing. A panic, a hang or a reply
+/// that is not HTTP is a finding. Returns the reply.
+pub fn player_request(data: &[u8]) -> Vec<u8> {
+    use crate::server::{Answer, Job};
+    static PLAYER: OnceLock<std::sync::mpsc::Sender<Job>> = OnceLock::new();
+    let player = PLAYER.get_or_init(|| {
+        let (send, receive) = std::sync::mpsc::channel::<Job>();
+        std::thread::spawn(move || {
+            for (message, answer) in receive {
+                let reply = match crate::protocol::read_request(&message.text) {
+                    Ok(r) => Answer {
+                        status: 200,
+                        body: r.to_kif(),
+                    },
+                    Err(why) => Answer {
+                        status: 400,
+                        body: why,
+                    },
+                };
+                let _ = answer.send(reply);
+            }
+        });
+        send
+    });
+    let reply = crate::server::serve_bytes(data, REQUEST_BOUNDS, player.clone());
+    assert!(
+        reply.is_empty() || reply.starts_with(b"HTTP/1."),
+        "not an HTTP reply: {:?}",
+        String::from_utf8_lossy(&reply)
+    );
+    reply
 }
 
 #[cfg(test)]

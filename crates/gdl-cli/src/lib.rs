@@ -12,4 +12,5 @@ pub mod http;
 pub mod measure;
 pub mod protocol;
 pub mod record;
+pub mod server;
 pub mod trace;

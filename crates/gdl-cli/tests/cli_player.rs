@@ -103,7 +103,8 @@ fn a_game_it_cannot_load_is_answered_and_logged() {
     );
     assert_eq!(post(&address, "(play m.who nil)").1, "noop");
     assert_eq!(post(&address, "(abort m.who)").1, "done");
-    let log = player.stderr();
+    // The player logs a message before answering it, but the test reads
+    // its standard error on a thread of its own: wait for each line.
     for line in [
         "PREVIEW (2 s) -> ready (the rules load: 2 roles, ground rules, loaded in ",
         "START m.bad as robot (clocks 2 s, 1 s) -> ready (cannot load the rules: the rules of m.bad:3:",
@@ -111,9 +112,9 @@ fn a_game_it_cannot_load_is_answered_and_logged() {
         "ABORT m.bad -> done (the match is dropped)",
         "START m.who as nobody (clocks 2 s, 1 s) -> ready (nobody is not a role of the game (xplayer oplayer))",
     ] {
-        assert!(log.contains(line), "`{line}` in the log:\n{log}");
+        player.wait_for(line);
     }
-    assert!(log.contains("unsafe"), "{log}");
+    assert!(player.stderr().contains("unsafe"));
 }
 
 #[test]
@@ -124,11 +125,7 @@ fn a_manager_that_sends_moves_the_rules_do_not_allow_is_answered() {
     // x cannot mark a cell twice over: the player cannot follow.
     assert_eq!(post(&address, "(play m.x ((mark 4 4) noop))").1, "noop");
     assert_eq!(post(&address, "(stop m.x ((mark 1 1) noop))").1, "done");
-    let log = player.stderr();
-    assert!(
-        log.contains("PLAY m.x ((mark 4 4) noop) -> noop (cannot follow the moves: "),
-        "{log}"
-    );
+    player.wait_for("PLAY m.x ((mark 4 4) noop) -> noop (cannot follow the moves: ");
 }
 
 #[test]
@@ -170,9 +167,6 @@ fn garbage_gets_an_error_and_the_player_goes_on() {
         post(&address, "(info)").1,
         "((name gdl) (status available))"
     );
-    let log = player.stderr();
-    assert!(
-        log.contains("a bad message from 127.0.0.1:") && log.contains("-> error 400: "),
-        "{log}"
-    );
+    let log = player.wait_for("a bad message from 127.0.0.1:");
+    assert!(log.contains("-> error 400: "), "{log}");
 }

@@ -186,6 +186,11 @@ impl Process {
         }
     }
 
+    /// Its process id.
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
     /// What it wrote on standard error so far.
     pub fn stderr(&self) -> String {
         self.stderr.lock().unwrap().clone()

@@ -19,6 +19,7 @@ mod cli_memory;
 mod cli_names;
 mod cli_play;
 mod cli_player;
+mod cli_player_bounds;
 mod cli_record;
 mod cli_shell;
 mod cli_stats;

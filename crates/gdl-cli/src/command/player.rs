@@ -8,25 +8,34 @@
 //! a thread of their own, so that `ready` goes back within the start clock
 //! even when loading takes longer (PLAY then waits for it, within its own
 //! clock), and the rest of the start clock is spent searching the first
-//! position. A game that cannot be loaded, or whose rules fail while
+//! position. A load cannot be stopped (the library has no hook to ask it
+//! to give up), so at most [`MAX_LOADS`] run at once: the load of a match
+//! that is over goes on at the lowest priority, its result dropped, and
+//! a new match waits for one to end. A game that cannot be loaded, or whose rules fail while
 //! playing, is logged and answered with a random legal move when the
 //! legal moves can still be had, and with `noop` when not (a manager
 //! replaces a move that is not legal by one of its own choosing). A
 //! malformed message gets an error reply (status 400); the player goes on.
 //! Every message gets one line on standard error.
 //!
-//! HTTP is served by `tiny_http`, a small, long-kept server crate: the
-//! protocol needs a plain POST, GET and OPTIONS (for browsers) and nothing
-//! more, and this keeps the parsing of requests out of our code.
+//! HTTP is served by [`crate::server`] (hyper on tokio, on a thread of its
+//! own), which bounds every request (its body to `--max-file-size`: 413;
+//! the time to send it to `--read-timeout`: 408; the connections open at
+//! once to `--max-connections`, the oldest still sending closed for a new
+//! one) and hands the messages to the player one at a time; the player
+//! runs on the calling thread and logs each message before it answers.
+//! Whatever a client sends, resets or holds back, the server goes on.
 
 use super::{load_game, Failure, LimitArgs};
 use crate::http::left;
 use crate::protocol::{info_reply, moves_kif, read_request, Request, Start, BUSY, DONE, READY};
+use crate::server::{Answer, Bounds, Message};
 use gdl::{Budget, Game, GameError, LoadError, Move, RandomPlayer, Role, SearchPlayer, State};
-use std::io::Read;
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// Arguments of `gdl player`.
@@ -54,6 +63,16 @@ pub struct PlayerArgs {
     /// The name INFO gives.
     #[arg(long, default_value = "gdl")]
     pub name: String,
+    /// Seconds a client has, from connecting, to send its whole request
+    /// (headers and body); a body still coming then gets status 408.
+    #[arg(long, default_value_t = 5.0, value_name = "SECONDS", value_parser = read_seconds)]
+    pub read_timeout: f64,
+    /// Most connections open at once; past it, the oldest one still
+    /// sending its request is closed for a new one (lowered to fit the
+    /// process's limit of open files).
+    #[arg(long, default_value_t = 128, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub max_connections: u32,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -66,6 +85,14 @@ fn margin_seconds(text: &str) -> Result<f64, String> {
     }
 }
 
+/// Reads `--read-timeout`: more than 0 seconds, at most an hour.
+fn read_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= 3600.0 => Ok(s),
+        _ => Err("expected a number of seconds above 0, at most 3600".into()),
+    }
+}
+
 /// The shortest search worth starting; with less time left, a random
 /// legal move goes back at once.
 const MIN_SEARCH: Duration = Duration::from_millis(5);
@@ -73,36 +100,44 @@ const MIN_SEARCH: Duration = Duration::from_millis(5);
 /// Runs `gdl player`: serves until the process is stopped.
 pub fn player(args: PlayerArgs) -> Result<ExitCode, Failure> {
     let address = format!("{}:{}", args.host, args.port);
-    let server = tiny_http::Server::http(&address)
+    let listener = std::net::TcpListener::bind(&address)
         .map_err(|e| Failure::Io(format!("cannot listen on {address}: {e}")))?;
-    let bound = server
-        .server_addr()
-        .to_ip()
+    let bound = listener
+        .local_addr()
         .map_or(address.clone(), |a| a.to_string());
-    eprintln!("gdl player listening on http://{bound}");
+    let bounds = Bounds {
+        max_body: args.limits.max_file_size,
+        read_time: Duration::from_secs_f64(args.read_timeout),
+        max_connections: connections_allowed(args.max_connections as usize),
+    };
+    let messages = crate::server::start(listener, bounds)
+        .map_err(|e| Failure::Io(format!("cannot serve on {address}: {e}")))?;
+    crate::log_line!("gdl player listening on http://{bound}");
     let mut player = Player::new(args);
-    loop {
-        let request = match server.recv() {
-            Ok(r) => r,
-            Err(e) => {
-                eprintln!("cannot take a request: {e}");
-                continue;
-            }
-        };
-        player.serve(request);
+    for (message, answer) in messages {
+        let _ = answer.send(player.serve(message));
     }
+    Err(Failure::Io("the HTTP server stopped".into()))
 }
 
-/// The headers of every reply: the content type of the protocol and the
-/// CORS headers ggp-base's players send, so that a manager running in a
-/// browser may talk to the player.
-const HEADERS: [(&str, &str); 5] = [
-    ("Content-Type", "text/acl"),
-    ("Access-Control-Allow-Origin", "*"),
-    ("Access-Control-Allow-Methods", "POST, GET, OPTIONS"),
-    ("Access-Control-Allow-Headers", "Content-Type"),
-    ("Access-Control-Allow-Age", "86400"),
-];
+/// The connections allowed open at once: `asked`, fewer when the process
+/// may not open twice as many files (a connection takes one, and some
+/// are kept for the rest).
+fn connections_allowed(asked: usize) -> usize {
+    #[cfg(unix)]
+    {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes the struct it is given, nothing else.
+        if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0 {
+            let files = usize::try_from(limit.rlim_cur).unwrap_or(usize::MAX);
+            return asked.min(files.saturating_sub(64) / 2).max(1);
+        }
+    }
+    asked
+}
 
 /// What the player knows of its match, if it is in one.
 struct Player {
@@ -110,6 +145,8 @@ struct Player {
     current: Option<Match>,
     /// Matches started, to vary the seed from match to match.
     started: u64,
+    /// The loads of rules running.
+    loads: Arc<Loads>,
 }
 
 /// A match the player is in.
@@ -124,8 +161,11 @@ struct Match {
 
 /// Where the player is with the rules of its match.
 enum Engine {
+    /// Waiting for a load of an earlier match to end before loading them
+    /// ([`MAX_LOADS`]).
+    Waiting(Box<Load>),
     /// Still loading them, on a thread that sends the result.
-    Loading(Receiver<Result<Box<Playing>, String>>),
+    Loading(Loading),
     /// Playing.
     Playing(Box<Playing>),
     /// Lost: the rules did not load, or failed while playing, or the moves
@@ -167,31 +207,24 @@ impl Player {
             args,
             current: None,
             started: 0,
+            loads: Arc::new(Loads::default()),
         }
     }
 
-    /// Answers one HTTP request and logs it.
-    fn serve(&mut self, mut request: tiny_http::Request) {
-        let received = Instant::now();
-        let from = request
-            .remote_addr()
-            .map_or("?".to_string(), |a| a.to_string());
-        let message = match request.method() {
-            tiny_http::Method::Options => {
-                respond(request, Reply::ok("", ""));
-                return;
-            }
-            tiny_http::Method::Post => self.body(&mut request),
-            tiny_http::Method::Get => Ok(url_decode(request.url().trim_start_matches('/'))),
-            other => Err(format!("{other} is not a method of the protocol: use POST")),
-        };
-        let (what, reply) = match message {
-            Ok(text) if text.trim().is_empty() => ("INFO".to_string(), self.info()),
-            Ok(text) => match read_request(&text) {
+    /// Answers one message and logs it.
+    fn serve(&mut self, message: Message) -> Answer {
+        let Message {
+            text,
+            from,
+            received,
+        } = message;
+        let (what, reply) = if text.trim().is_empty() {
+            ("INFO".to_string(), self.info())
+        } else {
+            match read_request(&text) {
                 Ok(r) => (summary(&r), self.guarded(r, received)),
                 Err(e) => (format!("a bad message from {from}"), bad(e)),
-            },
-            Err(e) => (format!("a bad request from {from}"), bad(e)),
+            }
         };
         let note = if reply.note.is_empty() {
             String::new()
@@ -203,26 +236,14 @@ impl Player {
         } else {
             format!("error {}: {}", reply.status, reply.body)
         };
-        eprintln!(
+        crate::log_line!(
             "{what} -> {shown}{note} [{:.3} s]",
             received.elapsed().as_secs_f64()
         );
-        respond(request, reply);
-    }
-
-    /// The body of a POST, at most `--max-file-size` bytes of UTF-8.
-    fn body(&self, request: &mut tiny_http::Request) -> Result<String, String> {
-        let limit = self.args.limits.max_file_size;
-        let mut bytes = Vec::new();
-        (request.as_reader().take(limit.saturating_add(1)))
-            .read_to_end(&mut bytes)
-            .map_err(|e| format!("cannot read the message: {e}"))?;
-        if bytes.len() as u64 > limit {
-            return Err(format!(
-                "the message is longer than {limit} bytes; raise --max-file-size"
-            ));
+        Answer {
+            status: reply.status,
+            body: reply.body,
         }
-        String::from_utf8(bytes).map_err(|_| "the message is not UTF-8 text".to_string())
     }
 
     /// The reply to one message; a bug of gdl's met while answering (a
@@ -252,9 +273,9 @@ impl Player {
             Request::Preview { rules, clock } => self.preview(rules, clock, received),
             Request::Start(start) => self.start(start, received),
             Request::Play { id, moves } => {
-                let margin = self.args.margin;
+                let (margin, loads) = (self.args.margin, Arc::clone(&self.loads));
                 match self.in_match(&id) {
-                    Some(m) => m.play(moves, received, margin),
+                    Some(m) => m.play(moves, received, margin, &loads),
                     None => self.not_in(&id),
                 }
             }
@@ -287,7 +308,7 @@ impl Player {
         if let Some(m) = &self.current {
             let forgotten = 3 * (m.start_clock + m.play_clock) + Duration::from_secs(30);
             if m.last_seen.elapsed() > forgotten {
-                eprintln!("match {} dropped: no message for {forgotten:?}", m.id);
+                crate::log_line!("match {} dropped: no message for {forgotten:?}", m.id);
                 self.current = None;
             }
         }
@@ -314,13 +335,19 @@ impl Player {
             return Reply::ok(BUSY, "in a match");
         }
         let deadline = received + clock - self.margin(clock);
-        let note = match self
-            .load(rules, "preview", None)
-            .recv_timeout(left(deadline))
-        {
-            Ok(Ok(p)) => format!("the rules load: {}", p.about),
-            Ok(Err(why)) => why,
-            Err(_) => "still loading at the end of the preview clock".to_string(),
+        let load = Box::new(self.load(rules, "preview", None));
+        let note = match self.loads.start(load, deadline) {
+            Err(_) => format!("not loaded: {MAX_LOADS} loads of earlier matches are still running"),
+            Ok(mut loading) => match loading.result.recv_timeout(left(deadline)) {
+                Ok(result) => {
+                    loading.received = true;
+                    match result {
+                        Ok(p) => format!("the rules load: {}", p.about),
+                        Err(why) => why,
+                    }
+                }
+                Err(_) => "still loading at the end of the preview clock".to_string(),
+            },
         };
         Reply::ok(READY, note)
     }
@@ -337,16 +364,19 @@ impl Player {
             return Reply::ok(BUSY, "in another match");
         }
         self.started += 1;
-        let loading = self.load(rules, &id, Some(role));
+        let load = self.load(rules, &id, Some(role));
         let deadline = received + start_clock - self.margin(start_clock);
+        // The match it was in, if any (the same id started again), is
+        // over: its load, if still running, no longer counts on its result.
+        self.current = None;
         let mut m = Match {
             id,
             start_clock,
             play_clock,
             last_seen: Instant::now(),
-            engine: Engine::Loading(loading),
+            engine: Engine::Waiting(Box::new(load)),
         };
-        m.wait(deadline);
+        m.wait(deadline, &self.loads);
         let note = match &mut m.engine {
             Engine::Playing(p) => {
                 // The rest of the start clock goes to the first position;
@@ -356,6 +386,7 @@ impl Player {
             }
             Engine::Lost(why) => why.clone(),
             Engine::Loading(_) => "still loading at the end of the start clock".to_string(),
+            Engine::Waiting(_) => waiting(),
         };
         self.current = Some(m);
         Reply::ok(READY, note)
@@ -366,41 +397,185 @@ impl Player {
         margin(self.args.margin, clock)
     }
 
-    /// Loads rules on a thread of their own; the result comes on the
-    /// channel returned. With a role, it is ready to play it.
-    fn load(&self, rules: String, id: &str, role: Option<String>) -> Receiver<PlayingOrWhy> {
+    /// What loading `rules` needs; with a role, it is made ready to play
+    /// it.
+    fn load(&self, rules: String, id: &str, role: Option<String>) -> Load {
+        Load {
+            rules,
+            name: format!("the rules of {id}"),
+            role,
+            seed: (self.args.seed).wrapping_add(self.started),
+            threads: super::threads(self.args.threads),
+            limits: self.args.limits.clone(),
+        }
+    }
+}
+
+/// The most loads of rules running at once. A load cannot be stopped (the
+/// library has no way to ask a load to give up), so the load of a match
+/// that is over (aborted, started again, forgotten; a preview's past its
+/// clock) runs on until it ends, at the lowest priority, its result
+/// dropped; past this many, the load of a new match waits for one to end.
+pub const MAX_LOADS: usize = 2;
+
+/// The note of a match whose load waits for an earlier one to end.
+fn waiting() -> String {
+    format!(
+        "not loading: {MAX_LOADS} loads of matches already over are still running \
+         (a load cannot be stopped); waiting for one to end"
+    )
+}
+
+/// The loads of rules running.
+#[derive(Default)]
+struct Loads {
+    /// How many.
+    running: Mutex<usize>,
+    /// Signalled when one ends.
+    ended: Condvar,
+}
+
+/// What a load needs.
+struct Load {
+    rules: String,
+    /// `the rules of ID`, as errors and the log name them.
+    name: String,
+    role: Option<String>,
+    seed: u64,
+    threads: usize,
+    limits: LimitArgs,
+}
+
+/// A load running on a thread of its own.
+struct Loading {
+    /// Where its result comes.
+    result: Receiver<PlayingOrWhy>,
+    /// Whether the result came (taken by the match).
+    received: bool,
+    /// Its thread's id (Linux), 0 until the thread knows it.
+    thread: Arc<AtomicI64>,
+    /// Set when the match is over before the result came.
+    abandoned: Arc<AtomicBool>,
+    /// `the rules of ID`.
+    name: String,
+}
+
+impl Loads {
+    /// Starts `load` on a thread of its own once fewer than [`MAX_LOADS`]
+    /// run, waiting for one to end until `until`; past it, `load` back.
+    fn start(self: &Arc<Self>, load: Box<Load>, until: Instant) -> Result<Loading, Box<Load>> {
+        let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+        while *running >= MAX_LOADS {
+            let wait = left(until);
+            if wait.is_zero() {
+                return Err(load);
+            }
+            running = (self.ended.wait_timeout(running, wait))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        *running += 1;
+        drop(running);
         let (send, receive) = mpsc::channel();
-        let limits = self.args.limits.clone();
-        let name = format!("the rules of {id}");
-        let (seed, threads) = (
-            (self.args.seed).wrapping_add(self.started),
-            super::threads(self.args.threads),
-        );
+        let thread = Arc::new(AtomicI64::new(0));
+        let abandoned = Arc::new(AtomicBool::new(false));
+        let mut loading = Loading {
+            result: receive,
+            received: false,
+            thread: Arc::clone(&thread),
+            abandoned: Arc::clone(&abandoned),
+            name: load.name.clone(),
+        };
+        // Counts the load as ended when its thread ends (or cannot start).
+        let ended = Ended(Arc::clone(self));
         let spawned = std::thread::Builder::new()
             .name("load".into())
             .stack_size(super::STACK_BYTES)
             .spawn(move || {
-                let start = Instant::now();
-                let loaded = load_game(Path::new(&name), rules.into_bytes(), &limits)
-                    .map_err(|e| cannot_load(&e));
-                let playing = loaded.and_then(|game| {
-                    let about = format!(
-                        "{} roles, {}, loaded in {:.3} s",
-                        game.roles().len(),
-                        engine_name(&game),
-                        start.elapsed().as_secs_f64()
-                    );
-                    Playing::new(game, role.as_deref(), seed, threads, about)
-                });
-                let _ = send.send(playing.map(Box::new));
+                let _ended = ended;
+                thread.store(thread_id(), Ordering::SeqCst);
+                if abandoned.load(Ordering::SeqCst) {
+                    lower_priority(thread_id());
+                }
+                let _ = send.send(run(*load));
             });
         if let Err(e) = spawned {
             let (send, receive) = mpsc::channel();
             let _ = send.send(Err(format!("cannot start loading: {e}")));
-            return receive;
+            loading.result = receive;
         }
-        receive
+        Ok(loading)
     }
+}
+
+/// Loads the rules and gets ready to play.
+fn run(load: Load) -> PlayingOrWhy {
+    let start = Instant::now();
+    let game = load_game(Path::new(&load.name), load.rules.into_bytes(), &load.limits)
+        .map_err(|e| cannot_load(&e))?;
+    let about = format!(
+        "{} roles, {}, loaded in {:.3} s",
+        game.roles().len(),
+        engine_name(&game),
+        start.elapsed().as_secs_f64()
+    );
+    Playing::new(game, load.role.as_deref(), load.seed, load.threads, about).map(Box::new)
+}
+
+/// Counts a load as ended when dropped.
+struct Ended(Arc<Loads>);
+
+impl Drop for Ended {
+    fn drop(&mut self) {
+        let mut running = self.0.running.lock().unwrap_or_else(|e| e.into_inner());
+        *running = running.saturating_sub(1);
+        self.0.ended.notify_all();
+    }
+}
+
+impl Drop for Loading {
+    /// A load whose result no one will take goes on (it cannot be
+    /// stopped), at the lowest priority so that the next match has the
+    /// cores.
+    fn drop(&mut self) {
+        if self.received || self.result.try_recv().is_ok() {
+            return;
+        }
+        self.abandoned.store(true, Ordering::SeqCst);
+        let thread = self.thread.load(Ordering::SeqCst);
+        if thread > 0 {
+            lower_priority(thread);
+        }
+        crate::log_line!(
+            "{} are still loading for a match that is over: the load goes on at the lowest \
+             priority and its result is dropped (a load cannot be stopped)",
+            self.name
+        );
+    }
+}
+
+/// The id of the calling thread (Linux; 0 elsewhere).
+fn thread_id() -> i64 {
+    #[cfg(target_os = "linux")]
+    // SAFETY: gettid(2) takes no argument and cannot fail.
+    return unsafe { libc::syscall(libc::SYS_gettid) };
+    #[cfg(not(target_os = "linux"))]
+    0
+}
+
+/// Gives the thread `id` the lowest priority (nice 19; Linux, where a
+/// thread has a priority of its own).
+fn lower_priority(id: i64) {
+    #[cfg(target_os = "linux")]
+    if let Ok(id) = libc::id_t::try_from(id) {
+        // SAFETY: setpriority(2) on a thread of this process; it changes
+        // no memory.
+        unsafe {
+            libc::setpriority(libc::PRIO_PROCESS, id, 19);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = id;
 }
 
 /// The margin kept from `clock`: `asked` seconds, at most 3/4 of it.
@@ -444,10 +619,24 @@ fn cannot_load(e: &LoadError) -> String {
 }
 
 impl Match {
-    /// Waits for the rules to load until `deadline`.
-    fn wait(&mut self, deadline: Instant) {
-        if let Engine::Loading(r) = &self.engine {
-            self.engine = match r.recv_timeout(left(deadline)) {
+    /// Waits for the rules to load until `deadline` (first, if need be,
+    /// for a load of an earlier match to end).
+    fn wait(&mut self, deadline: Instant, loads: &Arc<Loads>) {
+        if matches!(self.engine, Engine::Waiting(_)) {
+            let Engine::Waiting(load) =
+                std::mem::replace(&mut self.engine, Engine::Lost(waiting()))
+            else {
+                return;
+            };
+            self.engine = match loads.start(load, deadline) {
+                Ok(loading) => Engine::Loading(loading),
+                Err(load) => Engine::Waiting(load),
+            };
+        }
+        if let Engine::Loading(loading) = &mut self.engine {
+            let outcome = loading.result.recv_timeout(left(deadline));
+            loading.received = !matches!(outcome, Err(RecvTimeoutError::Timeout));
+            self.engine = match outcome {
                 Ok(Ok(p)) => Engine::Playing(p),
                 Ok(Err(why)) => Engine::Lost(why),
                 Err(RecvTimeoutError::Timeout) => return,
@@ -459,12 +648,19 @@ impl Match {
     }
 
     /// The reply to PLAY: the joint move `moves` played, the player's move.
-    fn play(&mut self, moves: Option<Vec<String>>, received: Instant, asked: f64) -> Reply {
+    fn play(
+        &mut self,
+        moves: Option<Vec<String>>,
+        received: Instant,
+        asked: f64,
+        loads: &Arc<Loads>,
+    ) -> Reply {
         let deadline = received + self.play_clock - margin(asked, self.play_clock);
-        self.wait(deadline);
+        self.wait(deadline, loads);
         let p = match &mut self.engine {
             Engine::Playing(p) => p,
             Engine::Loading(_) => return Reply::ok("noop", "the rules are still loading"),
+            Engine::Waiting(_) => return Reply::ok("noop", waiting()),
             Engine::Lost(why) => return Reply::ok("noop", why.clone()),
         };
         if let Some(joint) = moves {
@@ -615,51 +811,5 @@ fn bad(why: String) -> Reply {
         status: 400,
         body: why,
         note: String::new(),
-    }
-}
-
-/// Sends a reply with the protocol's headers; a manager gone away is no
-/// matter.
-fn respond(request: tiny_http::Request, reply: Reply) {
-    let mut response = tiny_http::Response::from_string(reply.body).with_status_code(reply.status);
-    for (name, value) in HEADERS {
-        if let Ok(h) = tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()) {
-            response.add_header(h);
-        }
-    }
-    let _ = request.respond(response);
-}
-
-/// Decodes `%XX` escapes and `+` (a space) of a URL's path, as browsers
-/// send a message by GET.
-fn url_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let hex = |i: usize| bytes.get(i).and_then(|&b| (b as char).to_digit(16));
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match (bytes[i], hex(i + 1), hex(i + 2)) {
-            (b'%', Some(high), Some(low)) => {
-                out.push((high * 16 + low) as u8);
-                i += 3;
-                continue;
-            }
-            (b'+', _, _) => out.push(b' '),
-            (b, _, _) => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::url_decode;
-
-    #[test]
-    fn urls_are_decoded() {
-        assert_eq!(url_decode("(play%20m%201+nil)"), "(play m 1 nil)");
-        assert_eq!(url_decode("100%"), "100%");
-        assert_eq!(url_decode("%zz%2"), "%zz%2");
     }
 }
