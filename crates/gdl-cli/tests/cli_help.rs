@@ -16,11 +16,12 @@ const COMMANDS: [&str; 11] = [
 ];
 
 /// The limit flags, in the order every command's help lists them.
-const LIMITS: [&str; 8] = [
+const LIMITS: [&str; 9] = [
     "--max-facts",
     "--max-term-depth",
     "--max-nesting",
     "--max-work",
+    "--max-ground-work",
     "--max-ground-atoms",
     "--max-file-size",
     "--max-memory",

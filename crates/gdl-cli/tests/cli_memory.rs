@@ -164,7 +164,7 @@ fn a_trace_too_long_to_keep_stops_at_the_memory_limit() {
         "--board",
         "none",
     ];
-    let doing = "the memory limit (24 MiB) was reached while deriving `the trace`";
+    let doing = "the memory limit (`max_memory`, 24 MiB) was reached while deriving `the trace`";
     let run = stops_at_the_budget("tests/cli/hostile", &args, "24M", doing);
     assert!(
         run.stdout.starts_with("roles: p\n"),
@@ -179,7 +179,7 @@ fn a_trace_too_long_to_keep_stops_at_the_memory_limit() {
 #[test]
 fn perft_stops_at_the_memory_limit() {
     let args = ["perft", "breakthrough.gdl", "--depth", "8"];
-    let doing = "the memory limit (32 MiB) was reached";
+    let doing = "the memory limit (`max_memory`, 32 MiB) was reached";
     let run = stops_at_the_budget("../../rules", &args, "32M", doing);
     assert!(run.stdout.contains("\n    3 "), "{}", run.stdout);
 }
