@@ -171,13 +171,13 @@ def test_limits_are_keywords_of_load():
     with pytest.raises(gdl.LimitError) as caught:
         g.legal_moves(g.initial_state(), 0)
     assert "(`max_term_depth`, 5)" in str(caught.value), str(caught.value)
-    with pytest.raises(ValueError, match="unknown limit 'max_speed'"):
+    with pytest.raises(ValueError, match='unknown limit "max_speed"'):
         gdl.loads(rules, limits={"max_speed": 1})
     with pytest.raises(TypeError, match="max_work is a count"):
         gdl.loads(rules, limits={"max_work": -1})
     # A limit reached while loading is a located LoadError with the note.
     with pytest.raises(gdl.LoadError) as caught:
-        gdl.loads("(role a) (p 0) (<= (p (s ?x)) (p ?x)) (<= (legal a go) (p 0))"
+        gdl.loads("(role a) (p 0) (<= (p (s ?x)) (p ?x)) (<= (legal a go) (p ?x))"
                   "(<= terminal (p 0)) (goal a 0)", limits={"max_term_depth": 4})
     assert caught.value.code == "runaway"
     assert any('limits={"max_term_depth"' in n for d in caught.value.diagnostics for n in d.notes)
