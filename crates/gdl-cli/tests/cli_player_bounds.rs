@@ -177,31 +177,38 @@ fn a_body_sent_a_byte_at_a_time_times_out_and_others_are_answered() {
 
 /// P1: connections reset (RST) after their headers made the server's
 /// connection threads panic. Now each is a line in the log.
+/// Makes closing `s` reset the connection (SO_LINGER of 0) rather than
+/// end it cleanly; whether it could.
+#[cfg(unix)]
+fn reset_on_close(s: &TcpStream) -> bool {
+    use std::os::fd::AsRawFd;
+    let linger = libc::linger {
+        l_onoff: 1,
+        l_linger: 0,
+    };
+    // SAFETY: setsockopt on a socket we own, with a struct of the size
+    // given.
+    let set = unsafe {
+        libc::setsockopt(
+            s.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_LINGER,
+            (&linger as *const libc::linger).cast(),
+            std::mem::size_of::<libc::linger>() as libc::socklen_t,
+        )
+    };
+    set == 0
+}
+
 #[cfg(unix)]
 #[test]
 fn connections_reset_early_are_logged_without_a_panic() {
-    use std::os::fd::AsRawFd;
     let (player, address) = gdl_player(&[]);
     for _ in 0..20 {
         let mut s = TcpStream::connect(&address).unwrap();
         s.write_all(b"POST / HTTP/1.1\r\nContent-Length: 100000\r\n\r\n(start x xplayer (")
             .unwrap();
-        let linger = libc::linger {
-            l_onoff: 1,
-            l_linger: 0,
-        };
-        // SAFETY: setsockopt on a socket we own, with a struct of the size
-        // given.
-        let set = unsafe {
-            libc::setsockopt(
-                s.as_raw_fd(),
-                libc::SOL_SOCKET,
-                libc::SO_LINGER,
-                (&linger as *const libc::linger).cast(),
-                std::mem::size_of::<libc::linger>() as libc::socklen_t,
-            )
-        };
-        assert_eq!(set, 0);
+        assert!(reset_on_close(&s));
         drop(s);
     }
     let log = wait_until(&player, "a line for each of the 20 resets", |log| {
@@ -289,7 +296,6 @@ fn rules_loading_past_their_match_are_bounded() {
 /// dropped: the player's answers to each are checked by the tests above.
 #[cfg(unix)]
 fn hostile_visit(address: &str, kind: usize) {
-    use std::os::fd::AsRawFd;
     let Ok(mut s) = TcpStream::connect(address) else {
         return;
     };
@@ -312,21 +318,7 @@ fn hostile_visit(address: &str, kind: usize) {
         }
         2 => {
             let _ = s.write_all(b"POST / HTTP/1.1\r\nContent-Length: 100000\r\n\r\n(start x ");
-            let linger = libc::linger {
-                l_onoff: 1,
-                l_linger: 0,
-            };
-            // SAFETY: setsockopt on a socket we own, with a struct of the
-            // size given.
-            unsafe {
-                libc::setsockopt(
-                    s.as_raw_fd(),
-                    libc::SOL_SOCKET,
-                    libc::SO_LINGER,
-                    (&linger as *const libc::linger).cast(),
-                    std::mem::size_of::<libc::linger>() as libc::socklen_t,
-                );
-            }
+            reset_on_close(&s);
             return;
         }
         3 => std::thread::sleep(Duration::from_millis(300)),
