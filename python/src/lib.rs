@@ -18,6 +18,13 @@ use pyo3::prelude::*;
 
 pub(crate) use errors::guard;
 
+/// The allocator of the `gdl` command, counting the bytes the module's Rust
+/// code holds, so that `max_memory` (and grounding's share of it) holds in
+/// Python as on the command line: without it, the budget is not enforced
+/// and a game too large to ground grounds on until its work runs out.
+#[global_allocator]
+static ALLOCATOR: gdl::CountingAllocator = gdl::CountingAllocator;
+
 /// The extension module: the classes and functions the package `gdl`
 /// re-exports.
 #[pymodule]

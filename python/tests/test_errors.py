@@ -183,6 +183,23 @@ def test_limits_are_keywords_of_load():
     assert any('limits={"max_term_depth"' in n for d in caught.value.diagnostics for n in d.notes)
 
 
+def test_the_memory_budget_holds_in_python():
+    # A million facts of three digits each: far past an 8 MiB budget. The
+    # module counts what its Rust code holds, as the command does, so the
+    # budget stops the derivation with an error naming it.
+    digits = " ".join(f"(d {i})" for i in range(100))
+    g = gdl.loads(
+        f"(role a) {digits} (init (s 0)) (<= (big ?x ?y ?z) (true (s 0)) (d ?x) (d ?y) (d ?z))"
+        "(<= (legal a go) (big ?x ?y ?z)) (<= (next (s 0)) (true (s 0)))"
+        "(<= terminal (true (s 1))) (goal a 0)",
+        engine="interpreter",
+        limits={"max_memory": 8 << 20},
+    )
+    with pytest.raises(gdl.LimitError) as caught:
+        g.legal_moves(g.initial_state(), 0)
+    assert 'limits={"max_memory": ...}' in str(caught.value), str(caught.value)
+
+
 def test_the_engine_is_a_keyword_of_load(tictactoe):
     assert tictactoe.engine.startswith("ground")
     assert gdl.load(RULES / "tictactoe.gdl", engine="interpreter").engine == "interpreter"

@@ -32,10 +32,15 @@
 //! from the binders asks more than needed, never less: the model
 //! restricted to what is asked is the same.
 //!
-//! The transformation gives up (and the relation is derived whole, as
-//! before) when a keyword of the game loop (`legal`, `next`, `goal`, ...)
-//! would have to be demanded, when a demanded relation is asked under
-//! `not`, or when the transformed rules would not be stratified.
+//! A use under `not` asks as a positive use does (chess's
+//! `(not (threatened ?player ?kx ?ky ?u ?v))`, asked for the king's square
+//! and the square moved from, where the whole relation covers every pair
+//! of squares): `r` derived for every question asked is whole for those
+//! questions, so `not r(a)` reads the same. The transformation gives up
+//! (and the relation is derived whole, as before) when a keyword of the
+//! game loop (`legal`, `next`, `goal`, ...) would have to be demanded, or
+//! when the transformed rules would not be stratified (a question asked
+//! through what the negation itself decides).
 
 use crate::analysis::graph::DepGraph;
 use crate::syntax::ast::{Sentence, Term};
@@ -216,7 +221,9 @@ fn transform(
         }
         out.push(restricted);
         for (i, lit) in c.body.iter().enumerate() {
-            let NLit::Pos(used) = lit else { continue };
+            let (NLit::Pos(used) | NLit::Neg(used)) = lit else {
+                continue;
+            };
             let Some(pattern) = patterns.get(&used.name) else {
                 continue;
             };
@@ -319,8 +326,8 @@ fn patterns(
 }
 
 /// The patterns of the relations `demanded`: from "every place bound" down
-/// to what every use binds, recomputed until nothing changes; `None` when
-/// one of them is asked under `not`.
+/// to what every use binds (under `not` too), recomputed until nothing
+/// changes.
 fn fixpoint(
     clauses: &[Clause],
     demanded: &[Symbol],
@@ -335,10 +342,8 @@ fn fixpoint(
         let mut next = patterns.clone();
         for c in clauses {
             for (i, lit) in c.body.iter().enumerate() {
-                let used = match lit {
-                    NLit::Pos(s) => s,
-                    NLit::Neg(s) if patterns.contains_key(&s.name) => return None,
-                    _ => continue,
+                let (NLit::Pos(used) | NLit::Neg(used)) = lit else {
+                    continue;
                 };
                 if let Some(pattern) = next.get_mut(&used.name) {
                     let upto = binders.upto(i, c.body.len());
@@ -552,10 +557,21 @@ mod tests {
     }
 
     #[test]
-    fn a_relation_asked_under_not_is_left_whole() {
+    fn a_relation_asked_under_not_is_asked_as_a_positive_use_is() {
+        // The negation reads `far` for the questions asked, and `far` is
+        // whole for them.
         let rules = "(role r) (n 1) (<= (far ?a ?b) (n ?a) (n ?b))
             (<= (legal r (go ?a)) (n ?a) (not (far ?a ?a)))";
-        assert_eq!(transformed(rules, "far"), None);
+        let out = transformed(rules, "far").expect("transformed");
+        assert!(out.contains("(far? ?a ?a) :- (n ?a)"), "{out}");
+        assert!(
+            out.contains("(far ?a ?b) :- (far? ?a ?b) (n ?a) (n ?b)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("(legal r (go ?a)) :- (n ?a) (not (far ?a ?a))"),
+            "{out}"
+        );
     }
 
     #[test]

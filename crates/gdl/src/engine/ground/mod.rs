@@ -108,10 +108,17 @@ impl Grounded {
     ) -> Result<Grounded, GameError> {
         // Grounding is bounded by its share of the memory budget (the
         // facts that could hold, then the ground rules) and by its work;
-        // a count of atoms only where the caller sets one.
+        // a count of atoms only where the caller sets one. It counts its
+        // own bytes (facts at `ATOM_BYTES` each, its rules and literals),
+        // not the process's heap, so that whether a game grounds depends
+        // on the game and the limits alone, never on what other threads
+        // of the process hold.
+        let share = limits.max_memory / GROUND_SHARE;
+        let asked_atoms = limits.max_ground_atoms.min(limits.max_facts);
+        let atoms_in_share = share / ATOM_BYTES;
         let limits = Limits {
-            max_facts: limits.max_ground_atoms.min(limits.max_facts),
-            max_memory: limits.max_memory / GROUND_SHARE,
+            max_facts: asked_atoms.min(atoms_in_share),
+            max_memory: usize::MAX,
             ..*limits
         };
         let dynamic: Vec<usize> = (0..p.components.len())
@@ -128,7 +135,21 @@ impl Grounded {
             &limits,
             &budget,
             within_base,
-        )?;
+        )
+        .map_err(|e| match e {
+            // Past the atoms the share holds (and not past a count asked
+            // for): the memory limit stopped it.
+            GameError::Limit {
+                kind: LimitKind::Facts,
+                relation,
+                ..
+            } if atoms_in_share < asked_atoms => GameError::Limit {
+                kind: LimitKind::Memory,
+                value: share,
+                relation,
+            },
+            e => e,
+        })?;
         let mut offset = vec![u32::MAX; p.relations.len()];
         let mut atoms = 0usize;
         for (i, r) in p.relations.iter().enumerate() {
@@ -160,6 +181,8 @@ impl Grounded {
                     tuple: Vec::new(),
                     stratum: c as u32,
                     max_rules,
+                    share,
+                    facts_bytes: atoms * ATOM_BYTES,
                 };
                 let layers = Target::Relaxed {
                     static_: static_facts,
@@ -568,7 +591,30 @@ struct Instances<'a> {
     stratum: u32,
     /// The most ground rules there may be.
     max_rules: usize,
+    /// Grounding's share of the memory budget, and what its facts take of
+    /// it (the ground rules take the rest, see [`Instances::bytes`]).
+    share: usize,
+    facts_bytes: usize,
 }
+
+impl Instances<'_> {
+    /// The bytes the ground rules take: each rule, and each literal twice
+    /// (in the rules' list and in the set that finds a rule made twice).
+    fn bytes(&self) -> usize {
+        self.rules.len() * (std::mem::size_of::<GroundRule>() + SEEN_RULE_BYTES)
+            + self.literals.len() * 2 * std::mem::size_of::<u32>()
+    }
+}
+
+/// The bytes an atom of grounding's relaxed facts takes, with its terms
+/// and its slots in the store's indexes: brazilian draughts's flying kings
+/// hold some 430 MB at a million atoms (so the default share holds a
+/// million).
+const ATOM_BYTES: usize = 512;
+
+/// The bytes of a rule's entry in the set that finds a rule made twice,
+/// beside its literals: the vector's header and the table's slot.
+const SEEN_RULE_BYTES: usize = 32;
 
 /// How many ground rules are made between two checks of the memory budget.
 const GROUND_CHECK_EVERY: usize = 4096;
@@ -587,18 +633,18 @@ impl Sink for Instances<'_> {
         b: &[TermId],
         frames: &[Frame<'_>],
         terms: &mut TermTable,
-        limits: &Limits,
+        _limits: &Limits,
     ) -> Result<(), GameError> {
         // Grounding is optional (the interpreter plays any game): it gives
         // up at its share of the memory budget, or where its literals would
         // outgrow their `u32` offsets, leaving the game to the interpreter.
         if self.rules.len().is_multiple_of(GROUND_CHECK_EVERY)
-            && (crate::memory::over(limits.max_memory)
+            && (self.facts_bytes + self.bytes() > self.share
                 || self.literals.len() > (u32::MAX / 2) as usize)
         {
             return Err(GameError::Limit {
                 kind: LimitKind::Memory,
-                value: limits.max_memory,
+                value: self.share,
                 relation: "ground rules".into(),
             });
         }

@@ -82,18 +82,19 @@ pub(super) fn choose(
             ..first
         };
         // The game of transformed rules, their static facts derived under
-        // `few`, ground when `grounding`.
-        let assemble = |c: Option<Vec<Clause>>, symbols: &mut Symbols, grounding| {
-            let mut c = c?;
-            let prepared = derive_static(&mut c, symbols, &few).ok()?;
-            let rules = read.rules(&c, symbols);
-            Some(Game::assemble(prepared, &rules, first, grounding))
-        };
+        // `facts`, ground when `grounding`.
+        let assemble =
+            |c: Option<Vec<Clause>>, symbols: &mut Symbols, facts: &Limits, grounding| {
+                let mut c = c?;
+                let prepared = derive_static(&mut c, symbols, facts).ok()?;
+                let rules = read.rules(&c, symbols);
+                Some(Game::assemble(prepared, &rules, first, grounding))
+            };
         // The names of the rules as written, for the second transformation
         // (whose demand relations should not read `r??` for the first's).
         let written_symbols = symbols.clone();
         let fixed = crate::rewrite::demand::demand_fixed_questions(clauses, &state, &mut symbols);
-        if let Some(other) = assemble(fixed, &mut symbols, Grounding::WithinBase) {
+        if let Some(other) = assemble(fixed, &mut symbols, &few, Grounding::WithinBase) {
             let what = "the rules with their fixed questions derived on demand";
             let better = match &other.rules.ground {
                 Some(g) if !auto || g.program.rules() <= COMPARE_RULES => {
@@ -131,7 +132,10 @@ pub(super) fn choose(
             let mut symbols = written_symbols;
             let dynamic =
                 crate::rewrite::demand::demand_state_questions(clauses, &state, &mut symbols);
-            if let Some(other) = assemble(dynamic, &mut symbols, Grounding::Off) {
+            // Their static facts are the game's own (chess's squares and
+            // lines, past `few`): the demands here are asked anew in each
+            // state, not derived once.
+            if let Some(other) = assemble(dynamic, &mut symbols, &first, Grounding::Off) {
                 let w = other.cheaper_than(&game, 1.0);
                 let says = w.says("they", "the rules before");
                 why.push(format!(
@@ -239,10 +243,16 @@ const FIRST_TRY_ATOMS: usize = 100_000;
 /// How many states [`Game::cheaper_than`] visits with each game.
 const COMPARE_STATES: usize = 64;
 
-/// The first bound on the cost of a comparison's playouts, and the last,
-/// in estimated nanoseconds (see [`Spent::nanos`]).
-const FIRST_BOUND: f64 = 1e6;
-const LAST_BOUND: f64 = 1e11;
+/// The estimated work (see [`Spent::nanos`]) after which a candidate's
+/// visit stops short of [`COMPARE_STATES`] states: a chess-sized game,
+/// whose states cost a second each as written, is weighed on its first
+/// few states rather than on 64, so that choosing costs seconds, not
+/// minutes. Most games visit their 64 states well within it.
+const COMPARE_BUDGET: f64 = 1e9;
+
+/// How far past [`COMPARE_BUDGET`] one state may go before its visit
+/// stops (and the candidate loses): a state that would take hours.
+const STATE_PAST_BUDGET: f64 = 20.0;
 
 /// The work of one unit of each kind, in nanoseconds, as measured on this
 /// project's machines (2-core x86-64) by the ignored test
@@ -271,6 +281,11 @@ struct Spent {
 }
 
 impl Spent {
+    /// The states visited.
+    fn states(&self) -> u64 {
+        self.interpreted + self.stepped
+    }
+
     /// The estimated time of this work, in nanoseconds of this project's
     /// machines: a count weighted by constants, the same on every machine.
     fn nanos(&self) -> f64 {
@@ -312,11 +327,12 @@ impl Weighed {
     }
 }
 
-/// How a game's playouts went under a bound.
+/// How a game's visit of states went.
 enum Visit {
-    /// It visited every state, spending this.
+    /// It visited its states (all it was asked for, or those within the
+    /// budget), spending this.
     Done(Spent),
-    /// It would have spent past the bound.
+    /// One state would have cost far past the budget.
     OverBound,
     /// It stopped at an error other than the bound.
     Failed,
@@ -324,53 +340,39 @@ enum Visit {
 
 impl Game {
     /// Whether this game plays cheaper than `other` (the same game, planned
-    /// or evaluated another way) by `margin`: each visits the same
-    /// [`COMPARE_STATES`] states of seeded random playouts, asking what a
-    /// playout asks, and the work each spends is compared as
-    /// [`Spent::nanos`] weighs it (counts, not times: the same on every
-    /// machine). Both run under a bound on their work, raised a
-    /// hundredfold while neither finishes under it, so that a game that
-    /// would take hours stops early and loses. A game that fails loses;
-    /// a tie, or both failing, keeps `other`.
+    /// or evaluated another way) by `margin`: each visits the same states
+    /// of seeded random playouts ([`COMPARE_STATES`], or fewer where they
+    /// cost past [`COMPARE_BUDGET`]), asking what a playout asks, and the
+    /// work each spends a state is compared as [`Spent::nanos`] weighs it
+    /// (counts, not times: the same on every machine). A game that fails,
+    /// or one of whose states costs far past the budget, loses; a tie, or
+    /// both failing, keeps `other`.
     fn cheaper_than(&self, other: &Game, margin: f64) -> Weighed {
-        let mut bound = FIRST_BOUND;
-        let per_state = |spent: Spent| Some(spent.nanos() / COMPARE_STATES as f64);
-        loop {
-            let weighed = |cheaper, mine, theirs| Weighed {
-                cheaper,
-                mine,
-                theirs,
-                margin,
-            };
-            return match (
-                self.clone().visit(bound),
-                other.clone().visit(bound * margin),
-            ) {
-                (Visit::Done(mine), Visit::Done(theirs)) => weighed(
-                    mine.nanos() * margin < theirs.nanos(),
-                    per_state(mine),
-                    per_state(theirs),
-                ),
-                (Visit::Done(mine), _) => weighed(true, per_state(mine), None),
-                (Visit::OverBound, Visit::OverBound) if bound < LAST_BOUND => {
-                    bound *= 100.0;
-                    continue;
-                }
-                (_, Visit::Done(theirs)) => weighed(false, None, per_state(theirs)),
-                _ => weighed(false, None, None),
-            };
+        let per_state = |visit: Visit| match visit {
+            Visit::Done(spent) => Some(spent.nanos() / spent.states().max(1) as f64),
+            Visit::OverBound | Visit::Failed => None,
+        };
+        let mine = per_state(self.clone().visit(COMPARE_STATES, COMPARE_BUDGET));
+        let theirs = per_state(other.clone().visit(COMPARE_STATES, COMPARE_BUDGET));
+        let cheaper = match (mine, theirs) {
+            (Some(mine), Some(theirs)) => mine * margin < theirs,
+            (Some(_), None) => true,
+            (None, _) => false,
+        };
+        Weighed {
+            cheaper,
+            mine,
+            theirs,
+            margin,
         }
     }
 
-    /// What the game spends visiting [`COMPARE_STATES`] states of seeded
-    /// random playouts, bounded by `bound` (and by the game's limits).
-    fn visit(&mut self, bound: f64) -> Visit {
-        self.visit_states(COMPARE_STATES, bound)
-    }
-
-    /// `visit` of `count` states.
-    fn visit_states(&mut self, count: usize, bound: f64) -> Visit {
-        let joins = (bound / JOIN_NANOS) as u64;
+    /// What the game spends visiting `count` states of seeded random
+    /// playouts, or fewer: the visit stops once it has spent past
+    /// `budget` (and fails where one state would cost
+    /// [`STATE_PAST_BUDGET`] times it, or where the game's limits stop it).
+    fn visit(&mut self, count: usize, budget: f64) -> Visit {
+        let joins = (budget * STATE_PAST_BUDGET / JOIN_NANOS) as u64;
         self.limits.max_work = self.limits.max_work.min(joins.max(1));
         let mut rng = Pcg64::seed_from_u64(0);
         let mut spent = Spent::default();
@@ -394,8 +396,11 @@ impl Game {
                     }) => return Visit::OverBound,
                     Err(_) => return Visit::Failed,
                 }
-                if counts.nanos() > bound {
+                if counts.nanos() > budget * STATE_PAST_BUDGET {
                     return Visit::OverBound;
+                }
+                if counts.nanos() > budget {
+                    return Visit::Done(spent);
                 }
             }
         }
@@ -479,7 +484,7 @@ mod tests {
                 for _ in 0..3 {
                     let mut g = game.clone();
                     let start = Instant::now();
-                    let Visit::Done(s) = g.visit_states(count, 1e9) else {
+                    let Visit::Done(s) = g.visit(count, 1e12) else {
                         break;
                     };
                     best = best.min(start.elapsed().as_secs_f64() * 1e9);
