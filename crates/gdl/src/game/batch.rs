@@ -2,7 +2,7 @@
 //! analyse` and the Python module's bulk playouts.
 
 use crate::game::Game;
-use std::collections::BTreeMap;
+use std::collections::VecDeque;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -10,8 +10,9 @@ use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// How many games past the first not yet handed on a thread may start, a
-/// thread: what bounds the results held out of order.
-const AHEAD_PER_THREAD: usize = 1024;
+/// thread: what bounds the results held out of order. Well above
+/// [`MOST_AT_ONCE`], so that a thread does not wait for its own results.
+const AHEAD_PER_THREAD: usize = 4096;
 
 /// How often the consumer hears that nothing came, and how long a thread
 /// plays before it sends what it has: what Ctrl-C and a progress bar wait
@@ -19,9 +20,9 @@ const AHEAD_PER_THREAD: usize = 1024;
 const TICK: Duration = Duration::from_millis(100);
 
 /// The most games a thread plays before it sends their results: short
-/// games go by the thousand between two messages (a message wakes the
+/// games go by the hundred between two messages (a message wakes the
 /// consumer, which costs more than a playout of the smallest games).
-const MOST_AT_ONCE: usize = 1024;
+const MOST_AT_ONCE: usize = 256;
 
 /// Plays games `0..games` on `threads` threads (0: one per core), each
 /// thread on its own clone of `game`: game `i` is `play(&mut clone, i,
@@ -29,7 +30,7 @@ const MOST_AT_ONCE: usize = 1024;
 /// order, as soon as the games before it have gone, so a run's results do
 /// not depend on the number of threads and need not be held until it
 /// ends; `each(None)` comes instead when nothing came for a tenth of a
-/// second (for a progress bar, or to look at Ctrl-C). At most 1,024 games
+/// second (for a progress bar, or to look at Ctrl-C). At most 4,096 games
 /// a thread are held out of order.
 ///
 /// `each` returning [`ControlFlow::Break`] ends the run: no game starts
@@ -129,7 +130,8 @@ pub fn play_games<T: Send>(
         }
         drop(send);
         // The results come in any order, and go in game order.
-        let mut held: BTreeMap<usize, T> = BTreeMap::new();
+        // Game `first + k` at `held[k]`.
+        let mut held: VecDeque<Option<T>> = VecDeque::new();
         let mut first = 0;
         let mut last_said = Instant::now();
         let stopped = loop {
@@ -144,11 +146,17 @@ pub fn play_games<T: Send>(
                 }
                 Err(RecvTimeoutError::Disconnected) => break false,
             };
-            held.extend(batch);
+            for (i, result) in batch {
+                let k = i - first;
+                if k >= held.len() {
+                    held.resize_with(k + 1, || None);
+                }
+                held[k] = Some(result);
+            }
             let before = first;
             let mut flow = ControlFlow::Continue(());
-            while flow.is_continue() {
-                let Some(result) = held.remove(&first) else {
+            while flow.is_continue() && held.front().is_some_and(Option::is_some) {
+                let Some(Some(result)) = held.pop_front() else {
                     break;
                 };
                 flow = each(Some((first, result)));
