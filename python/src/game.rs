@@ -423,8 +423,10 @@ impl Game {
     /// The joint moves of the random game ``gdl trace FILE --seed SEED``
     /// plays: each role picks uniformly among its legal moves in natural
     /// order, with the seeded generator of the library's ``RandomPlayer``.
-    /// Stops at a terminal state or after ``max_steps`` joint moves. A list
-    /// of tuples of ``Move`` in role order; replay them with ``next_state``.
+    /// Stops at a terminal state or after ``max_steps`` joint moves, and
+    /// raises what ``gdl trace`` reports (a role without a legal move, a
+    /// terminal state without goals). A list of tuples of ``Move`` in role
+    /// order; replay them with ``next_state``.
     #[pyo3(signature = (seed=0, max_steps=1000))]
     fn random_game<'py>(
         &self,
@@ -436,17 +438,16 @@ impl Game {
             let played = {
                 let mut game = self.lock();
                 let mut player = RandomPlayer::new(seed);
-                let mut state = game.initial_state();
                 let mut played: Vec<Vec<gdl::Move>> = Vec::new();
-                (|| -> Result<(), GameError> {
-                    while played.len() < max_steps && !game.is_terminal(&state)? {
-                        let joint = player.joint(&mut game, &state)?;
-                        state = game.next_state(&state, &joint)?;
-                        played.push(joint);
-                    }
-                    Ok(())
-                })()
-                .map(|()| played)
+                let mut record = |game: &mut gdl::Game, state: &gdl::State| {
+                    let joint = player.joint(game, state)?;
+                    played.push(joint.clone());
+                    Ok(joint)
+                };
+                let start = game.initial_state();
+                let stop = gdl::Stop::steps(max_steps);
+                let ended = game.play(&start, &mut record, stop);
+                ended.map(|_| played).map_err(|(_, e)| e)
             };
             let played = played.map_err(|e| game_error(py, e))?;
             played
@@ -468,9 +469,12 @@ impl Game {
     /// library's ``RandomPlayer``): from the initial state, game ``i`` is
     /// the game ``random_game(seed + i)`` plays. ``fast=True`` picks by
     /// position in the engine's own order instead (the library's
-    /// ``random_playout``, as ``gdl bench`` plays): a little faster, still
-    /// one game per seed, but not the game ``gdl trace`` plays. Ctrl-C
-    /// interrupts between batches of games.
+    /// ``RandomPlayer::in_engine_order``, as ``gdl bench`` plays): a little
+    /// faster, still one game per seed, but not the game ``gdl trace``
+    /// plays. Ctrl-C interrupts within a tenth of a second, the games under
+    /// way included. A count whose results would not fit in the memory
+    /// budget (``limits={"max_memory": ...}`` of ``gdl.load``) raises
+    /// ``LimitError`` before any game is played.
     #[pyo3(signature = (n, seed=0, threads=1, max_steps=1000, fast=false, state=None))]
     #[allow(clippy::too_many_arguments)]
     fn playouts<'py>(

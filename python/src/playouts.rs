@@ -2,20 +2,16 @@
 
 use crate::errors::game_error_at;
 use crate::game::Game;
-use gdl::{random_playout, GameError, RandomPlayer, State};
+use gdl::{GameError, LimitKind, RandomPlayer, State, Stop};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use rand::SeedableRng;
-use rand_pcg::Pcg64;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::ops::ControlFlow;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 /// How one game ended: the joint moves played, and the goals when its last
 /// state is terminal.
 pub type Outcome = (usize, Option<Vec<u8>>);
-
-/// Games played between two looks at Python's signals (Ctrl-C), per thread.
-const BATCH_PER_THREAD: usize = 1024;
 
 /// What `Game.playouts` asks for.
 pub struct Batch {
@@ -29,84 +25,50 @@ pub struct Batch {
     pub threads: usize,
     /// Joint moves after which a game is cut short.
     pub max_steps: usize,
-    /// Choose by position in the engine's order (`random_playout`) rather
-    /// than in natural order (`RandomPlayer`).
+    /// Choose by position in the engine's order
+    /// (`RandomPlayer::in_engine_order`) rather than in natural order
+    /// (`RandomPlayer::new`).
     pub fast: bool,
 }
 
 /// Plays one game: as `gdl random` and `gdl trace --seed` do (natural
-/// order), or as `gdl bench` does (`fast`).
-fn play_one(game: &mut gdl::Game, b: &Batch, seed: u64) -> Result<Outcome, GameError> {
-    if b.fast {
-        let mut rng = Pcg64::seed_from_u64(seed);
-        let p = random_playout(game, &b.start, &mut rng, b.max_steps)?;
-        return Ok((p.steps, p.goals));
-    }
-    let p = RandomPlayer::new(seed).playout(game, &b.start, b.max_steps)?;
-    Ok((p.steps, p.goals))
-}
-
-/// Plays games `from..to` on the clones `games` (one thread each), the
-/// next game going to the first thread free. The first error by game
-/// number wins.
-fn play_range(
-    games: &mut [gdl::Game],
+/// order), or as `gdl bench` does (`fast`), until `cancel` is set.
+fn play_one(
+    game: &mut gdl::Game,
     b: &Batch,
-    from: usize,
-    to: usize,
-) -> Result<Vec<Outcome>, (usize, GameError)> {
-    let seed_of = |i: usize| b.seed.wrapping_add(i as u64);
-    if games.len() == 1 {
-        return (from..to)
-            .map(|i| play_one(&mut games[0], b, seed_of(i)).map_err(|e| (i, e)))
-            .collect();
-    }
-    let next = AtomicUsize::new(from);
-    let failed = AtomicBool::new(false);
-    let results: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; to - from]);
-    let errors: Mutex<Vec<(usize, GameError)>> = Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for game in games.iter_mut() {
-            let (next, failed, results, errors) = (&next, &failed, &results, &errors);
-            scope.spawn(move || {
-                let mut mine = Vec::new();
-                while !failed.load(Ordering::Relaxed) {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= to {
-                        break;
-                    }
-                    match play_one(game, b, seed_of(i)) {
-                        Ok(o) => mine.push((i, o)),
-                        Err(e) => {
-                            failed.store(true, Ordering::Relaxed);
-                            errors
-                                .lock()
-                                .unwrap_or_else(|p| p.into_inner())
-                                .push((i, e));
-                        }
-                    }
-                }
-                let mut results = results.lock().unwrap_or_else(|p| p.into_inner());
-                for (i, o) in mine {
-                    results[i - from] = Some(o);
-                }
-            });
-        }
-    });
-    let mut errors = errors.into_inner().unwrap_or_else(|p| p.into_inner());
-    errors.sort_by_key(|(i, _)| *i);
-    if let Some(first) = errors.into_iter().next() {
-        return Err(first);
-    }
-    let results = results.into_inner().unwrap_or_else(|p| p.into_inner());
-    Ok(results.into_iter().flatten().collect())
+    seed: u64,
+    cancel: &AtomicBool,
+) -> Result<Outcome, GameError> {
+    let mut player = match b.fast {
+        true => RandomPlayer::in_engine_order(seed),
+        false => RandomPlayer::new(seed),
+    };
+    let stop = Stop::steps(b.max_steps).or_cancelled(cancel);
+    let o = game
+        .random_outcome(&b.start, &mut player, stop)
+        .map_err(|(_, e)| e)?;
+    Ok((o.steps, o.goals))
 }
 
 /// The most threads `playouts` accepts (as `gdl bench --threads`).
 pub const MAX_THREADS: usize = 1024;
 
-/// Plays the batch on clones of `game`, without the GIL, looking at
-/// Python's signals between rounds of games.
+/// How long the games run between two looks at Python's signals (Ctrl-C).
+const SIGNALS: Duration = Duration::from_millis(100);
+
+/// The bytes one result of a game of `roles` roles takes, over-estimated:
+/// the `Outcome` and its goals here, then the Python tuples, integers and
+/// list slot it becomes.
+fn result_bytes(roles: usize) -> usize {
+    let rust = std::mem::size_of::<Outcome>() + 16 + roles;
+    let python = 64 + 32 + 56 + 8 * roles + 8;
+    rust + python
+}
+
+/// Plays the batch on clones of `game` (`gdl::play_games`), without the
+/// GIL, looking at Python's signals every tenth of a second; a series
+/// whose results would not fit in the memory budget is refused before
+/// it starts.
 pub fn run(py: Python<'_>, game: &Game, b: &Batch) -> PyResult<Vec<Outcome>> {
     if b.threads > MAX_THREADS {
         return Err(PyValueError::new_err(format!(
@@ -114,29 +76,56 @@ pub fn run(py: Python<'_>, game: &Game, b: &Batch) -> PyResult<Vec<Outcome>> {
             b.threads
         )));
     }
-    let threads = match b.threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        t => t,
+    let inner = game.clone_inner();
+    let max_memory = inner.limits().max_memory;
+    let bytes = b.n.saturating_mul(result_bytes(inner.roles().len()));
+    if bytes > max_memory {
+        let e = GameError::Limit {
+            kind: LimitKind::Memory,
+            value: max_memory,
+            relation: "the results of playouts".into(),
+        };
+        let at = format!(
+            "playouts({}) would keep about {} of results (ask for fewer at a time): ",
+            b.n,
+            gdl::human_bytes(bytes)
+        );
+        return Err(game_error_at(py, e, &at));
     }
-    .clamp(1, b.n.max(1));
-    let mut games: Vec<gdl::Game> = (0..threads).map(|_| game.clone_inner()).collect();
-    let batch = BATCH_PER_THREAD * threads;
-    // Grown as games end: `n` may ask for more than memory holds, and
-    // Ctrl-C should stop it first.
-    let mut outcomes = Vec::with_capacity(b.n.min(batch));
-    let mut from = 0;
-    while from < b.n {
-        let to = b.n.min(from + batch);
-        let played = py.detach(|| play_range(&mut games, b, from, to));
-        match played {
-            Ok(o) => outcomes.extend(o),
-            Err((i, e)) => {
-                let at = format!("game {i} (seed {}): ", b.seed.wrapping_add(i as u64));
-                return Err(game_error_at(py, e, &at));
+    let seed_of = |i: usize| b.seed.wrapping_add(i as u64);
+    let mut outcomes = Vec::with_capacity(b.n.min(1 << 16));
+    let mut failed: Option<(usize, GameError)> = None;
+    let mut interrupted: Option<PyErr> = None;
+    let mut looked = Instant::now();
+    let play =
+        |game: &mut gdl::Game, i: usize, cancel: &AtomicBool| play_one(game, b, seed_of(i), cancel);
+    py.detach(|| {
+        gdl::play_games(&inner, b.n, b.threads, play, |result| {
+            match result {
+                Some((_, Ok(o))) => outcomes.push(o),
+                Some((i, Err(e))) => {
+                    failed = Some((i, e));
+                    return ControlFlow::Break(());
+                }
+                None => {}
             }
-        }
-        py.check_signals()?;
-        from = to;
+            if looked.elapsed() >= SIGNALS {
+                looked = Instant::now();
+                if let Err(e) = Python::attach(|py| py.check_signals()) {
+                    interrupted = Some(e);
+                    return ControlFlow::Break(());
+                }
+            }
+            ControlFlow::Continue(())
+        })
+    });
+    if let Some(e) = interrupted {
+        return Err(e);
     }
+    if let Some((i, e)) = failed {
+        let at = format!("game {i} (seed {}): ", seed_of(i));
+        return Err(game_error_at(py, e, &at));
+    }
+    py.check_signals()?;
     Ok(outcomes)
 }

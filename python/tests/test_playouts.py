@@ -131,13 +131,54 @@ def test_a_game_shared_by_threads(tictactoe):
     assert together == [play(s) for s in range(200)]
 
 
-def test_ctrl_c_stops_playouts(tictactoe):
+def test_ctrl_c_stops_playouts(rules):
     import _thread
 
+    # Thirty million games hold some 7 GB of results: a budget that
+    # allows them (the default refuses them before playing).
+    game = gdl.load(rules / "tictactoe.gdl", limits={"max_memory": 16 << 30})
     timer = threading.Timer(0.2, _thread.interrupt_main)
     start = time.perf_counter()
     timer.start()
     with pytest.raises(KeyboardInterrupt):
-        tictactoe.playouts(30_000_000)
+        game.playouts(30_000_000)
     timer.join()
     assert time.perf_counter() - start < 10
+
+
+# A light flipped on and off, or left, forever: no playout ends.
+ENDLESS = """(role r) (init (light off))
+    (<= (legal r flip) (true (light ?x))) (<= (legal r wait) (true (light ?x)))
+    (<= (next (light on)) (does r flip) (true (light off)))
+    (<= (next (light off)) (does r flip) (true (light on)))
+    (<= (next (light ?x)) (does r wait) (true (light ?x)))
+    (<= terminal (true (light broken))) (goal r 50)"""
+
+
+@pytest.mark.parametrize("engine", ["ground", "interpreter"])
+def test_ctrl_c_stops_the_games_under_way(engine):
+    import _thread
+
+    # Each game would play a trillion steps: Ctrl-C stops it where it is.
+    game = gdl.loads(ENDLESS, engine=engine)
+    timer = threading.Timer(0.2, _thread.interrupt_main)
+    start = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        game.playouts(4, threads=2, max_steps=10**12)
+    timer.join()
+    assert time.perf_counter() - start < 10
+
+
+def test_results_beyond_the_memory_budget_are_refused_before_playing(tictactoe, rules):
+    start = time.perf_counter()
+    with pytest.raises(gdl.LimitError) as caught:
+        tictactoe.playouts(2**63, threads=2)
+    assert time.perf_counter() - start < 5
+    e = caught.value
+    assert e.limit == "memory" and "playouts(9223372036854775808)" in str(e), str(e)
+    assert 'limits={"max_memory": ...}' in str(e), str(e)
+    small = gdl.load(rules / "tictactoe.gdl", limits={"max_memory": 1 << 20})
+    with pytest.raises(gdl.LimitError):
+        small.playouts(100_000)
+    assert len(small.playouts(1000)) == 1000

@@ -16,7 +16,7 @@
 //! `games!` below.
 
 use criterion::{BenchmarkId, Criterion, Throughput};
-use gdl::random_playout;
+use gdl::{RandomPlayer, Stop};
 use gdl_cli::measure::{run_until, Rounds};
 use gdl_oracles::games;
 use gdl_oracles::oracle::Oracle;
@@ -87,7 +87,7 @@ impl Bench {
 }
 
 /// One random playout of `O` from its initial position, as
-/// `gdl::random_playout` plays one: each role's move uniformly at
+/// `gdl::Game::playout` plays one: each role's move uniformly at
 /// random, the goals read at the end.
 fn oracle_playout<O: Oracle>(rng: &mut Pcg64) -> usize {
     let mut game = O::initial();
@@ -120,9 +120,10 @@ fn criterion_benches(c: &mut Criterion) {
             Some(path) => {
                 let mut game = games::load(&path);
                 let initial = game.initial_state();
+                let mut player = RandomPlayer::in_engine_order(0);
                 group.bench_function(BenchmarkId::new("gdl", bench.name), |b| {
                     b.iter(|| {
-                        random_playout(&mut game, &initial, &mut rng, MAX_STEPS)
+                        game.playout(&initial, &mut player, Stop::steps(MAX_STEPS))
                             .expect("a random playout")
                             .steps
                     })

@@ -13,7 +13,7 @@
 
 use crate::board::{Board, BoardSpec};
 use gdl::GameError;
-use gdl::{natural_cmp, RandomPlayer};
+use gdl::{natural_cmp, Players, RandomPlayer, Stop};
 use gdl::{Game, Move, State};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
@@ -207,22 +207,15 @@ impl Trace {
     pub fn play(
         game: &mut Game,
         max_steps: usize,
-        mut choose: impl FnMut(&mut Game, &State) -> Result<Vec<Move>, GameError>,
+        choose: impl FnMut(&mut Game, &State) -> Result<Vec<Move>, GameError>,
     ) -> Replay {
         let mut trace = Trace::new(game);
-        let mut state = game.initial_state();
-        let error = (|| {
-            trace.push(game, &state).map_err(|e| (0, e))?;
-            while !trace.steps[trace.steps.len() - 1].terminal && trace.steps.len() <= max_steps {
-                let i = trace.steps.len() - 1;
-                let joint = choose(game, &state).map_err(|e| (i, e))?;
-                state = game.next_state(&state, &joint).map_err(|e| (i, e))?;
-                trace.steps[i].moves = Some(joint.iter().map(|&m| game.move_text(m)).collect());
-                trace.push(game, &state).map_err(|e| (i + 1, e))?;
-            }
-            Ok(())
-        })()
-        .err();
+        let start = game.initial_state();
+        let mut traced = Traced {
+            trace: &mut trace,
+            choose,
+        };
+        let error = game.play(&start, &mut traced, Stop::steps(max_steps)).err();
         Replay { trace, error }
     }
 
@@ -343,6 +336,34 @@ pub fn replay_text(game: &mut Game, moves: &[Vec<String>]) -> Result<String, Gam
             let (spec, _) = BoardSpec::from_source(&game.source().text);
             Ok(replay.trace.to_text(&spec))
         }
+    }
+}
+
+/// The players of a traced game: `choose`'s joint moves, each state the
+/// game reaches pushed on the trace with the moves that led to it.
+struct Traced<'t, C> {
+    trace: &'t mut Trace,
+    choose: C,
+}
+
+impl<C> Players for Traced<'_, C>
+where
+    C: FnMut(&mut Game, &State) -> Result<Vec<Move>, GameError>,
+{
+    fn joint(&mut self, game: &mut Game, state: &State) -> Result<Vec<Move>, GameError> {
+        (self.choose)(game, state)
+    }
+
+    fn reached(
+        &mut self,
+        game: &mut Game,
+        state: &State,
+        joint: Option<&[Move]>,
+    ) -> Result<(), GameError> {
+        if let (Some(joint), Some(step)) = (joint, self.trace.steps.last_mut()) {
+            step.moves = Some(joint.iter().map(|&m| game.move_text(m)).collect());
+        }
+        self.trace.push(game, state)
     }
 }
 

@@ -6,10 +6,7 @@
 //! plays 2,000 playouts from seed 0 and prints how many joint moves they
 //! took.
 
-use gdl::random_playout;
-use gdl::Game;
-use rand::SeedableRng;
-use rand_pcg::Pcg64;
+use gdl::{Game, RandomPlayer, Stop};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -19,10 +16,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let n: u64 = n.parse()?;
     let mut game = Game::load(&file)?;
     let initial = game.initial_state();
-    let mut rng = Pcg64::seed_from_u64(0);
+    let mut player = RandomPlayer::in_engine_order(0);
     let mut steps = 0;
     for _ in 0..n {
-        steps += random_playout(&mut game, &initial, &mut rng, 10_000)?.steps;
+        let playout = game.playout(&initial, &mut player, Stop::steps(10_000));
+        steps += playout.map_err(|(_, e)| e)?.steps;
     }
     println!("{n} playouts, {steps} joint moves");
     Ok(())

@@ -6,7 +6,7 @@
 
 use crate::path;
 
-use gdl::{random_playout, Budget, Engine, RandomPlayer, SearchPlayer};
+use gdl::{Budget, Engine, RandomPlayer, SearchPlayer, Stop};
 use gdl::{Game, Limits, Move, State};
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
@@ -137,7 +137,13 @@ fn playouts_and_search_go_on_past_the_base() {
     for seed in 0..10 {
         // On the stepper, which is off from the start: the general API
         // plays the game, choice for choice as `random_playout` does.
-        let fast = random_playout(&mut game, &start, &mut Pcg64::seed_from_u64(seed), 50).unwrap();
+        let fast = game
+            .playout(
+                &start,
+                &mut RandomPlayer::in_engine_order(seed),
+                Stop::steps(50),
+            )
+            .unwrap();
         let mut rng = Pcg64::seed_from_u64(seed);
         let (mut state, mut steps) = (start.clone(), 0);
         while !game.is_terminal(&state).unwrap() {
@@ -149,8 +155,8 @@ fn playouts_and_search_go_on_past_the_base() {
         }
         assert_eq!((fast.steps, &fast.last), (steps, &state), "seed {seed}");
         assert_eq!(fast.goals, Some(vec![100]), "seed {seed}");
-        let natural = RandomPlayer::new(seed)
-            .playout(&mut game, &start, 50)
+        let natural = game
+            .playout(&start, &mut RandomPlayer::new(seed), Stop::steps(50))
             .unwrap();
         assert_eq!(natural.goals, Some(vec![100]), "seed {seed}");
         assert!(game.is_terminal(&natural.last).unwrap(), "seed {seed}");
@@ -173,8 +179,8 @@ fn playouts_that_leave_the_base_go_on_by_the_interpreter() {
     }
     let mut left = 0;
     for seed in 0..40 {
-        let p = RandomPlayer::new(seed)
-            .playout(&mut game, &start, 50)
+        let p = game
+            .playout(&start, &mut RandomPlayer::new(seed), Stop::steps(50))
             .unwrap();
         let (mut player, mut state, mut steps) = (RandomPlayer::new(seed), start.clone(), 0);
         while !game.is_terminal(&state).unwrap() {

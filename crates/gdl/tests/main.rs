@@ -21,6 +21,7 @@ mod fuzz_corpus;
 mod grounding;
 mod naive_model;
 mod plan_order;
+mod playout;
 mod search;
 mod stepper;
 

@@ -337,7 +337,7 @@ fn random_walk(max_memory: usize) -> Game {
 /// about 50 MiB of terms if kept) are forgotten at 2 MiB, and the
 /// resident set grows by less than 12 MiB (by nothing when this was
 /// written). The same games played through
-/// `random_playout`, whose last states the caller holds, keep every term:
+/// `Game::playout`, whose last states the caller holds, keep every term:
 /// with a large budget the resident set grows past 24 MiB, and with the
 /// budget of 32 MiB they stop at it, with an error naming the limit. And
 /// forgetting changes no game: each seed's outcome is the one a fresh
@@ -346,18 +346,21 @@ fn random_walk(max_memory: usize) -> Game {
 fn random_games_forget_the_terms_they_interned() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let mut game = random_walk(32 * MIB);
+    let start = game.initial_state();
     let mut outcomes = Vec::new();
     let mut baseline = 0;
     let mut peak = 0;
     for seed in 0..3000 {
-        outcomes.push(game.random_game(seed, 1000).unwrap());
+        let mut player = gdl::RandomPlayer::new(seed);
+        let stop = gdl::Stop::steps(1000);
+        outcomes.push(game.random_outcome(&start, &mut player, stop).unwrap());
         if seed == 100 {
             baseline = resident_bytes();
         }
         peak = peak.max(resident_bytes());
     }
     eprintln!(
-        "random_game: baseline {} MiB, peak {} MiB",
+        "random_outcome: baseline {} MiB, peak {} MiB",
         baseline / MIB,
         peak / MIB
     );
@@ -393,19 +396,19 @@ fn random_games_forget_the_terms_they_interned() {
     // Without forgetting, the same number of states grows the resident set
     // (under a budget large enough to hold them).
     let mut game = random_walk(16 << 30);
-    let mut rng = Pcg64::seed_from_u64(1);
+    let mut player = gdl::RandomPlayer::in_engine_order(1);
     let initial = game.initial_state();
     let mut kept = Vec::new();
     let baseline = resident_bytes();
     for _ in 0..3000 {
         kept.push(
-            gdl::random_playout(&mut game, &initial, &mut rng, 1000)
+            game.playout(&initial, &mut player, gdl::Stop::steps(1000))
                 .unwrap()
                 .last,
         );
     }
     let growth = resident_bytes().saturating_sub(baseline);
-    eprintln!("random_playout: grew by {} MiB", growth / MIB);
+    eprintln!("playout: grew by {} MiB", growth / MIB);
     assert!(
         growth > 24 * MIB,
         "only {} MiB: the bound above proves nothing",
@@ -418,9 +421,9 @@ fn random_games_forget_the_terms_they_interned() {
     let initial = game.initial_state();
     let mut kept = Vec::new();
     let error = loop {
-        match gdl::random_playout(&mut game, &initial, &mut rng, 1000) {
+        match game.playout(&initial, &mut player, gdl::Stop::steps(1000)) {
             Ok(playout) => kept.push(playout.last),
-            Err(e) => break e.to_string(),
+            Err((_, e)) => break e.to_string(),
         }
         assert!(kept.len() < 3000, "3,000 playouts kept within 32 MiB");
     };

@@ -5,8 +5,8 @@
 
 use crate::path;
 
-use gdl::{random_playout, RandomPlayer, Stepper};
 use gdl::{Game, Limits, Move, Role, State};
+use gdl::{RandomPlayer, Stepper, Stop};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 
@@ -119,8 +119,13 @@ fn same_playouts(file: &str, games: u64) {
     let mut game = load(file);
     let initial = game.initial_state();
     for seed in 0..games {
-        let fast =
-            random_playout(&mut game, &initial, &mut Pcg64::seed_from_u64(seed), 500).unwrap();
+        let fast = game
+            .playout(
+                &initial,
+                &mut RandomPlayer::in_engine_order(seed),
+                Stop::steps(500),
+            )
+            .unwrap();
         let mut rng = Pcg64::seed_from_u64(seed);
         let mut state = initial.clone();
         let mut steps = 0;
@@ -145,8 +150,8 @@ fn same_playouts(file: &str, games: u64) {
         );
         // RandomPlayer::playout (on the stepper) plays the game of
         // RandomPlayer::joint (the general API, choices in natural order).
-        let natural = RandomPlayer::new(seed)
-            .playout(&mut game, &initial, 500)
+        let natural = game
+            .playout(&initial, &mut RandomPlayer::new(seed), Stop::steps(500))
             .unwrap();
         let mut player = RandomPlayer::new(seed);
         let mut state = initial.clone();
@@ -293,7 +298,13 @@ fn a_cycle_of_ground_atoms_leaves_the_general_api() {
     // says whether a still reaches c over the links left.
     let initial = game.initial_state();
     for seed in 0..20 {
-        let p = random_playout(&mut game, &initial, &mut Pcg64::seed_from_u64(seed), 100).unwrap();
+        let p = game
+            .playout(
+                &initial,
+                &mut RandomPlayer::in_engine_order(seed),
+                Stop::steps(100),
+            )
+            .unwrap();
         assert_eq!(p.steps, 4);
         let links: Vec<(char, char)> = game
             .state_facts(&p.last)

@@ -171,6 +171,19 @@ impl Seats {
         Ok(joint)
     }
 
+    /// `joint`, told to every search player as the joint move played:
+    /// the joint moves of `gdl trace` and `gdl random` with `--ai`.
+    pub fn play_joint(
+        &mut self,
+        game: &mut Game,
+        state: &State,
+        random: &mut RandomPlayer,
+    ) -> Result<Vec<Move>, GameError> {
+        let joint = self.joint(game, state, random)?;
+        self.observe(&joint);
+        Ok(joint)
+    }
+
     /// Tells every search player the joint move played.
     pub fn observe(&mut self, joint: &[Move]) {
         for p in self.players.iter_mut().flatten() {

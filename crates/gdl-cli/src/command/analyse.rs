@@ -8,12 +8,12 @@
 //! budget the figures do not depend on the number of threads.
 
 use super::{game_seed, load, threads, Failure, Format, LimitArgs};
-use gdl::{Budget, Game, GameError, SearchPlayer};
+use gdl::{Budget, Game, GameError, SearchPlayer, State, Stop};
 use serde::Serialize;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// Arguments of `gdl analyse`.
@@ -76,46 +76,34 @@ fn self_play(
     game: &mut Game,
     budget: Budget,
     seed: u64,
-    max_steps: usize,
+    stop: Stop,
 ) -> Result<Played, (usize, GameError)> {
     let roles = game.roles();
     let mut players: Vec<SearchPlayer> = roles
         .iter()
         .map(|&r| SearchPlayer::new(game, r, budget, seed.wrapping_add(r.0 as u64)))
         .collect();
-    let mut state = game.initial_state();
     let mut legal = Vec::new();
-    let mut steps = 0;
-    // One joint move a step: each role's player chooses its move.
-    while !game.is_terminal(&state).map_err(|e| (steps, e))? {
-        if steps >= max_steps {
-            return Ok(Played {
-                steps,
-                goals: None,
-                legal,
-            });
-        }
+    // Each role's player chooses its move; the legal move counts are
+    // kept.
+    let mut choose = |game: &mut Game, state: &State| {
         let mut counts = Vec::with_capacity(roles.len());
         let mut joint = Vec::with_capacity(roles.len());
         for (&role, player) in roles.iter().zip(&mut players) {
-            counts.push(
-                game.legal_moves(&state, role)
-                    .map_err(|e| (steps, e))?
-                    .len(),
-            );
-            joint.push(player.choose(game, &state).map_err(|e| (steps, e))?);
+            counts.push(game.legal_moves(state, role)?.len());
+            joint.push(player.choose(game, state)?);
         }
         legal.push(counts);
         for p in &mut players {
             p.observe(&joint);
         }
-        state = game.next_state(&state, &joint).map_err(|e| (steps, e))?;
-        steps += 1;
-    }
-    let goals = game.goals(&state).map_err(|e| (steps, e))?;
+        Ok(joint)
+    };
+    let start = game.initial_state();
+    let played = game.play(&start, &mut choose, stop)?;
     Ok(Played {
-        steps,
-        goals: Some(goals),
+        steps: played.steps,
+        goals: played.goals,
         legal,
     })
 }
@@ -349,55 +337,32 @@ pub fn analyse(args: AnalyseArgs) -> Result<ExitCode, Failure> {
         ),
     };
     let n = args.games;
-    let results: Mutex<Vec<Option<Played>>> = Mutex::new(vec![None; n.min(1 << 20)]);
-    let first_error: Mutex<Option<(usize, usize, GameError)>> = Mutex::new(None);
-    let next = AtomicUsize::new(0);
-    // Games are handed out in order to the threads; each result goes to
-    // its game's place, so the figures do not depend on the threads.
-    std::thread::scope(|scope| {
-        for _ in 0..threads(args.threads).min(n.max(1)) {
-            let mut game = game.clone();
-            let (results, first_error, next) = (&results, &first_error, &next);
-            let (seed, max_steps) = (args.seed, args.max_steps);
-            scope.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= n {
-                    break;
-                }
-                match self_play(&mut game, budget, game_seed(seed, i), max_steps) {
-                    Ok(p) => {
-                        if let Ok(mut r) = results.lock() {
-                            if r.len() <= i {
-                                r.resize(i + 1, None);
-                            }
-                            r[i] = Some(p);
-                        }
-                    }
-                    Err((step, e)) => {
-                        if let Ok(mut slot) = first_error.lock() {
-                            if slot.as_ref().is_none_or(|(g, _, _)| i < *g) {
-                                *slot = Some((i, step, e));
-                            }
-                        }
-                        next.store(n, Ordering::Relaxed);
-                    }
-                }
-            });
+    let mut played: Vec<Played> = Vec::new();
+    let mut first_error: Option<(usize, usize, GameError)> = None;
+    // Each result comes in its game's place, so the figures do not depend
+    // on the threads.
+    let play = |game: &mut Game, i, cancel: &AtomicBool| {
+        let stop = Stop::steps(args.max_steps).or_cancelled(cancel);
+        self_play(game, budget, game_seed(args.seed, i), stop)
+    };
+    gdl::play_games(&game, n, threads(args.threads), play, |result| {
+        match result {
+            Some((_, Ok(p))) => played.push(p),
+            Some((i, Err((step, e)))) => {
+                first_error = Some((i, step, e));
+                return ControlFlow::Break(());
+            }
+            None => {}
         }
+        ControlFlow::Continue(())
     });
-    if let Some((g, step, e)) = first_error.into_inner().ok().flatten() {
+    if let Some((g, step, e)) = first_error {
         return Err(Failure::Game(format!(
             "game {g} (seed {}): step {step}: {}",
             game_seed(args.seed, g),
             super::describe(&e)
         )));
     }
-    let played: Vec<Played> = results
-        .into_inner()
-        .unwrap_or_default()
-        .into_iter()
-        .flatten()
-        .collect();
     let a = analysis(
         &loaded.name,
         &roles,

@@ -8,9 +8,7 @@
 
 use super::{load, threads, Failure, Format, LimitArgs, MAX_THREADS};
 use crate::measure::{peak_rss_kib, run_until, Rate, Rounds, Summary};
-use gdl::{Game, GameError};
-use rand::SeedableRng;
-use rand_pcg::Pcg64;
+use gdl::{Game, GameError, RandomPlayer, Stop};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -113,11 +111,13 @@ fn play(
     let mut faults = 0;
     let mut first_fault = None;
     let mut seed = first;
+    let initial = game.initial_state();
     let run = run_until(&mut rounds, |deadline| {
-        let mut rng = Pcg64::seed_from_u64(seed);
+        let mut player = RandomPlayer::in_engine_order(seed);
         let played = seed;
         seed = seed.wrapping_add(stride);
-        let outcome = match game.random_outcome(&mut rng, max_steps, Some(deadline)) {
+        let stop = Stop::steps(max_steps).until(deadline);
+        let outcome = match game.random_outcome(&initial, &mut player, stop) {
             Ok(outcome) => outcome,
             Err((step, error)) if keep_going && super::is_fault_of_the_rules(&error) => {
                 faults += 1;
@@ -136,9 +136,9 @@ fn play(
                 })
             }
         };
-        let Some(outcome) = outcome else {
+        if outcome.stopped {
             return Ok(None);
-        };
+        }
         if outcome.goals.is_none() {
             cut += 1;
         }

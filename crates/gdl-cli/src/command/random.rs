@@ -4,17 +4,17 @@
 //! plays it, so any game of the series can be looked at in full. Results do
 //! not depend on the number of threads.
 
-use super::ai::{AiArgs, Seats};
+use super::ai::AiArgs;
 use super::{game_seed, load, print_json, threads, Failure, Format, LimitArgs};
-use gdl::{Game, GameError, RandomPlayer};
+use gdl::{Budget, Game, GameError, RandomPlayer, State, Stop};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Arguments of `gdl random`.
@@ -58,40 +58,36 @@ pub struct RandomArgs {
     pub limits: LimitArgs,
 }
 
-/// How one game went: its length and goals, or `None` goals when it did not
-/// end within the step limit.
-type Outcome = (usize, Option<Vec<u8>>);
+/// How one game went: its length and goals (`None` when it did not end
+/// within the step limit), or the error that stopped it with its step;
+/// and with `--ai`, the search player's iterations and time.
+type Played = (
+    Result<(usize, Option<Vec<u8>>), (usize, GameError)>,
+    Option<(u64, Duration)>,
+);
 
-/// Plays one random game, the same one `gdl trace --seed SEED` plays.
-fn play_one(game: &mut Game, seed: u64, max_steps: usize) -> Result<Outcome, (usize, GameError)> {
-    let outcome = game.random_game(seed, max_steps)?;
-    Ok((outcome.steps, outcome.goals))
-}
-
-/// Plays one game with the search player in `seats`' seats, the same one
-/// `gdl trace --seed SEED` with the same `--ai` flags plays.
-fn play_seated(
+/// Plays game `i` of the series: with seed S+i the game `gdl trace --seed
+/// S+i` plays, with the same `--ai` flags.
+fn play_one(
     game: &mut Game,
-    seats: &mut Seats,
-    seed: u64,
-    max_steps: usize,
-) -> Result<Outcome, (usize, GameError)> {
+    args: &RandomArgs,
+    seats: &Option<(Vec<bool>, Budget)>,
+    i: usize,
+    cancel: &AtomicBool,
+) -> Played {
+    let seed = game_seed(args.seed, i);
+    let stop = Stop::steps(args.max_steps).or_cancelled(cancel);
+    let start = game.initial_state();
     let mut random = RandomPlayer::new(seed);
-    let mut state = game.initial_state();
-    let mut steps = 0;
-    // One joint move a step, until the end or the step limit.
-    while !game.is_terminal(&state).map_err(|e| (steps, e))? {
-        if steps >= max_steps {
-            return Ok((steps, None));
-        }
-        let joint = seats
-            .joint(game, &state, &mut random)
-            .map_err(|e| (steps, e))?;
-        seats.observe(&joint);
-        state = game.next_state(&state, &joint).map_err(|e| (steps, e))?;
-        steps += 1;
-    }
-    Ok((steps, Some(game.goals(&state).map_err(|e| (steps, e))?)))
+    let Some((ai_seats, budget)) = seats else {
+        let played = game.random_outcome(&start, &mut random, stop);
+        return (played.map(|o| (o.steps, o.goals)), None);
+    };
+    let mut seats = args.ai.seats_for(game, ai_seats, *budget, seed);
+    let mut players = |game: &mut Game, state: &State| seats.play_joint(game, state, &mut random);
+    let played = game.play(&start, &mut players, stop);
+    let searched = (seats.iterations, seats.elapsed);
+    (played.map(|p| (p.steps, p.goals)), Some(searched))
 }
 
 /// Runs `gdl random`.
@@ -108,96 +104,62 @@ pub fn random(args: RandomArgs) -> Result<ExitCode, Failure> {
     // Checks the role names before any game starts.
     let ai_seats = args.ai.roles(&game)?;
     let seated = ai_seats.iter().any(|&ai| ai);
-    let search: Mutex<(u64, f64)> = Mutex::new((0, 0.0));
-    // Grown as games end: `--games` may ask for more than memory holds.
-    let results: Mutex<Vec<Option<Outcome>>> = Mutex::new(Vec::new());
-    let first_error: Mutex<Option<(usize, usize, GameError)>> = Mutex::new(None);
-    // With `--keep-going`: how many games met a fault, and the first.
-    let faults = AtomicUsize::new(0);
-    let first_fault: Mutex<Option<(usize, usize, GameError)>> = Mutex::new(None);
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
+    let seats = seated.then(|| (ai_seats.clone(), budget));
+    // The figures grow as games end, in game order: `--games` may ask for
+    // more than memory would hold.
+    let mut stats = Stats::new(&roles, args.seed, args.max_steps);
+    let (mut iterations, mut search_seconds) = (0, 0.0);
+    let mut first_error: Option<(usize, usize, GameError)> = None;
+    // With `--keep-going`: the first game that met a fault.
+    let mut first_fault: Option<(usize, usize, GameError)> = None;
     let start = Instant::now();
-    std::thread::scope(|scope| {
-        for _ in 0..threads(args.threads).min(n.max(1)) {
-            let mut game = game.clone();
-            let (results, first_error, next, done, stop, search) =
-                (&results, &first_error, &next, &done, &stop, &search);
-            let (faults, first_fault) = (&faults, &first_fault);
-            let (ai, ai_seats) = (&args.ai, &ai_seats);
-            scope.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= n || stop.load(Ordering::Relaxed) {
-                    break;
+    // A progress bar on a terminal, once the run has lasted a second.
+    let mut bar: Option<ProgressBar> = None;
+    let mut done = 0;
+    let play = |game: &mut Game, i, cancel: &AtomicBool| play_one(game, &args, &seats, i, cancel);
+    gdl::play_games(&game, n, threads(args.threads), play, |result| {
+        if let Some((i, (played, searched))) = result {
+            done = i + 1;
+            if let Some((n, t)) = searched {
+                iterations += n;
+                search_seconds += t.as_secs_f64();
+            }
+            match played {
+                Ok((steps, goals)) => stats.add(steps, goals),
+                Err((step, e)) if args.keep_going && super::is_fault_of_the_rules(&e) => {
+                    stats.faults += 1;
+                    first_fault.get_or_insert((i, step, e));
                 }
-                let seed = game_seed(args.seed, i);
-                let played = if seated {
-                    let mut seats = ai.seats_for(&game, ai_seats, budget, seed);
-                    let played = play_seated(&mut game, &mut seats, seed, args.max_steps);
-                    if let Ok(mut s) = search.lock() {
-                        s.0 += seats.iterations;
-                        s.1 += seats.elapsed.as_secs_f64();
-                    }
-                    played
-                } else {
-                    play_one(&mut game, seed, args.max_steps)
-                };
-                match played {
-                    Ok(outcome) => {
-                        if let Ok(mut r) = results.lock() {
-                            if r.len() <= i {
-                                r.resize(i + 1, None);
-                            }
-                            r[i] = Some(outcome);
-                        }
-                    }
-                    Err((step, e)) => {
-                        let slot = if args.keep_going && super::is_fault_of_the_rules(&e) {
-                            faults.fetch_add(1, Ordering::Relaxed);
-                            first_fault
-                        } else {
-                            stop.store(true, Ordering::Relaxed);
-                            first_error
-                        };
-                        if let Ok(mut slot) = slot.lock() {
-                            if slot.as_ref().is_none_or(|(g, _, _)| i < *g) {
-                                *slot = Some((i, step, e));
-                            }
-                        }
-                    }
+                Err((step, e)) => {
+                    first_error = Some((i, step, e));
+                    return ControlFlow::Break(());
                 }
-                done.fetch_add(1, Ordering::Relaxed);
-            });
+            }
         }
-        // A progress bar on a terminal, once the run has lasted a second.
-        let mut bar: Option<ProgressBar> = None;
-        while done.load(Ordering::Relaxed) < n && !stop.load(Ordering::Relaxed) {
-            std::thread::sleep(Duration::from_millis(100));
-            if bar.is_none()
-                && start.elapsed() > Duration::from_secs(1)
-                && std::io::stderr().is_terminal()
+        if bar.is_none()
+            && start.elapsed() > Duration::from_secs(1)
+            && std::io::stderr().is_terminal()
+        {
+            let b = ProgressBar::new(n as u64);
+            if let Ok(style) =
+                ProgressStyle::with_template("{bar:30} {pos}/{len} games, {eta} left")
             {
-                let b = ProgressBar::new(n as u64);
-                if let Ok(style) =
-                    ProgressStyle::with_template("{bar:30} {pos}/{len} games, {eta} left")
-                {
-                    b.set_style(style);
-                }
-                // Estimate the time left from now on, not from the jump to
-                // the games already done.
-                b.set_position(done.load(Ordering::Relaxed) as u64);
-                b.reset_eta();
-                bar = Some(b);
+                b.set_style(style);
             }
-            if let Some(b) = &bar {
-                b.set_position(done.load(Ordering::Relaxed) as u64);
-            }
+            // Estimate the time left from now on, not from the jump to
+            // the games already done.
+            b.set_position(done as u64);
+            b.reset_eta();
+            bar = Some(b);
         }
-        if let Some(b) = bar {
-            b.finish_and_clear();
+        if let Some(b) = &bar {
+            b.set_position(done as u64);
         }
+        ControlFlow::Continue(())
     });
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
     let located = |(g, step, e): (usize, usize, GameError)| {
         format!(
             "game {g} (gdl trace {} --seed {}): step {step}: {}",
@@ -206,23 +168,14 @@ pub fn random(args: RandomArgs) -> Result<ExitCode, Failure> {
             super::describe(&e)
         )
     };
-    if let Some(error) = first_error.into_inner().ok().flatten() {
+    if let Some(error) = first_error {
         return Err(Failure::Game(located(error)));
     }
-    let outcomes: Vec<Outcome> = results
-        .into_inner()
-        .unwrap_or_default()
-        .into_iter()
-        .flatten()
-        .collect();
-    let mut stats = Stats::of(&roles, &outcomes, args.seed, args.max_steps);
-    stats.faults = faults.into_inner();
     // The games that met a fault are among the seeds, not in the figures.
     stats.last_seed = game_seed(args.seed, n.saturating_sub(1));
-    stats.first_fault = first_fault.into_inner().ok().flatten().map(located);
+    stats.first_fault = first_fault.map(located);
     let seconds = start.elapsed().as_secs_f64();
     if seated {
-        let (iterations, secs) = search.into_inner().unwrap_or_default();
         stats.search = Some(Search {
             roles: (ai_seats.iter().enumerate())
                 .filter(|(_, &ai)| ai)
@@ -233,7 +186,7 @@ pub fn random(args: RandomArgs) -> Result<ExitCode, Failure> {
                 gdl::Budget::Time(t) => format!("{:.3}s", t.as_secs_f64()),
             },
             iterations,
-            seconds: secs,
+            seconds: search_seconds,
         });
     }
     match args.format {
@@ -294,6 +247,11 @@ struct Stats {
     faults: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     first_fault: Option<String>,
+    /// The sum of the lengths, and the games that ended.
+    #[serde(skip)]
+    length_sum: u128,
+    #[serde(skip)]
+    ended: usize,
 }
 
 /// Whether a count is zero (left out of the JSON).
@@ -320,6 +278,9 @@ struct RoleStats {
     goals: BTreeMap<u8, usize>,
     /// Games it ended alone with the best goal.
     wins: usize,
+    /// The sum of its goals.
+    #[serde(skip)]
+    goal_sum: u64,
 }
 
 /// The search player's part in a series.
@@ -332,56 +293,63 @@ struct Search {
 }
 
 impl Stats {
-    /// The figures of `outcomes`, the games of seeds `seed` on.
-    fn of(roles: &[String], outcomes: &[Outcome], seed: u64, max_steps: usize) -> Stats {
-        let n = outcomes.len();
-        let lengths = outcomes.iter().map(|o| o.0);
-        let length = (n > 0).then(|| Length {
-            mean: lengths.clone().sum::<usize>() as f64 / n as f64,
-            min: lengths.clone().min().unwrap_or(0),
-            max: lengths.max().unwrap_or(0),
-        });
-        let ended: Vec<&Vec<u8>> = outcomes.iter().filter_map(|o| o.1.as_ref()).collect();
-        let mut stats: Vec<RoleStats> = (roles.iter().enumerate())
-            .map(|(i, role)| {
-                let mut goals: BTreeMap<u8, usize> = BTreeMap::new();
-                for g in &ended {
-                    *goals.entry(g[i]).or_default() += 1;
-                }
-                let sum: f64 = ended.iter().map(|g| g[i] as f64).sum();
-                RoleStats {
-                    role: role.clone(),
-                    mean_goal: if ended.is_empty() {
-                        0.0
-                    } else {
-                        sum / ended.len() as f64
-                    },
-                    goals,
-                    wins: 0,
-                }
+    /// The figures of no game yet, of a series from seed `seed`.
+    fn new(roles: &[String], seed: u64, max_steps: usize) -> Stats {
+        let roles = (roles.iter())
+            .map(|role| RoleStats {
+                role: role.clone(),
+                mean_goal: 0.0,
+                goals: BTreeMap::new(),
+                wins: 0,
+                goal_sum: 0,
             })
             .collect();
-        let mut draws = 0;
-        for goals in &ended {
-            let best = goals.iter().max().copied().unwrap_or(0);
-            let top: Vec<usize> = (0..goals.len()).filter(|&i| goals[i] == best).collect();
-            match top[..] {
-                [winner] => stats[winner].wins += 1,
-                _ => draws += 1,
-            }
-        }
         Stats {
-            games: n,
+            games: 0,
             first_seed: seed,
-            last_seed: seed.wrapping_add(n.saturating_sub(1) as u64),
-            length,
-            unfinished: n - ended.len(),
+            last_seed: seed,
+            length: None,
+            unfinished: 0,
             max_steps,
-            roles: stats,
-            draws,
+            roles,
+            draws: 0,
             search: None,
             faults: 0,
             first_fault: None,
+            length_sum: 0,
+            ended: 0,
+        }
+    }
+
+    /// Counts one more game, of `steps` joint moves, that ended with
+    /// `goals` (`None`: at the step limit).
+    fn add(&mut self, steps: usize, goals: Option<Vec<u8>>) {
+        self.games += 1;
+        self.last_seed = self.first_seed.wrapping_add(self.games as u64 - 1);
+        self.length_sum += steps as u128;
+        let length = self.length.get_or_insert(Length {
+            mean: 0.0,
+            min: steps,
+            max: steps,
+        });
+        length.mean = self.length_sum as f64 / self.games as f64;
+        length.min = length.min.min(steps);
+        length.max = length.max.max(steps);
+        let Some(goals) = goals else {
+            self.unfinished += 1;
+            return;
+        };
+        self.ended += 1;
+        for (r, &g) in self.roles.iter_mut().zip(&goals) {
+            *r.goals.entry(g).or_default() += 1;
+            r.goal_sum += g as u64;
+            r.mean_goal = r.goal_sum as f64 / self.ended as f64;
+        }
+        let best = goals.iter().max().copied().unwrap_or(0);
+        let mut top = (0..goals.len()).filter(|&i| goals[i] == best);
+        match (top.next(), top.next()) {
+            (Some(winner), None) => self.roles[winner].wins += 1,
+            _ => self.draws += 1,
         }
     }
 
@@ -458,7 +426,11 @@ mod tests {
             (40, Some(vec![100, 0])),
             (50, None),
         ];
-        let s = Stats::of(&roles, &outcomes, 7, 50).text();
+        let mut stats = Stats::new(&roles, 7, 50);
+        for (steps, goals) in outcomes {
+            stats.add(steps, goals);
+        }
+        let s = stats.text();
         assert_eq!(
             s,
             "games: 5 (seeds 7 to 11)\nlength: mean 30.0, min 10, max 50\n\

@@ -119,9 +119,7 @@ pub fn trace(args: TraceArgs) -> Result<ExitCode, Failure> {
     let budget = args.ai.budget(DEFAULT_BUDGET);
     let mut seats = args.ai.seats(&loaded.game, budget, args.seed)?;
     let replay = Trace::play(&mut loaded.game, args.max_steps, |game, state| {
-        let joint = seats.joint(game, state, &mut player)?;
-        seats.observe(&joint);
-        Ok(joint)
+        seats.play_joint(game, state, &mut player)
     });
     if seats.any() {
         eprintln!("{}", seats.summary());

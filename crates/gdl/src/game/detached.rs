@@ -3,7 +3,7 @@
 //!
 //! The interpreter interns every fact and move it derives, and a term is
 //! never freed while a `State` or `Move` may refer to it. A game played
-//! out by [`Game::random_game`] or [`Game::random_outcome`] returns only
+//! out by [`Game::random_outcome`] returns only
 //! its length and goals: the terms interned from the first such game on
 //! refer to nothing outside, and once they outgrow their share of the
 //! memory budget they are forgotten (with the memo of models, which holds

@@ -5,6 +5,7 @@
 //! `goal` and what they need) is derived on demand, only as far as the query
 //! needs, and memoised by state.
 
+mod batch;
 mod declared;
 mod detached;
 mod ground;
@@ -16,8 +17,9 @@ mod rules;
 pub(crate) mod stepper;
 mod types;
 
+pub use batch::play_games;
 pub use load::LoadOptions;
-pub use types::{Engine, EngineChoice, Move, Role, State};
+pub use types::{Engine, EngineChoice, Move, Role, State, Stop};
 
 use crate::engine::ground::Values;
 use crate::engine::interp::{RunScratch, Store};

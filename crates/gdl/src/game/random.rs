@@ -1,310 +1,121 @@
-//! Random play. Two players, for two needs:
+//! Playing games out: the one playout driver.
 //!
-//! - [`RandomPlayer`] chooses among a role's legal moves listed in the
-//!   natural order of their texts ([`natural_cmp`]), so that a seed names
-//!   one game whatever the engine's internal order of moves: recorded
-//!   games, traces and statistics of `gdl trace` and `gdl random` stay the
-//!   same across engines and versions. It costs the move texts, except in
-//!   [`RandomPlayer::playout`] on a stepper, which ranks the moves once.
-//! - [`random_playout`] chooses by position in the engine's own order, with
-//!   no text per step: the inner loop of benchmarks and Monte Carlo search,
-//!   as fast as the engine steps. A seed gives the same game on the ground
-//!   and interpreted engines, but not across changes of move order.
+//! [`Game::play`] plays a game from a state with the joint moves a
+//! [`Players`] chooses, until a terminal state or its [`Stop`] (a step
+//! limit, a deadline, a flag), an error coming with the step it happened
+//! at: what `gdl trace`, `gdl random --ai` and `gdl analyse` play, through
+//! the general API. [`Game::playout`] and [`Game::random_outcome`] play a
+//! [`RandomPlayer`] in every seat, on the game's [`Stepper`] where it has
+//! one (with no state built per step, going on through the general API
+//! where a position leaves the ground rules): the inner loop of `gdl
+//! random`, `gdl bench`, the search player and the Python module.
+//!
+//! A random player chooses among a role's legal moves in one of two
+//! orders ([`RandomPlayer::new`], [`RandomPlayer::in_engine_order`]); the
+//! stepper and the general API choose the same moves from the same random
+//! numbers, so a seed gives one game whichever path plays it.
 
 use crate::error::GameError;
-use crate::game::stepper::Stepper;
-use crate::game::{Game, Move, Role, State};
+use crate::game::stepper::{Stepper, Walked};
+use crate::game::{Game, Move, Role, State, Stop};
 use crate::syntax::natural::natural_cmp;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 use std::collections::HashMap;
-use std::time::Instant;
 
-/// How many joint moves a stepper plays between two looks at the clock
-/// when a playout has a deadline, the first look after as many: a look
-/// costs some 20 ns, a step of the stepper from some 50 ns up, and the
-/// caller has just looked when a playout starts (a benchmark, timing each
-/// playout; a playout of the smallest games takes some 300 ns). The
-/// general API looks at every step, which costs it far more than the
-/// look.
-const STEPS_BETWEEN_LOOKS: usize = 16;
-
-/// How a playout loop ended: the playout (a [`Playout`], or an [`Outcome`]
-/// where the last state is not wanted), or (`None`) stopped at its
-/// deadline before its end; an error comes with the step it happened at.
-type Played<T = Playout> = Result<Option<T>, (usize, GameError)>;
-
-/// How one random playout ended.
+/// How a playout ended, with its last state: what [`Game::play`] and
+/// [`Game::playout`] return.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Playout {
     /// Joint moves played.
     pub steps: usize,
     /// Each role's goal in the final state, in role order, when it is
-    /// terminal; `None` when the step limit cut the game short (a rules
-    /// file may give goals only in terminal states).
+    /// terminal; `None` when the step limit or the deadline cut the game
+    /// short (a rules file may give goals only in terminal states).
     pub goals: Option<Vec<u8>>,
-    /// The final state, terminal unless the step limit stopped the game.
+    /// Whether the deadline (or the flag) of its [`Stop`] stopped it.
+    pub stopped: bool,
+    /// The final state, terminal unless the game was cut short.
     pub last: State,
 }
 
-/// Plays from `state` choosing each role's move uniformly at random among
-/// its legal moves, until a terminal state or `max_steps` joint moves. The
-/// goals are those of the last state when it is terminal (an error if it
-/// does not give each role exactly one).
-///
-/// Games with ground rules play on the game's `Stepper` (see `stepper`);
-/// others through the general API. Both choose the same moves from the
-/// same random numbers, so a seed gives one game whichever path plays it.
-///
-/// ```
-/// use rand::SeedableRng;
-/// # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rules/tictactoe.gdl");
-/// let mut game = gdl::Game::load(path)?;
-/// let start = game.initial_state();
-/// let mut rng = rand_pcg::Pcg64::seed_from_u64(7);
-/// let playout = gdl::random_playout(&mut game, &start, &mut rng, 100)?;
-/// assert!((5..=9).contains(&playout.steps));
-/// let goals = playout.goals.expect("tic-tac-toe ends within 9 moves");
-/// assert!(goals == [50, 50] || goals.contains(&100));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn random_playout(
-    game: &mut Game,
-    state: &State,
-    rng: &mut impl Rng,
-    max_steps: usize,
-) -> Result<Playout, GameError> {
-    let played = playout_until(game, state, rng, max_steps, None);
-    // Without a deadline a playout is never stopped.
-    played
-        .map(|p| p.unwrap_or_else(|| unreachable!("stopped with no deadline")))
-        .map_err(|(_, e)| e)
+/// How a playout ended, without anything that refers to its states: what
+/// [`Game::random_outcome`] returns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// How many joint moves were played.
+    pub steps: usize,
+    /// Each role's goal value, in role order; `None` when the game did not
+    /// end within its step limit or deadline.
+    pub goals: Option<Vec<u8>>,
+    /// Whether the deadline (or the flag) of its [`Stop`] stopped it.
+    pub stopped: bool,
 }
 
-/// `random_playout`, stopped (`None`) when not over by `deadline`.
-fn playout_until(
-    game: &mut Game,
-    state: &State,
-    rng: &mut impl Rng,
-    max_steps: usize,
-    deadline: Option<Instant>,
-) -> Played {
-    let played = random_until(game, state, rng, max_steps, deadline, true);
-    played.map(|p| p.map(|(o, last)| o.with_last(last.expect("the last state, kept"))))
+impl Playout {
+    /// Its outcome and its last state.
+    fn split(self) -> (Outcome, State) {
+        let outcome = Outcome {
+            steps: self.steps,
+            goals: self.goals,
+            stopped: self.stopped,
+        };
+        (outcome, self.last)
+    }
 }
 
-/// `playout_until` without the last state, which a stepper then need not
-/// build: the loop of benchmarks.
-fn outcome_until(
-    game: &mut Game,
-    state: &State,
-    rng: &mut impl Rng,
-    max_steps: usize,
-    deadline: Option<Instant>,
-) -> Played<Outcome> {
-    let played = random_until(game, state, rng, max_steps, deadline, false);
-    played.map(|p| p.map(|(outcome, _)| outcome))
-}
+/// Every role's player in a game that [`Game::play`] plays: it chooses
+/// each joint move, and sees each state the game reaches. A closure
+/// `FnMut(&mut Game, &State) -> Result<Vec<Move>, GameError>` is one.
+pub trait Players {
+    /// The joint move to play in `state` (one move per role, in role
+    /// order).
+    fn joint(&mut self, game: &mut Game, state: &State) -> Result<Vec<Move>, GameError>;
 
-/// A random playout on the game's stepper where it has one, going on
-/// through the general API where the stepper cannot: its outcome, and its
-/// last state where `keep_last` asks for it or the stepper did not end it
-/// (a stepper builds it by a scan of its position).
-fn random_until(
-    game: &mut Game,
-    state: &State,
-    rng: &mut impl Rng,
-    max_steps: usize,
-    deadline: Option<Instant>,
-    keep_last: bool,
-) -> Played<(Outcome, Option<State>)> {
-    let Some(mut stepper) = game.take_stepper() else {
-        return split(random_api_playout(game, state, rng, max_steps, deadline));
-    };
-    let stepped = stepped_with(game, &mut stepper, state, max_steps, deadline, |_, _, n| {
-        rng.gen_range(0..n)
-    });
-    let played = match stepped {
-        Stepped::Over(played) => played.map(|o| o.map(|o| (o, keep_last.then(|| stepper.state())))),
-        Stepped::Off { state, steps } => {
-            let rest = random_api_playout(game, &state, rng, max_steps - steps, deadline);
-            split(resumed(steps, rest))
-        }
-    };
-    game.put_stepper(stepper);
-    played
-}
-
-/// A playout as its outcome and last state.
-fn split(played: Played) -> Played<(Outcome, Option<State>)> {
-    played.map(|p| {
-        p.map(|p| {
-            let outcome = Outcome {
-                steps: p.steps,
-                goals: p.goals,
-            };
-            (outcome, Some(p.last))
-        })
-    })
-}
-
-/// `playout_until` through the general API, for games without a stepper.
-fn random_api_playout(
-    game: &mut Game,
-    state: &State,
-    rng: &mut impl Rng,
-    max_steps: usize,
-    deadline: Option<Instant>,
-) -> Played {
-    let roles = game.roles();
-    played_with(game, state, max_steps, deadline, |game, state, joint| {
-        for &role in &roles {
-            let moves = game.legal_moves(state, role)?;
-            if moves.is_empty() {
-                return Err(GameError::NoLegalMove {
-                    role: game.role_name(role).to_string(),
-                });
-            }
-            joint.push(moves[rng.gen_range(0..moves.len())]);
-        }
+    /// Sees `state`, reached by `joint` (`None` for the state the game
+    /// starts from), before the game asks whether it is terminal; an
+    /// error ends the game there. Does nothing unless overridden.
+    fn reached(
+        &mut self,
+        game: &mut Game,
+        state: &State,
+        joint: Option<&[Move]>,
+    ) -> Result<(), GameError> {
+        let _ = (game, state, joint);
         Ok(())
-    })
-}
-
-/// Whether a playout with `deadline` is over time.
-fn late(deadline: Option<Instant>) -> bool {
-    deadline.is_some_and(|d| Instant::now() >= d)
-}
-
-/// Plays through the general API from `state` until a terminal state,
-/// `max_steps` joint moves or `deadline`, `choose` filling the (emptied)
-/// joint move of each state.
-fn played_with(
-    game: &mut Game,
-    state: &State,
-    max_steps: usize,
-    deadline: Option<Instant>,
-    mut choose: impl FnMut(&mut Game, &State, &mut Vec<Move>) -> Result<(), GameError>,
-) -> Played {
-    let mut state = state.clone();
-    let mut joint = Vec::new();
-    let mut steps = 0;
-    let at = |steps: usize| move |e: GameError| (steps, e);
-    let mut terminal = game.is_terminal(&state).map_err(at(steps))?;
-    while steps < max_steps && !terminal {
-        if late(deadline) {
-            return Ok(None);
-        }
-        joint.clear();
-        choose(game, &state, &mut joint).map_err(at(steps))?;
-        state = game.next_state(&state, &joint).map_err(at(steps))?;
-        steps += 1;
-        terminal = game.is_terminal(&state).map_err(at(steps))?;
     }
-    let goals = if terminal {
-        Some(game.goals(&state).map_err(at(steps))?)
-    } else {
-        None
-    };
-    Ok(Some(Playout {
-        steps,
-        goals,
-        last: state,
-    }))
 }
 
-/// The rest of a playout, played through the general API after `steps`
-/// joint moves on a stepper, as the whole playout.
-fn resumed(steps: usize, rest: Played) -> Played {
-    rest.map(|p| {
-        p.map(|p| Playout {
-            steps: steps + p.steps,
-            ..p
-        })
-    })
-    .map_err(|(at, e)| (steps + at, e))
-}
-
-/// Where a playout on a stepper stopped.
-enum Stepped {
-    /// Over, stopped at its deadline, or failed.
-    Over(Played<Outcome>),
-    /// Off the ground rules (see `Stepper::is_off`) after `steps` joint
-    /// moves, at `state`, from which the general API plays on.
-    Off { state: State, steps: usize },
-}
-
-/// Plays on `stepper` from `state` until a terminal state, `max_steps`
-/// joint moves or `deadline` (looked at every `STEPS_BETWEEN_LOOKS`
-/// steps), each role playing the `pick(stepper, role, n)`-th of its `n`
-/// legal moves (in the stepper's order), or until the position is off
-/// the ground rules.
-fn stepped_with(
-    game: &mut Game,
-    stepper: &mut Stepper,
-    state: &State,
-    max_steps: usize,
-    deadline: Option<Instant>,
-    mut pick: impl FnMut(&mut Stepper, usize, usize) -> usize,
-) -> Stepped {
-    stepper.set_state(state);
-    // The joint move's indices, on the stack for up to 8 roles: a playout
-    // of the smallest games takes some 300 ns, of which an allocation
-    // would be a tenth.
-    let roles = game.roles().len();
-    let (mut inline, mut heap) = ([0; 8], Vec::new());
-    let joint: &mut [usize] = if roles <= inline.len() {
-        &mut inline[..roles]
-    } else {
-        heap.resize(roles, 0);
-        &mut heap
-    };
-    let mut steps = 0;
-    while steps < max_steps && !stepper.is_terminal() {
-        if stepper.is_off() {
-            let state = stepper.state();
-            return Stepped::Off { state, steps };
-        }
-        if steps % STEPS_BETWEEN_LOOKS == STEPS_BETWEEN_LOOKS - 1 && late(deadline) {
-            return Stepped::Over(Ok(None));
-        }
-        for (role, k) in joint.iter_mut().enumerate() {
-            let n = stepper.legal_count(role);
-            if n == 0 {
-                let role = game.role_name(Role(role as u32)).to_string();
-                return Stepped::Over(Err((steps, GameError::NoLegalMove { role })));
-            }
-            *k = pick(stepper, role, n);
-        }
-        stepper.play_nth(joint);
-        steps += 1;
+impl<F> Players for F
+where
+    F: FnMut(&mut Game, &State) -> Result<Vec<Move>, GameError>,
+{
+    fn joint(&mut self, game: &mut Game, state: &State) -> Result<Vec<Move>, GameError> {
+        self(game, state)
     }
-    if stepper.is_off() {
-        let state = stepper.state();
-        return Stepped::Off { state, steps };
-    }
-    let outcome = finish(game, stepper, steps);
-    Stepped::Over(outcome.map(Some).map_err(|e| (steps, e)))
 }
 
-/// How a playout on `stepper` ended after `steps` joint moves (its last
-/// state, which costs a scan of the position, is left to the caller).
-fn finish(game: &mut Game, stepper: &mut Stepper, steps: usize) -> Result<Outcome, GameError> {
-    let goals = if !stepper.is_terminal() {
-        None
-    } else {
-        match stepper.goals() {
-            Some(goals) => Some(goals),
-            // Missing, several or bad goal values: the general API says which.
-            None => Some(game.goals(&stepper.state())?),
-        }
-    };
-    Ok(Outcome { steps, goals })
+/// A random player that can also pick on a stepper: by the index of a
+/// role's move among its `n` legal moves in the stepper's order, drawing
+/// what [`Players::joint`] draws.
+pub(crate) trait Pick: Players {
+    fn nth(&mut self, stepper: &mut Stepper, role: usize, n: usize) -> usize;
 }
 
 /// Picks moves at random, reproducibly: a seeded PCG generator choosing
-/// among the legal moves in natural order, so that the same seed gives the
-/// same game whatever the evaluator's internal order of moves.
+/// uniformly among each role's legal moves, listed in one of two orders:
+///
+/// - [`RandomPlayer::new`]: the natural order of their texts
+///   ([`natural_cmp`]), so that a seed names one game whatever the
+///   engine's internal order of moves: the games of `gdl trace --seed`,
+///   `gdl random` and `gdl record` stay the same across engines and
+///   versions. It costs the move texts, except on a stepper
+///   ([`Game::playout`]), which ranks the moves once.
+/// - [`RandomPlayer::in_engine_order`]: the engine's own order, with no
+///   text per step: the playouts of `gdl bench` and of the search player,
+///   as fast as the engine steps. A seed gives the same game on the
+///   ground and interpreted engines, but not across changes of move
+///   order.
 ///
 /// ```
 /// # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rules/tictactoe.gdl");
@@ -323,93 +134,41 @@ fn finish(game: &mut Game, stepper: &mut Stepper, steps: usize) -> Result<Outcom
 /// ```
 pub struct RandomPlayer {
     rng: Pcg64,
-    texts: HashMap<Move, String>,
+    /// The texts of the moves seen, in natural order; `None` in the
+    /// engine's order.
+    texts: Option<HashMap<Move, String>>,
 }
 
 impl RandomPlayer {
-    /// A player whose choices follow from `seed`.
+    /// A player choosing in the natural order of the move texts, its
+    /// choices following from `seed`.
     pub fn new(seed: u64) -> RandomPlayer {
         RandomPlayer {
             rng: Pcg64::seed_from_u64(seed),
-            texts: HashMap::new(),
+            texts: Some(HashMap::new()),
+        }
+    }
+
+    /// A player choosing by position in the engine's order of moves, its
+    /// choices following from `seed` (see the type's documentation).
+    pub fn in_engine_order(seed: u64) -> RandomPlayer {
+        RandomPlayer {
+            rng: Pcg64::seed_from_u64(seed),
+            texts: None,
         }
     }
 
     /// One move among `moves` (which must not be empty).
     pub fn choose(&mut self, game: &Game, moves: &[Move]) -> Move {
+        let Some(texts) = &mut self.texts else {
+            return moves[self.rng.gen_range(0..moves.len())];
+        };
         let mut sorted = moves.to_vec();
         for &m in moves {
-            self.texts.entry(m).or_insert_with(|| game.move_text(m));
+            texts.entry(m).or_insert_with(|| game.move_text(m));
         }
-        let texts = &self.texts;
         sorted.sort_by(|a, b| natural_cmp(&texts[a], &texts[b]));
         sorted[self.rng.gen_range(0..sorted.len())]
-    }
-
-    /// Plays from `state`, each joint move as [`RandomPlayer::joint`]
-    /// chooses it, until a terminal state or `max_steps` joint moves: the
-    /// game `gdl trace --seed` and `gdl random` play from the initial state
-    /// with the same seed, as a [`Playout`] (goals as [`random_playout`]
-    /// gives them). On the game's stepper when it has one, choosing by the
-    /// moves' ranks in natural order, without their texts.
-    ///
-    /// ```
-    /// # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rules/tictactoe.gdl");
-    /// let mut game = gdl::Game::load(path)?;
-    /// let start = game.initial_state();
-    /// let fast = gdl::RandomPlayer::new(3).playout(&mut game, &start, 100)?;
-    /// let (mut player, mut state, mut steps) = (gdl::RandomPlayer::new(3), start, 0);
-    /// while !game.is_terminal(&state)? {
-    ///     let joint = player.joint(&mut game, &state)?;
-    ///     state = game.next_state(&state, &joint)?;
-    ///     steps += 1;
-    /// }
-    /// assert_eq!((fast.steps, fast.last), (steps, state));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn playout(
-        &mut self,
-        game: &mut Game,
-        state: &State,
-        max_steps: usize,
-    ) -> Result<Playout, GameError> {
-        let by_api = |player: &mut RandomPlayer, game: &mut Game, state: &State, max_steps| {
-            played_with(game, state, max_steps, None, |game, state, joint| {
-                *joint = player.joint(game, state)?;
-                Ok(())
-            })
-        };
-        let played = if let Some(mut stepper) = game.take_stepper() {
-            let stepped = self.stepped(game, &mut stepper, state, max_steps);
-            let playout = match stepped {
-                Stepped::Over(played) => played.map(|o| o.map(|o| o.with_last(stepper.state()))),
-                Stepped::Off { state, steps } => {
-                    resumed(steps, by_api(self, game, &state, max_steps - steps))
-                }
-            };
-            game.put_stepper(stepper);
-            playout
-        } else {
-            by_api(self, game, state, max_steps)
-        };
-        // Without a deadline a playout is never stopped.
-        played
-            .map(|p| p.unwrap_or_else(|| unreachable!("stopped with no deadline")))
-            .map_err(|(_, e)| e)
-    }
-
-    /// `playout` on a stepper: the same choices, made in place.
-    fn stepped(
-        &mut self,
-        game: &mut Game,
-        stepper: &mut Stepper,
-        state: &State,
-        max_steps: usize,
-    ) -> Stepped {
-        let rng = &mut self.rng;
-        stepped_with(game, stepper, state, max_steps, None, |stepper, role, n| {
-            stepper.nth_natural(role, rng.gen_range(0..n))
-        })
     }
 
     /// One random legal move per role, in role order.
@@ -418,9 +177,7 @@ impl RandomPlayer {
         for role in game.roles() {
             let moves = game.legal_moves(state, role)?;
             if moves.is_empty() {
-                return Err(GameError::NoLegalMove {
-                    role: game.role_name(role).to_string(),
-                });
+                return Err(no_move(game, role));
             }
             joint.push(self.choose(game, &moves));
         }
@@ -428,92 +185,264 @@ impl RandomPlayer {
     }
 }
 
-/// How a game played out by [`Game::random_game`] or
-/// [`Game::random_outcome`] went: its length and goals, and nothing that
-/// refers to its states.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcome {
-    /// How many joint moves were played.
-    pub steps: usize,
-    /// Each role's goal value, in role order; `None` when the game did not
-    /// end within its step limit.
-    pub goals: Option<Vec<u8>>,
+impl Players for RandomPlayer {
+    fn joint(&mut self, game: &mut Game, state: &State) -> Result<Vec<Move>, GameError> {
+        RandomPlayer::joint(self, game, state)
+    }
 }
 
-impl Outcome {
-    /// The playout of this outcome, which ended in `last`.
-    fn with_last(self, last: State) -> Playout {
-        Playout {
-            steps: self.steps,
-            goals: self.goals,
-            last,
+impl Pick for RandomPlayer {
+    fn nth(&mut self, stepper: &mut Stepper, role: usize, n: usize) -> usize {
+        let r = self.rng.gen_range(0..n);
+        match self.texts {
+            Some(_) => stepper.nth_natural(role, r),
+            None => r,
         }
     }
 }
 
-impl Game {
-    /// Plays from the initial state the random game that
-    /// `RandomPlayer::new(seed)` plays (the game `gdl trace --seed SEED`
-    /// shows), for at most `max_steps` joint moves. A long series of these
-    /// keeps the memory it holds bounded (see the `detached` module). An
-    /// error comes with the step it happened at.
-    pub fn random_game(
-        &mut self,
-        seed: u64,
-        max_steps: usize,
-    ) -> Result<Outcome, (usize, GameError)> {
-        self.detached(|game| {
-            let mut player = RandomPlayer::new(seed);
-            let mut state = game.initial_state();
-            let mut steps = 0;
-            while !game.is_terminal(&state).map_err(|e| (steps, e))? {
-                if steps >= max_steps {
-                    return Ok(Outcome { steps, goals: None });
-                }
-                let joint = player.joint(game, &state).map_err(|e| (steps, e))?;
-                state = game.next_state(&state, &joint).map_err(|e| (steps, e))?;
-                steps += 1;
+/// A random player in the engine's order drawing from a generator it
+/// borrows (the search player's, which also draws its tree walks).
+pub(crate) struct InEngineOrder<'a>(pub &'a mut Pcg64);
+
+impl Players for InEngineOrder<'_> {
+    fn joint(&mut self, game: &mut Game, state: &State) -> Result<Vec<Move>, GameError> {
+        let mut joint = Vec::new();
+        for role in game.roles() {
+            let moves = game.legal_moves(state, role)?;
+            if moves.is_empty() {
+                return Err(no_move(game, role));
             }
-            let goals = game.goals(&state).map_err(|e| (steps, e))?;
-            Ok(Outcome {
-                steps,
-                goals: Some(goals),
-            })
+            joint.push(moves[self.0.gen_range(0..moves.len())]);
+        }
+        Ok(joint)
+    }
+}
+
+impl Pick for InEngineOrder<'_> {
+    fn nth(&mut self, _: &mut Stepper, _: usize, n: usize) -> usize {
+        self.0.gen_range(0..n)
+    }
+}
+
+/// The error of `role` having no legal move.
+fn no_move(game: &Game, role: Role) -> GameError {
+    GameError::NoLegalMove {
+        role: game.role_name(role).to_string(),
+    }
+}
+
+/// A playout's error, with the step it happened at.
+type AtStep = (usize, GameError);
+
+/// Where a random playout on a stepper ended (see [`on_stepper`]).
+pub(crate) enum Ended {
+    /// On the stepper, which stands at its last position; the goals are
+    /// those of a terminal position.
+    Stepper(Outcome),
+    /// Through the general API, where the stepper left its ground rules.
+    Api(Playout),
+}
+
+/// Plays from where `stepper` stands, each role's move picked by
+/// `picker`, until a terminal position or `stop`; where the position
+/// leaves the ground rules, on through the general API. The driver's fast
+/// path.
+pub(crate) fn on_stepper(
+    game: &mut Game,
+    stepper: &mut Stepper,
+    picker: &mut impl Pick,
+    stop: &Stop,
+) -> Result<Ended, AtStep> {
+    let mut steps = 0;
+    let walked = stepper.walk(&mut steps, stop, |s, role, n| picker.nth(s, role, n));
+    let (goals, stopped) = match walked {
+        Walked::Off => {
+            let state = stepper.state();
+            return play_api(game, &state, steps, stop, picker).map(Ended::Api);
+        }
+        Walked::NoMove(role) => return Err((steps, no_move(game, Role(role as u32)))),
+        Walked::Terminal => match stepper.goals() {
+            Some(goals) => (Some(goals), false),
+            // Missing, several or bad goal values: the general API says
+            // which.
+            None => (
+                Some(game.goals(&stepper.state()).map_err(|e| (steps, e))?),
+                false,
+            ),
+        },
+        Walked::Limit => (None, false),
+        Walked::Stopped => (None, true),
+    };
+    Ok(Ended::Stepper(Outcome {
+        steps,
+        goals,
+        stopped,
+    }))
+}
+
+/// Plays through the general API from `state`, after `before` joint moves
+/// played on a stepper (counted in the steps and the step limit), until
+/// a terminal state or `stop`. The driver's general path.
+fn play_api(
+    game: &mut Game,
+    state: &State,
+    before: usize,
+    stop: &Stop,
+    players: &mut impl Players,
+) -> Result<Playout, AtStep> {
+    let at = |steps: usize| move |e: GameError| (steps, e);
+    let mut state = state.clone();
+    let mut steps = before;
+    players.reached(game, &state, None).map_err(at(steps))?;
+    let mut terminal = game.is_terminal(&state).map_err(at(steps))?;
+    let mut stopped = false;
+    while !terminal && steps < stop.max_steps {
+        if stop.looks() && stop.late() {
+            stopped = true;
+            break;
+        }
+        let joint = players.joint(game, &state).map_err(at(steps))?;
+        state = game.next_state(&state, &joint).map_err(at(steps))?;
+        steps += 1;
+        players
+            .reached(game, &state, Some(&joint))
+            .map_err(at(steps))?;
+        terminal = game.is_terminal(&state).map_err(at(steps))?;
+    }
+    let goals = match terminal {
+        true => Some(game.goals(&state).map_err(at(steps))?),
+        false => None,
+    };
+    Ok(Playout {
+        steps,
+        goals,
+        stopped,
+        last: state,
+    })
+}
+
+impl Game {
+    /// Plays from `state` the joint moves `players` chooses (through the
+    /// general API), until a terminal state or `stop`. The goals are
+    /// those of the last state when it is terminal (an error if it does
+    /// not give each role exactly one). An error comes with the step it
+    /// happened at: 0 for `state`, `k` for the state after `k` joint
+    /// moves and the move chosen there.
+    ///
+    /// ```
+    /// # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rules/tictactoe.gdl");
+    /// let mut game = gdl::Game::load(path)?;
+    /// let start = game.initial_state();
+    /// // Each role's first legal move: x wins at its fourth mark.
+    /// let first = |game: &mut gdl::Game, state: &gdl::State| {
+    ///     game.roles().iter().map(|&r| Ok(game.legal_moves(state, r)?[0])).collect()
+    /// };
+    /// let played = game.play(&start, &mut { first }, gdl::Stop::steps(100)).unwrap();
+    /// assert_eq!((played.steps, played.goals), (7, Some(vec![100, 0])));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn play(
+        &mut self,
+        state: &State,
+        players: &mut impl Players,
+        stop: Stop,
+    ) -> Result<Playout, (usize, GameError)> {
+        play_api(self, state, 0, &stop, players)
+    }
+
+    /// Plays from `state` with `player` in every seat, until a terminal
+    /// state or `stop`: [`Game::play`] of the same player, on the game's
+    /// [`Stepper`] where it has one (see the module documentation of
+    /// `game::random`), which plays the same game faster. `gdl trace
+    /// --seed S` plays the game of `RandomPlayer::new(S)`.
+    ///
+    /// ```
+    /// # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rules/tictactoe.gdl");
+    /// let mut game = gdl::Game::load(path)?;
+    /// let start = game.initial_state();
+    /// let stop = gdl::Stop::steps(100);
+    /// let fast = game.playout(&start, &mut gdl::RandomPlayer::new(3), stop).unwrap();
+    /// let general = game.play(&start, &mut gdl::RandomPlayer::new(3), stop).unwrap();
+    /// assert_eq!(fast, general);
+    /// assert!((5..=9).contains(&fast.steps));
+    /// let goals = fast.goals.expect("tic-tac-toe ends within 9 moves");
+    /// assert!(goals == [50, 50] || goals.contains(&100));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn playout(
+        &mut self,
+        state: &State,
+        player: &mut RandomPlayer,
+        stop: Stop,
+    ) -> Result<Playout, (usize, GameError)> {
+        let (outcome, last) = self.random_play(state, player, stop, true)?;
+        Ok(Playout {
+            steps: outcome.steps,
+            goals: outcome.goals,
+            stopped: outcome.stopped,
+            last: last.expect("the last state, asked for"),
         })
     }
 
-    /// A [`random_playout`] from the initial state, returning only its
-    /// length and goals, so that a long series of them keeps the memory it
-    /// holds bounded (see the `detached` module): the loop of benchmarks.
-    /// A playout not over by `deadline` is stopped there (`None`): the
-    /// clock is read every few steps (on a stepper, every 16, the first
-    /// after 15), so it stops within a few steps of the deadline, however
-    /// long it would have gone on. An error comes with the step it
-    /// happened at.
+    /// [`Game::playout`] returning only the playout's length and goals,
+    /// so that a long series of them keeps the memory it holds bounded
+    /// (see the `detached` module): the loop of `gdl random`, `gdl bench`
+    /// and the Python module's bulk playouts. A stepper then need not
+    /// build the last state.
     ///
     /// ```
-    /// use rand::SeedableRng;
     /// use std::time::{Duration, Instant};
     /// # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rules/breakthrough.gdl");
     /// let mut game = gdl::Game::load(path)?;
-    /// let mut rng = rand_pcg::Pcg64::seed_from_u64(1);
-    /// let later = Instant::now() + Duration::from_secs(60);
-    /// let outcome = game.random_outcome(&mut rng, 1000, Some(later)).unwrap();
-    /// assert!(outcome.is_some_and(|o| o.goals.is_some() && o.steps > 16));
-    /// // Time is up before the first move: the playout is stopped.
-    /// let past = Instant::now();
-    /// assert_eq!(game.random_outcome(&mut rng, 1000, Some(past)).unwrap(), None);
+    /// let start = game.initial_state();
+    /// let mut player = gdl::RandomPlayer::in_engine_order(1);
+    /// let later = gdl::Stop::steps(1000).until(Instant::now() + Duration::from_secs(60));
+    /// let outcome = game.random_outcome(&start, &mut player, later).unwrap();
+    /// assert!(outcome.goals.is_some() && outcome.steps > 16 && !outcome.stopped);
+    /// // Time is up before the first move: the playout is stopped within
+    /// // a few steps.
+    /// let past = gdl::Stop::steps(1000).until(Instant::now());
+    /// let outcome = game.random_outcome(&start, &mut player, past).unwrap();
+    /// assert!(outcome.stopped && outcome.goals.is_none() && outcome.steps < 16);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn random_outcome(
         &mut self,
-        rng: &mut impl Rng,
-        max_steps: usize,
-        deadline: Option<Instant>,
-    ) -> Result<Option<Outcome>, (usize, GameError)> {
+        state: &State,
+        player: &mut RandomPlayer,
+        stop: Stop,
+    ) -> Result<Outcome, (usize, GameError)> {
         self.detached(|game| {
-            let initial = game.initial_state();
-            outcome_until(game, &initial, rng, max_steps, deadline)
+            let played = game.random_play(state, player, stop, false);
+            played.map(|(outcome, _)| outcome)
         })
+    }
+
+    /// `playout` and `random_outcome`: the outcome, and the last state
+    /// where `keep_last` asks for it or the general API ended the playout
+    /// (on a stepper, it costs a scan of the position).
+    fn random_play(
+        &mut self,
+        state: &State,
+        player: &mut RandomPlayer,
+        stop: Stop,
+        keep_last: bool,
+    ) -> Result<(Outcome, Option<State>), AtStep> {
+        let split = |p: Playout| {
+            let (outcome, last) = p.split();
+            (outcome, Some(last))
+        };
+        let Some(mut stepper) = self.take_stepper() else {
+            return play_api(self, state, 0, &stop, player).map(split);
+        };
+        stepper.set_state(state);
+        let ended = on_stepper(self, &mut stepper, player, &stop);
+        let played = ended.map(|ended| match ended {
+            Ended::Stepper(o) => (o, keep_last.then(|| stepper.state())),
+            Ended::Api(p) => split(p),
+        });
+        self.put_stepper(stepper);
+        played
     }
 }

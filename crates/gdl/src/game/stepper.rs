@@ -10,7 +10,7 @@
 //! lists them; nothing is allocated per step.
 
 use super::ground::GroundTables;
-use super::types::{Move, State};
+use super::types::{Move, State, Stop};
 use crate::engine::incremental::{Evaluation, LazyRules, Network};
 use crate::error::GameError;
 use crate::plan::{Phase, Program, RelId};
@@ -642,6 +642,62 @@ impl Stepper {
             .collect()
     }
 
+    /// Plays at random from the position, counting joint moves in
+    /// `steps`, until a terminal position, `stop` (`stop.max_steps` counts
+    /// the moves in `steps`, those before included), a position off the
+    /// ground rules, or a role without a legal move; each role plays the
+    /// `pick(stepper, role, n)`-th of its `n` legal moves. The one loop of
+    /// every random playout on a stepper (see `game::random`), and of
+    /// what loading plays to learn about ground rules.
+    pub(crate) fn walk(
+        &mut self,
+        steps: &mut usize,
+        stop: &Stop,
+        mut pick: impl FnMut(&mut Stepper, usize, usize) -> usize,
+    ) -> Walked {
+        // The joint move's indices, on the stack for up to 8 roles: a
+        // playout of the smallest games takes some 300 ns, of which an
+        // allocation would be a tenth.
+        let roles = self.tables.roles.len();
+        let (mut inline, mut heap) = ([0; 8], Vec::new());
+        let joint: &mut [usize] = if roles <= inline.len() {
+            &mut inline[..roles]
+        } else {
+            heap.resize(roles, 0);
+            &mut heap
+        };
+        let (looks, mut since) = (stop.looks(), 0usize);
+        let mut played = *steps;
+        let walked = loop {
+            if self.off {
+                break Walked::Off;
+            }
+            if self.is_terminal() {
+                break Walked::Terminal;
+            }
+            if played >= stop.max_steps {
+                break Walked::Limit;
+            }
+            if looks && since % STEPS_BETWEEN_LOOKS == STEPS_BETWEEN_LOOKS - 1 && stop.late() {
+                break Walked::Stopped;
+            }
+            for (role, k) in joint.iter_mut().enumerate() {
+                match self.legal_count(role) {
+                    0 => {
+                        *steps = played;
+                        return Walked::NoMove(role);
+                    }
+                    n => *k = pick(self, role, n),
+                }
+            }
+            self.play_nth(joint);
+            played += 1;
+            since += 1;
+        };
+        *steps = played;
+        walked
+    }
+
     /// The work done since it was made, in the network and top-down: a
     /// count the same on every machine (what loading weighs engines by).
     pub(crate) fn work(&self) -> u64 {
@@ -977,52 +1033,52 @@ const LAZY_SHARE: usize = 10;
 /// How much less work the top-down goals must spend to be kept.
 const LAZY_MARGIN: f64 = 1.1;
 
+/// How many joint moves a stepper plays between two looks at the clock
+/// when a playout has a deadline (see [`Stop`]), the first look after as
+/// many: a look costs some 20 ns, a step of the stepper from some 50 ns
+/// up, and the caller has just looked when a playout starts (a benchmark,
+/// timing each playout; a search, between its iterations).
+const STEPS_BETWEEN_LOOKS: usize = 16;
+
+/// Where [`Stepper::walk`] stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Walked {
+    /// At a terminal position.
+    Terminal,
+    /// At the step limit.
+    Limit,
+    /// At the deadline, or its flag set.
+    Stopped,
+    /// Off the ground rules (see [`Stepper::is_off`]).
+    Off,
+    /// Where the role of this number has no legal move.
+    NoMove(usize),
+}
+
 /// How many random playouts [`seeded_playouts`] plays, and how many joint
 /// moves in all at most.
 const SEEDED_PLAYOUTS: usize = 32;
 const SEEDED_STEPS: usize = 4096;
 
-/// How [`seeded_playouts`] ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Seeded {
-    /// Every playout played (or the joint moves ran out).
-    Done,
-    /// A position left the ground rules (see `Stepper::is_off`).
-    Off,
-    /// A role had no legal move.
-    NoMove,
-}
-
 /// Plays [`SEEDED_PLAYOUTS`] random playouts from `initial` on `stepper`
 /// (seed 0, at most [`SEEDED_STEPS`] joint moves in all), asking the goals
 /// at each end: what loading plays to learn about ground rules, the same
 /// moves on any of their tables. Stops where a position leaves the ground
-/// rules or a role has no move.
-pub(crate) fn seeded_playouts(stepper: &mut Stepper, initial: &State) -> Seeded {
+/// rules (and says so) or a role has no move.
+pub(crate) fn seeded_playouts(stepper: &mut Stepper, initial: &State) -> bool {
     let mut rng = Pcg64::seed_from_u64(0);
-    let mut picks = vec![0; stepper.tables.roles.len()];
-    let mut steps = 0;
+    let (mut steps, stop) = (0, Stop::steps(SEEDED_STEPS));
     for _ in 0..SEEDED_PLAYOUTS {
         stepper.set_state(initial);
-        while !stepper.is_terminal() {
-            if steps == SEEDED_STEPS {
-                return Seeded::Done;
+        match stepper.walk(&mut steps, &stop, |_, _, n| rng.gen_range(0..n)) {
+            Walked::Terminal => {
+                stepper.goals();
             }
-            for (role, k) in picks.iter_mut().enumerate() {
-                match stepper.legal_count(role) {
-                    0 => return Seeded::NoMove,
-                    n => *k = rng.gen_range(0..n),
-                }
-            }
-            stepper.play_nth(&picks);
-            steps += 1;
-            if stepper.is_off() {
-                return Seeded::Off;
-            }
+            Walked::Off => return true,
+            Walked::Limit | Walked::Stopped | Walked::NoMove(_) => return false,
         }
-        stepper.goals();
     }
-    Seeded::Done
+    false
 }
 
 #[cfg(test)]

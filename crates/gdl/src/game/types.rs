@@ -130,3 +130,75 @@ impl FromStr for EngineChoice {
         }
     }
 }
+
+/// When a playout stops before a terminal state: after `max_steps` joint
+/// moves, or once `deadline` has passed or `cancel` is set (whichever
+/// comes first). The clock and the flag are looked at before every step
+/// of the general API, and every 16 steps of a stepper (the first look
+/// after 15: a look costs some 20 ns, a step of the smallest games 50),
+/// so a playout stops within a few steps of its deadline however long it
+/// would have gone on.
+///
+/// ```
+/// use std::time::{Duration, Instant};
+/// let stop = gdl::Stop::steps(1000).until(Instant::now() + Duration::from_secs(1));
+/// assert_eq!(stop.max_steps, 1000);
+/// assert!(stop.deadline.is_some() && stop.cancel.is_none());
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Stop<'a> {
+    /// The most joint moves to play.
+    pub max_steps: usize,
+    /// The time past which the playout stops.
+    pub deadline: Option<std::time::Instant>,
+    /// A flag that stops the playout once set (by another thread: a run
+    /// of games given up, Ctrl-C).
+    pub cancel: Option<&'a std::sync::atomic::AtomicBool>,
+}
+
+impl Stop<'static> {
+    /// After `max_steps` joint moves, with no deadline and no flag.
+    pub fn steps(max_steps: usize) -> Stop<'static> {
+        Stop {
+            max_steps,
+            deadline: None,
+            cancel: None,
+        }
+    }
+}
+
+impl<'a> Stop<'a> {
+    /// The same, stopping also at `deadline`.
+    pub fn until(self, deadline: std::time::Instant) -> Stop<'a> {
+        Stop {
+            deadline: Some(deadline),
+            ..self
+        }
+    }
+
+    /// The same, stopping also once `cancel` is set.
+    pub fn or_cancelled<'b>(self, cancel: &'b std::sync::atomic::AtomicBool) -> Stop<'b>
+    where
+        'a: 'b,
+    {
+        Stop {
+            max_steps: self.max_steps,
+            deadline: self.deadline,
+            cancel: Some(cancel),
+        }
+    }
+
+    /// Whether the playout has a deadline or a flag to look at.
+    pub(crate) fn looks(&self) -> bool {
+        self.deadline.is_some() || self.cancel.is_some()
+    }
+
+    /// Whether the deadline has passed or the flag is set.
+    pub(crate) fn late(&self) -> bool {
+        self.cancel
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+            || self
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+    }
+}

@@ -29,7 +29,7 @@
 //! Games with a [`Stepper`] (ground rules without a cycle of atoms) are
 //! searched on one: the walk down the tree and the random playout play the
 //! joint moves in place, with no `State` built per step. Other games go
-//! through the general API ([`Game::next_state`], [`random_playout`]).
+//! through the general API ([`Game::next_state`], [`Game::play`]).
 //!
 //! # Memory and reuse
 //!
@@ -41,9 +41,9 @@
 //! that joint move, keeping what was learned below it.
 
 use crate::error::GameError;
-use crate::game::random::random_playout;
+use crate::game::random::{on_stepper, Ended, InEngineOrder};
 use crate::game::stepper::Stepper;
-use crate::game::{Game, Move, Role, State};
+use crate::game::{Game, Move, Role, State, Stop};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 use std::time::{Duration, Instant};
@@ -526,55 +526,37 @@ impl Cursor {
         Ok(())
     }
 
-    /// Plays at random to the end (or `max_steps` joint moves) and gives
-    /// each role's reward: its goal scaled to 0..1, or 0.5 when the game
-    /// did not end and its last state does not give every role a goal.
+    /// Plays at random to the end, `max_steps` joint moves or the
+    /// deadline (looked at within the playout: one playout of a large
+    /// game may take minutes), and gives each role's reward: its goal
+    /// scaled to 0..1, or where the game did not end, its goal in the
+    /// last state when that gives every role one, 0.5 otherwise.
     fn playout(
         &mut self,
         game: &mut Game,
         rng: &mut Pcg64,
-        max_steps: usize,
+        stop: &Stop,
         roles: usize,
-        picks: &mut [usize],
     ) -> Result<Vec<f64>, GameError> {
         let scale = |g: Vec<u8>| g.iter().map(|&g| g as f64 / 100.0).collect();
-        let mut steps = 0;
-        if let Some(s) = self.stepper() {
-            // Each role's move uniformly among its legal moves, until the
-            // end, the step limit, or a state off the ground rules.
-            while steps < max_steps && !s.is_terminal() {
-                for (role, k) in picks.iter_mut().enumerate() {
-                    let n = s.legal_count(role);
-                    if n == 0 {
-                        return Err(GameError::NoLegalMove {
-                            role: game.role_name(Role(role as u32)).to_string(),
-                        });
-                    }
-                    *k = rng.gen_range(0..n);
-                }
-                s.play_nth(picks);
-                steps += 1;
-                if s.is_off() {
-                    break;
-                }
+        let picker = &mut InEngineOrder(rng);
+        let played = match self.stepper() {
+            Some(s) => on_stepper(game, s, picker, stop).map_err(|(_, e)| e)?,
+            None => {
+                let state = self.state();
+                Ended::Api(game.play(&state, picker, *stop).map_err(|(_, e)| e)?)
             }
-            if !s.is_off() {
-                return if s.is_terminal() {
-                    Ok(match s.goals() {
-                        Some(g) => scale(g),
-                        None => scale(game.goals(&s.state())?),
-                    })
-                } else {
-                    Ok(s.goals().map_or_else(|| vec![0.5; roles], scale))
-                };
-            }
-        }
-        let playout = random_playout(game, &self.state(), rng, max_steps - steps)?;
-        Ok(match playout.goals {
-            Some(g) => scale(g),
-            None => game
-                .goals(&playout.last)
-                .map_or_else(|_| vec![0.5; roles], scale),
+        };
+        Ok(match played {
+            Ended::Stepper(o) => match (o.goals, self.stepper()) {
+                (Some(g), _) => scale(g),
+                (None, Some(s)) => s.goals().map_or_else(|| vec![0.5; roles], scale),
+                (None, None) => vec![0.5; roles],
+            },
+            Ended::Api(p) => match p.goals {
+                Some(g) => scale(g),
+                None => game.goals(&p.last).map_or_else(|_| vec![0.5; roles], scale),
+            },
         })
     }
 }
@@ -666,6 +648,11 @@ impl Tree {
         // the memory budget, and all of them at the end, so that a long
         // search and a long game of searches stay in bounded memory.
         let mut mark = game.term_mark();
+        let stop = Stop {
+            max_steps: config.playout_steps,
+            deadline: config.deadline,
+            cancel: None,
+        };
         // One iteration per pass: select, expand, play out, back up.
         while done < config.iterations {
             if done > 0 && config.deadline.is_some_and(|d| Instant::now() >= d) {
@@ -706,7 +693,7 @@ impl Tree {
                         break goals.to_vec();
                     }
                 }
-                break cursor.playout(game, &mut rng, config.playout_steps, roles, &mut picks)?;
+                break cursor.playout(game, &mut rng, &stop, roles)?;
             };
             // Backup: every move picked on the way down earns its role's
             // reward.

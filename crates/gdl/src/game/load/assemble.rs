@@ -10,7 +10,7 @@ use crate::game::memo::{
     Memo, DEFAULT_INTERPRETED_MEMO_CAPACITY, DEFAULT_MEMO_CAPACITY, MEMO_SHARE,
 };
 use crate::game::rules::Rules;
-use crate::game::stepper::{seeded_playouts, step_tables, Seeded, Stepper};
+use crate::game::stepper::{seeded_playouts, step_tables, Stepper};
 use crate::game::Game;
 use crate::limits::Limits;
 use crate::plan::{self, Phase, Program, RelId};
@@ -134,7 +134,7 @@ impl Game {
             return false;
         };
         let mut stepper = Stepper::new(Arc::clone(tables));
-        seeded_playouts(&mut stepper, &self.rules.initial) == Seeded::Off
+        seeded_playouts(&mut stepper, &self.rules.initial)
     }
 }
 

@@ -17,13 +17,14 @@ use super::assemble::{Grounding, Read};
 use super::prepare::{derive_static, Prepared, MAX_DEMAND_FACTS};
 use super::LoadOptions;
 use crate::error::GameError;
+use crate::game::random::{InEngineOrder, Players};
 use crate::game::types::{EngineChoice, State};
 use crate::game::Game;
 use crate::limits::{LimitKind, Limits};
 use crate::plan::Phase;
 use crate::syntax::normal::Clause;
 use crate::syntax::symbol::Symbols;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_pcg::Pcg64;
 
 /// The game of the prepared rules on the engine `options` asks for; where
@@ -425,22 +426,19 @@ impl Game {
         *spent
     }
 
-    /// The state after every role plays a move chosen at random, `None` at
-    /// a terminal state (its goals asked) or where a role has no move.
+    /// The state after every role plays a move chosen at random (in the
+    /// engine's order, as the search's playouts choose), `None` at a
+    /// terminal state (its goals asked) or where a role has no move.
     fn random_step(&mut self, state: &State, rng: &mut Pcg64) -> Result<Option<State>, GameError> {
         if self.is_terminal(state)? {
             self.goals(state)?;
             return Ok(None);
         }
-        let mut joint = Vec::new();
-        for role in self.roles() {
-            let moves = self.legal_moves(state, role)?;
-            if moves.is_empty() {
-                return Ok(None);
-            }
-            joint.push(moves[rng.gen_range(0..moves.len())]);
+        match InEngineOrder(rng).joint(self, state) {
+            Ok(joint) => self.next_state(state, &joint).map(Some),
+            Err(GameError::NoLegalMove { .. }) => Ok(None),
+            Err(e) => Err(e),
         }
-        self.next_state(state, &joint).map(Some)
     }
 }
 
