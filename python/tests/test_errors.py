@@ -120,6 +120,9 @@ def test_terminal_states_and_goals():
     with pytest.raises(gdl.GoalError) as caught:
         g.goals(s)
     assert caught.value.role == "a" and caught.value.values == []
+    # The initial state is not terminal: the message does not call it so.
+    assert not g.is_terminal(s)
+    assert str(caught.value) == "the state gives a no goal value"
     end = g.next_state(s, ["go", "go"])
     assert g.is_terminal(end)
     with pytest.raises(gdl.GoalError) as caught:
