@@ -406,6 +406,44 @@ fn perft_counts_that_overflow_are_an_error() {
     );
 }
 
+/// 1000 roles of two moves each: 2^1000 joint moves from the initial
+/// state. The count is known past 2^128 - 1 before any is played, and said
+/// at once (`--timeout` only stops the command if it were to enumerate
+/// them).
+#[test]
+fn perft_counts_joint_moves_past_the_bound_before_playing_them() {
+    let mut rules = String::new();
+    for r in 0..1000 {
+        rules.push_str(&format!("(role r{r})\n"));
+    }
+    rules.push_str(
+        "(init s)\n(<= (legal ?r x) (role ?r))\n(<= (legal ?r y) (role ?r))\n\
+         (<= (next s) (true s))\n(<= terminal (true t))\n(<= (goal ?r 0) (role ?r))\n",
+    );
+    let dir = scratch("perft-1000-roles");
+    std::fs::write(dir.join("roles.gdl"), rules).unwrap();
+    let run = gdl_in(
+        &dir,
+        &["perft", "roles.gdl", "--depth", "1", "--timeout", "300"],
+        "",
+    );
+    assert_eq!(run.code, 1, "{}", run.screen());
+    assert!(
+        run.stdout
+            .contains("\n    0            1                1          0\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stderr.ends_with(
+            "error: depth 1: the number of sequences exceeds \
+             340282366920938463463374607431768211455 (2^128 - 1), the most perft can count\n"
+        ),
+        "{}",
+        run.screen()
+    );
+}
+
 #[test]
 fn perft_stops_where_the_game_tree_ends() {
     let depth = u64::MAX.to_string();
