@@ -444,6 +444,67 @@ fn perft_counts_joint_moves_past_the_bound_before_playing_them() {
     );
 }
 
+/// 250,000 legal moves, (m ?a ?b) over 500 x 500 constants: listing them
+/// and playing one cost their number on the ground engine, not its square
+/// (which took 300 s to load and play 90,000 of them, and hours for
+/// these). Every engine plays the game: the one chosen by counting work at
+/// load, and each one asked for. `--timeout` only stops the command were
+/// it to go quadratic again; the test measures no time.
+#[test]
+fn a_quarter_million_legal_moves_are_listed_in_one_pass() {
+    let mut rules = String::from("(role p)\n(init (step 0))\n");
+    for i in 0..500 {
+        rules.push_str(&format!("(c k{i})\n"));
+    }
+    rules.push_str(
+        "(succ 0 1) (succ 1 2) (succ 2 3)\n\
+         (<= (legal p (m ?a ?b)) (true (step ?k)) (c ?a) (c ?b))\n\
+         (<= (next (step ?n)) (true (step ?k)) (succ ?k ?n))\n\
+         (<= terminal (true (step 3)))\n(goal p 50)\n",
+    );
+    let dir = scratch("many-legal-moves");
+    std::fs::write(dir.join("many.gdl"), rules).unwrap();
+    for engine in ["auto", "ground", "interpreter"] {
+        let args = [
+            "random",
+            "many.gdl",
+            "--games",
+            "2",
+            "--engine",
+            engine,
+            "--timeout",
+            "600",
+        ];
+        let run = gdl_in(&dir, &args, "");
+        assert_eq!(run.code, 0, "{engine}: {}", run.screen());
+        assert!(
+            run.stdout.contains("length: mean 3.0"),
+            "{engine}: {}",
+            run.stdout
+        );
+    }
+    // The listing itself, on the ground engine: every move once, in order.
+    let args = [
+        "trace",
+        "many.gdl",
+        "--max-steps",
+        "0",
+        "--engine",
+        "ground",
+        "--format",
+        "json",
+        "--timeout",
+        "600",
+    ];
+    let run = gdl_in(&dir, &args, "");
+    assert_eq!(run.code, 0, "{}", run.screen());
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let legal = v["steps"][0]["legal"][0].as_array().unwrap();
+    assert_eq!(legal.len(), 250_000);
+    assert_eq!(legal[0], "(m k0 k0)");
+    assert_eq!(legal[249_999], "(m k499 k499)");
+}
+
 #[test]
 fn perft_stops_where_the_game_tree_ends() {
     let depth = u64::MAX.to_string();
