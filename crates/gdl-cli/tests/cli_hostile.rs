@@ -412,27 +412,15 @@ fn perft_counts_that_overflow_are_an_error() {
 /// them).
 #[test]
 fn perft_counts_joint_moves_past_the_bound_before_playing_them() {
-    let mut rules = String::new();
-    for r in 0..1000 {
-        rules.push_str(&format!("(role r{r})\n"));
-    }
-    rules.push_str(
-        "(init s)\n(<= (legal ?r x) (role ?r))\n(<= (legal ?r y) (role ?r))\n\
-         (<= (next s) (true s))\n(<= terminal (true t))\n(<= (goal ?r 0) (role ?r))\n",
-    );
+    let rules = roles_of_two_moves(1000, "(<= (next s) (true s))");
     let dir = scratch("perft-1000-roles");
     std::fs::write(dir.join("roles.gdl"), rules).unwrap();
-    let run = gdl_in(
-        &dir,
-        &["perft", "roles.gdl", "--depth", "1", "--timeout", "300"],
-        "",
-    );
-    assert_eq!(run.code, 1, "{}", run.screen());
-    assert!(
-        run.stdout
-            .contains("\n    0            1                1          0\n"),
-        "{}",
-        run.stdout
+    let args = ["perft", "roles.gdl", "--depth", "1", "--timeout", "300"];
+    let run = expect(&dir, &args, 1);
+    assert_eq!(
+        run.stdout,
+        "depth    positions        sequences   terminal\n\
+         \x20   0            1                1          0\n"
     );
     assert!(
         run.stderr.ends_with(
@@ -526,18 +514,28 @@ fn perft_stops_where_the_game_tree_ends() {
     );
 }
 
-#[test]
-fn perft_with_many_roles_counts_every_joint_move() {
-    // 16 roles of two moves each: 65,536 joint moves from one state, made
-    // one at a time (26 roles, 67 million, no longer need 7.8 GB).
+/// Rules of `roles` roles, each with the moves `a` and `b` in every state,
+/// from the state `s`; `next` says where a joint move leads, `t` is
+/// terminal.
+fn roles_of_two_moves(roles: usize, next: &str) -> String {
     let mut text = String::new();
-    for r in 0..16 {
+    for r in 0..roles {
         text.push_str(&format!("(role r{r})\n"));
     }
     text.push_str(
         "(init s)\n(<= (legal ?r a) (role ?r))\n(<= (legal ?r b) (role ?r))\n\
-         (<= (next t) (true s))\n(<= terminal (true t))\n(<= (goal ?r 50) (role ?r))\n",
+         (<= terminal (true t))\n(<= (goal ?r 50) (role ?r))\n",
     );
+    text.push_str(next);
+    text.push('\n');
+    text
+}
+
+#[test]
+fn perft_with_many_roles_counts_every_joint_move() {
+    // 16 roles of two moves each: 65,536 joint moves from one state, made
+    // one at a time (26 roles, 67 million, no longer need 7.8 GB).
+    let text = roles_of_two_moves(16, "(<= (next t) (true s))");
     let dir = files("many_roles", &[("roles16.kif", text.as_bytes())]);
     let run = expect(&dir, &["perft", "roles16.kif", "--depth", "3"], 0);
     assert_eq!(
