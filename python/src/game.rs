@@ -8,7 +8,7 @@ use crate::values::{Diagnostic, Move, State};
 use gdl::{natural_cmp, GameError, RandomPlayer, Role};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyFrozenSet, PyInt, PyList, PySet, PyString, PyTuple};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -157,13 +157,23 @@ impl Game {
     }
 
     /// A joint move as given: a sequence of one move per role in role
-    /// order, or a dict from role (name or index) to move.
+    /// order, or a dict from role (name or index) to move, each role once.
+    /// A set has no order to give the roles theirs: it is refused.
     fn joint_arg(&self, joint: &Bound<'_, PyAny>) -> PyResult<Vec<MoveArg>> {
         if let Ok(d) = joint.cast::<PyDict>() {
             let mut moves: Vec<Option<MoveArg>> = (0..self.roles.len()).map(|_| None).collect();
             for (role, m) in d.iter() {
                 let r = self.role_of(&role)?;
-                moves[r.0 as usize] = Some(self.move_arg(&m)?);
+                let slot = &mut moves[r.0 as usize];
+                if slot.is_some() {
+                    return Err(PyValueError::new_err(format!(
+                        "role {} is given two moves: the dict names it twice (the second time \
+                         as {})",
+                        self.roles[r.0 as usize],
+                        gdl::clip(&role.repr()?.to_string_lossy())
+                    )));
+                }
+                *slot = Some(self.move_arg(&m)?);
             }
             return moves
                 .into_iter()
@@ -180,6 +190,13 @@ impl Game {
                 "a joint move is a sequence of one move per role (or a dict from role to move), \
                  not a string",
             ));
+        }
+        if joint.is_instance_of::<PySet>() || joint.is_instance_of::<PyFrozenSet>() {
+            return Err(PyTypeError::new_err(format!(
+                "a joint move is a sequence of one move per role (or a dict from role to move), \
+                 not a {}: a set has no order to give each role its move",
+                type_name(joint)
+            )));
         }
         let items = joint.try_iter().map_err(|_| {
             PyTypeError::new_err(format!(
@@ -354,8 +371,9 @@ impl Game {
     }
 
     /// The state after each role plays its move of ``joint``: a sequence
-    /// of one move per role in role order, or a dict from role (name or
-    /// index) to move. Moves are ``Move`` objects, KIF text or tuples.
+    /// of one move per role in role order (not a set, which has no order),
+    /// or a dict from role (name or index) to move that names each role
+    /// once. Moves are ``Move`` objects, KIF text or tuples.
     /// Raises ``IllegalMoveError`` for a move that is not legal,
     /// ``MoveError`` for text that is not a move or the wrong number of
     /// moves, ``TerminalStateError`` when ``state`` is terminal.

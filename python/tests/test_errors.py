@@ -89,6 +89,19 @@ def test_bad_moves(tictactoe):
         g.next_state(s, 7)
     with pytest.raises(ValueError, match="no move for role oplayer"):
         g.next_state(s, {"xplayer": "(mark 1 1)"})
+    # A set has no order: which role plays which move would hang on the
+    # hash seed.
+    for unordered in ({"(mark 1 1)", "noop"}, frozenset(["(mark 1 1)", "noop"])):
+        with pytest.raises(TypeError, match="a set has no order"):
+            g.next_state(s, unordered)
+    # A dict that names a role twice (by another case, or by name and
+    # index) gives it two moves: refused, not the last one kept.
+    for twice in (
+        {"xplayer": "(mark 1 1)", "XPLAYER": "(mark 2 2)", "oplayer": "noop"},
+        {0: "(mark 1 1)", "xplayer": "(mark 2 2)", 1: "noop"},
+    ):
+        with pytest.raises(ValueError, match="role xplayer is given two moves"):
+            g.next_state(s, twice)
 
 
 def test_bad_roles_and_states(tictactoe):
@@ -120,6 +133,9 @@ def test_terminal_states_and_goals():
     with pytest.raises(gdl.GoalError) as caught:
         g.goals(s)
     assert caught.value.role == "a" and caught.value.values == []
+    # The initial state is not terminal: the message does not call it so.
+    assert not g.is_terminal(s)
+    assert str(caught.value) == "the state gives a no goal value"
     end = g.next_state(s, ["go", "go"])
     assert g.is_terminal(end)
     with pytest.raises(gdl.GoalError) as caught:

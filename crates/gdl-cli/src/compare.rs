@@ -11,8 +11,7 @@
 //! differs is kept, with what changed; a difference that leaves no way on
 //! (an illegal move, a move after the end) ends the comparison.
 
-use crate::record::{Record, RecordedStep};
-use crate::trace::{legal_move, observe, Step, Trace};
+use gdl::record::{legal_move, observe, Record, RecordedStep, Step, Trace};
 use gdl::{Game, GameError, State};
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -515,7 +514,7 @@ pub fn illegal_move(role: &str, played: &str, legal: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::read_record;
+    use gdl::record::read_record;
 
     const GAME: &str = "(role a) (role b) (init (c 0)) (init (d 0))
         (legal a go) (legal a wait) (legal b go)

@@ -1,9 +1,10 @@
-//! The pieces of the `gdl` command: its subcommands, and what they show a
-//! person (boards, traces) and measure (timing). A library only so that the
+//! The pieces of the `gdl` command: its subcommands, recorded games compared
+//! with the rules, timing, the match protocol (the boards, traces and
+//! recorded games themselves are the library's `gdl::record`). A library
+//! only so that the
 //! command's benchmarks, fuzz targets and tests reach them; `main.rs` is
 //! the binary.
 
-pub mod board;
 pub mod cli;
 pub mod command;
 pub mod compare;
@@ -11,6 +12,4 @@ pub mod fuzz;
 pub mod http;
 pub mod measure;
 pub mod protocol;
-pub mod record;
 pub mod server;
-pub mod trace;

@@ -125,3 +125,40 @@ fn analyse_reports_self_play_as_a_table_and_as_json() {
         .sum::<u64>();
     assert_eq!(total, 10);
 }
+
+/// Rules whose state after step 3 gives the role no legal move: the search
+/// player at step 0 meets that fault four steps down its playouts, which is
+/// no fault of step 0. The trace goes on to the step that has it, and the
+/// error names it, as without `--ai`.
+#[test]
+fn a_fault_the_search_meets_ahead_is_told_at_its_own_step() {
+    let dir = crate::common::scratch("ai-fault-ahead");
+    std::fs::write(
+        dir.join("ahead.gdl"),
+        "(role p) (init (step 0)) (succ 0 1) (succ 1 2) (succ 2 3) (c 1) (c 2)\n\
+         (<= (legal p (go ?c)) (true (step ?k)) (c ?c))\n\
+         (<= (next (step ?n)) (true (step ?k)) (succ ?k ?n))\n\
+         (<= terminal (true over)) (goal p 50)\n",
+    )
+    .unwrap();
+    let error = "error: step 4: p has no legal move in a state that is not terminal\n";
+    let plain = gdl_in(&dir, &["trace", "ahead.gdl"], "");
+    assert_eq!(plain.code, 1, "{}", plain.screen());
+    assert!(plain.stderr.ends_with(error), "{}", plain.screen());
+    for engine in ["ground", "interpreter"] {
+        let args = [
+            "trace",
+            "ahead.gdl",
+            "--ai",
+            "p",
+            "--iterations",
+            "50",
+            "--engine",
+            engine,
+        ];
+        let run = gdl_in(&dir, &args, "");
+        assert_eq!(run.code, 1, "{}", run.screen());
+        assert!(run.stderr.ends_with(error), "{}", run.screen());
+        assert!(run.stdout.contains("\n== step 3 ==\n"), "{}", run.screen());
+    }
+}

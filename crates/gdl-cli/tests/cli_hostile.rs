@@ -406,6 +406,93 @@ fn perft_counts_that_overflow_are_an_error() {
     );
 }
 
+/// 1000 roles of two moves each: 2^1000 joint moves from the initial
+/// state. The count is known past 2^128 - 1 before any is played, and said
+/// at once (`--timeout` only stops the command if it were to enumerate
+/// them).
+#[test]
+fn perft_counts_joint_moves_past_the_bound_before_playing_them() {
+    let rules = roles_of_two_moves(1000, "(<= (next s) (true s))");
+    let dir = scratch("perft-1000-roles");
+    std::fs::write(dir.join("roles.gdl"), rules).unwrap();
+    let args = ["perft", "roles.gdl", "--depth", "1", "--timeout", "300"];
+    let run = expect(&dir, &args, 1);
+    assert_eq!(
+        run.stdout,
+        "depth    positions        sequences   terminal\n\
+         \x20   0            1                1          0\n"
+    );
+    assert!(
+        run.stderr.ends_with(
+            "error: depth 1: the number of sequences exceeds \
+             340282366920938463463374607431768211455 (2^128 - 1), the most perft can count\n"
+        ),
+        "{}",
+        run.screen()
+    );
+}
+
+/// 250,000 legal moves, (m ?a ?b) over 500 x 500 constants: listing them
+/// and playing one cost their number on the ground engine, not its square
+/// (which took 300 s to load and play 90,000 of them, and hours for
+/// these). Every engine plays the game: the one chosen by counting work at
+/// load, and each one asked for. `--timeout` only stops the command were
+/// it to go quadratic again; the test measures no time.
+#[test]
+fn a_quarter_million_legal_moves_are_listed_in_one_pass() {
+    let mut rules = String::from("(role p)\n(init (step 0))\n");
+    for i in 0..500 {
+        rules.push_str(&format!("(c k{i})\n"));
+    }
+    rules.push_str(
+        "(succ 0 1) (succ 1 2) (succ 2 3)\n\
+         (<= (legal p (m ?a ?b)) (true (step ?k)) (c ?a) (c ?b))\n\
+         (<= (next (step ?n)) (true (step ?k)) (succ ?k ?n))\n\
+         (<= terminal (true (step 3)))\n(goal p 50)\n",
+    );
+    let dir = scratch("many-legal-moves");
+    std::fs::write(dir.join("many.gdl"), rules).unwrap();
+    for engine in ["auto", "ground", "interpreter"] {
+        let args = [
+            "random",
+            "many.gdl",
+            "--games",
+            "2",
+            "--engine",
+            engine,
+            "--timeout",
+            "600",
+        ];
+        let run = gdl_in(&dir, &args, "");
+        assert_eq!(run.code, 0, "{engine}: {}", run.screen());
+        assert!(
+            run.stdout.contains("length: mean 3.0"),
+            "{engine}: {}",
+            run.stdout
+        );
+    }
+    // The listing itself, on the ground engine: every move once, in order.
+    let args = [
+        "trace",
+        "many.gdl",
+        "--max-steps",
+        "0",
+        "--engine",
+        "ground",
+        "--format",
+        "json",
+        "--timeout",
+        "600",
+    ];
+    let run = gdl_in(&dir, &args, "");
+    assert_eq!(run.code, 0, "{}", run.screen());
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let legal = v["steps"][0]["legal"][0].as_array().unwrap();
+    assert_eq!(legal.len(), 250_000);
+    assert_eq!(legal[0], "(m k0 k0)");
+    assert_eq!(legal[249_999], "(m k499 k499)");
+}
+
 #[test]
 fn perft_stops_where_the_game_tree_ends() {
     let depth = u64::MAX.to_string();
@@ -427,18 +514,28 @@ fn perft_stops_where_the_game_tree_ends() {
     );
 }
 
-#[test]
-fn perft_with_many_roles_counts_every_joint_move() {
-    // 16 roles of two moves each: 65,536 joint moves from one state, made
-    // one at a time (26 roles, 67 million, no longer need 7.8 GB).
+/// Rules of `roles` roles, each with the moves `a` and `b` in every state,
+/// from the state `s`; `next` says where a joint move leads, `t` is
+/// terminal.
+fn roles_of_two_moves(roles: usize, next: &str) -> String {
     let mut text = String::new();
-    for r in 0..16 {
+    for r in 0..roles {
         text.push_str(&format!("(role r{r})\n"));
     }
     text.push_str(
         "(init s)\n(<= (legal ?r a) (role ?r))\n(<= (legal ?r b) (role ?r))\n\
-         (<= (next t) (true s))\n(<= terminal (true t))\n(<= (goal ?r 50) (role ?r))\n",
+         (<= terminal (true t))\n(<= (goal ?r 50) (role ?r))\n",
     );
+    text.push_str(next);
+    text.push('\n');
+    text
+}
+
+#[test]
+fn perft_with_many_roles_counts_every_joint_move() {
+    // 16 roles of two moves each: 65,536 joint moves from one state, made
+    // one at a time (26 roles, 67 million, no longer need 7.8 GB).
+    let text = roles_of_two_moves(16, "(<= (next t) (true s))");
     let dir = files("many_roles", &[("roles16.kif", text.as_bytes())]);
     let run = expect(&dir, &["perft", "roles16.kif", "--depth", "3"], 0);
     assert_eq!(

@@ -117,6 +117,27 @@ fn or_expansion_is_bounded_for_the_whole_file() {
     insta::assert_snapshot!(summary.expect("an error line"));
 }
 
+/// The bound is on what `or` adds: a file of 70,000 sentences without any
+/// `or` (facts and rules, one clause each) is a valid game.
+#[test]
+fn many_sentences_without_or_are_not_an_expansion() {
+    let mut text = String::from(
+        "(role p)\n(init s)\n(legal p go)\n(<= (next t) (true s))\n\
+         (<= terminal (true t))\n(goal p 100)\n",
+    );
+    for i in 0..35_000 {
+        text.push_str(&format!("(f {i})\n(<= (g {i}) (f {i}))\n"));
+    }
+    let dir = scratch("many_sentences");
+    std::fs::write(dir.join("many.kif"), text).expect("write the game");
+    let run = expect(&dir, &["check", "many.kif"], 0);
+    assert!(
+        !run.stdout.contains("too-many-alternatives"),
+        "{}",
+        run.screen()
+    );
+}
+
 #[test]
 fn a_bad_memory_budget_is_a_usage_error() {
     let dir = or_game("bad_budget", 0);

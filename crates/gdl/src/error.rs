@@ -325,7 +325,8 @@ pub enum GameError {
         /// The role's name.
         role: String,
     },
-    /// A terminal state gives a role no goal value.
+    /// A state gives a role no goal value (GDL asks for one in terminal
+    /// states only; this state may not be terminal).
     NoGoal {
         /// The role's name.
         role: String,
@@ -396,7 +397,7 @@ impl fmt::Display for GameError {
                 )
             }
             GameError::NoGoal { role } => {
-                write!(f, "the terminal state gives {role} no goal value")
+                write!(f, "the state gives {role} no goal value")
             }
             GameError::SeveralGoals { role, values } => {
                 write!(

@@ -29,8 +29,10 @@
 //! Inside, the pipeline is one module a stage, each reading only those
 //! before it: `syntax` (text to rules), `analysis` (the checks), `rewrite`
 //! (rules rewritten to play faster), `plan` (strata and join plans), `engine` (the interpreter, the grounder, the
-//! incremental network) and `game` (this API), with `limits`, `source` and
-//! `error` beside them. `gdl plan FILE` prints what `plan` made of a file.
+//! incremental network), `game` (this API), `search` (a player) and
+//! [`record`] (played games written down and read back), with `limits`,
+//! `source` and `error` beside them. `gdl plan FILE` prints what `plan` made
+//! of a file.
 
 // The bounds every stage respects, the count of bytes held, and the text
 // being read with places in it.
@@ -53,6 +55,8 @@ mod engine;
 mod game;
 // A game to a player: Monte Carlo tree search over the game API.
 mod search;
+// Games to files and back: traces, boards, moves files, recorded games.
+pub mod record;
 
 #[doc(hidden)]
 pub mod fuzz;

@@ -217,6 +217,32 @@ fn a_derived_goal_value_is_judged_as_a_written_one() {
     }
 }
 
+/// GDL asks for goal values in terminal states only: the error of a state
+/// without one does not call it terminal, whether it is or not.
+#[test]
+fn a_missing_goal_value_is_told_of_the_state_as_it_is() {
+    let rules = "(role you) (init (count 0)) (legal you go) \
+                 (<= (next (count 1)) (does you go)) \
+                 (<= terminal (true (count 1))) (<= (goal you 100) (true (count 2)))\n";
+    for max_ground_work in [gdl::Limits::default().max_ground_work, 0] {
+        let limits = gdl::Limits {
+            max_ground_work,
+            ..gdl::Limits::default()
+        };
+        let mut game = gdl::Game::from_source_with("t.gdl", rules, limits).unwrap();
+        let start = game.initial_state();
+        let you = game.roles()[0];
+        let go = game.legal_moves(&start, you).unwrap();
+        let end = game.next_state(&start, &go).unwrap();
+        for (state, terminal) in [(start, false), (end, true)] {
+            assert_eq!(game.is_terminal(&state).unwrap(), terminal);
+            let error = game.goals(&state).unwrap_err();
+            assert!(matches!(&error, gdl::GameError::NoGoal { role } if role == "you"));
+            assert_eq!(error.to_string(), "the state gives you no goal value");
+        }
+    }
+}
+
 /// A game without `init` starts from the empty state and plays (the
 /// `no-init` allowance), `(over)` is a fact distinct from `over`, and the
 /// allowances are marked as such.

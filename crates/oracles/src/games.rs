@@ -62,7 +62,7 @@ pub fn alternating<'a>(moves: &[&'a str]) -> Vec<[&'a str; 2]> {
         .collect()
 }
 
-/// The joint moves as owned texts, as `gdl_cli::trace::replay_text` takes them.
+/// The joint moves as owned texts, as `gdl::record::replay_text` takes them.
 pub fn joint_strings(joints: &[[&str; 2]]) -> Vec<Vec<String>> {
     joints
         .iter()
@@ -72,7 +72,7 @@ pub fn joint_strings(joints: &[[&str; 2]]) -> Vec<Vec<String>> {
 
 /// The whole game of the joint moves as `gdl trace` prints it.
 pub fn trace(game: &mut Game, moves: &[[&str; 2]]) -> String {
-    gdl_cli::trace::replay_text(game, &joint_strings(moves)).unwrap()
+    gdl::record::replay_text(game, &joint_strings(moves)).unwrap()
 }
 
 /// The last `n` lines of `text` (all of it when shorter), for a snapshot of

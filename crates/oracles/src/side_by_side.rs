@@ -32,7 +32,7 @@ pub fn in_turn(moves: &[&str]) -> Vec<(usize, String)> {
         .collect()
 }
 
-/// The joint moves (role order) of actions, as `gdl_cli::trace::replay_text`
+/// The joint moves (role order) of actions, as `gdl::record::replay_text`
 /// takes them.
 pub fn joint_texts(moves: &[(usize, String)]) -> Vec<Vec<String>> {
     moves
@@ -90,7 +90,7 @@ impl<O> Played<O> {
 
     /// The whole game as `gdl trace` prints it.
     pub fn trace(&mut self, moves: &[(usize, String)]) -> String {
-        gdl_cli::trace::replay_text(&mut self.game, &joint_texts(moves)).unwrap()
+        gdl::record::replay_text(&mut self.game, &joint_texts(moves)).unwrap()
     }
 }
 

@@ -18,8 +18,7 @@ use super::{
 };
 use crate::http::{post, HttpError};
 use crate::protocol::{read_move, rules_of, Request, Start, READY};
-use crate::record::record_file;
-use crate::trace::{legal_move, Trace};
+use gdl::record::{legal_move, record_file, Trace};
 use gdl::{Budget, Game, GameError, Move, RandomPlayer, Role, SearchPlayer, State};
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -15,7 +15,7 @@ pub mod record_cmd;
 pub mod test_cmd;
 pub mod trace_cmd;
 
-use crate::board::BoardSpec;
+use gdl::record::{BoardSpec, Record, RecordError};
 use gdl::{Diagnostic, Game, GameError, Limits, LoadError, Severity};
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
@@ -282,6 +282,46 @@ pub fn parse_bytes(text: &str) -> Result<usize, String> {
 /// far above any real game (the largest of ours is 16 KB); a 50 MB file of
 /// facts takes 20 s and 2 GB to load.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// How `--board` asks a command to draw states.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BoardMode {
+    /// As the rules file's `;!` annotations say, else a grid when the
+    /// state's facts look like one.
+    #[default]
+    Auto,
+    /// Never a grid: the facts of each state, one a line.
+    None,
+    /// A grid whenever a relation of three or more arguments can be one
+    /// (over `;! board none`, and however few or many its cells).
+    Grid,
+}
+
+impl BoardMode {
+    /// `spec` with `--board`'s choice over the annotations'.
+    pub fn apply(self, mut spec: BoardSpec) -> BoardSpec {
+        match self {
+            BoardMode::Auto => {}
+            BoardMode::None => spec.disabled = true,
+            BoardMode::Grid => {
+                spec.disabled = false;
+                spec.forced = true;
+            }
+        }
+        spec
+    }
+}
+
+/// Reads a recorded game ([`gdl::record::read_record`]); a text trace is
+/// refused with the commands that record the game as JSON.
+pub fn read_record(text: &str) -> Result<Record, String> {
+    gdl::record::read_record(text).map_err(|e| match e {
+        RecordError::TextTrace => {
+            format!("{e} (`gdl record RULES`, or `gdl trace RULES --format json`)")
+        }
+        RecordError::Invalid(message) => message,
+    })
+}
 
 /// A loaded rules file with how to draw its states.
 pub struct Loaded {
@@ -854,7 +894,7 @@ pub fn save_moves(
             one_line.push(c);
         }
     }
-    let text = crate::trace::moves_file(&one_line, roles, moves);
+    let text = gdl::record::moves_file(&one_line, roles, moves);
     readable_back(path, &text, limit)?;
     write_file(path, text.as_bytes(), Existing::Replace)
 }

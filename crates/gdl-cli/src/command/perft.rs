@@ -88,6 +88,12 @@ impl JointMoves {
         let digits = Some(vec![0; legal.len()]);
         JointMoves { legal, digits }
     }
+
+    /// How many joint moves there are (from the first), or `None` past
+    /// 2^128 - 1: the product of the roles' counts of legal moves.
+    fn total(&self) -> Option<u128> {
+        (self.legal.iter()).try_fold(1u128, |n, moves| n.checked_mul(moves.len() as u128))
+    }
 }
 
 impl Iterator for JointMoves {
@@ -115,12 +121,15 @@ impl Iterator for JointMoves {
 /// `a + b`, or an error when the count of sequences at `depth` no longer
 /// fits.
 fn add(a: u128, b: u128, depth: usize) -> Result<u128, Failure> {
-    a.checked_add(b).ok_or_else(|| {
-        Failure::Game(format!(
-            "depth {depth}: the number of sequences exceeds {} (2^128 - 1), the most perft can count",
-            u128::MAX
-        ))
-    })
+    a.checked_add(b).ok_or_else(|| too_many(depth))
+}
+
+/// The count of sequences at `depth` does not fit.
+fn too_many(depth: usize) -> Failure {
+    Failure::Game(format!(
+        "depth {depth}: the number of sequences exceeds {} (2^128 - 1), the most perft can count",
+        u128::MAX
+    ))
 }
 
 /// Runs `gdl perft`.
@@ -177,8 +186,17 @@ pub fn perft(args: PerftArgs) -> Result<ExitCode, Failure> {
             break;
         }
         let mut next: HashMap<State, u128> = HashMap::new();
+        // The sequences of the next depth so far, counted before the joint
+        // moves are played one by one: a count past what perft can hold
+        // (1000 roles of two moves each have 2^1000 joint moves) is told
+        // at once, not after enumerating them.
+        let mut sequences = 0u128;
         for (state, paths) in open {
-            for joint in JointMoves::of(&mut game, state).map_err(|e| fail(depth, e))? {
+            let joints = JointMoves::of(&mut game, state).map_err(|e| fail(depth, e))?;
+            let more = (joints.total().and_then(|n| n.checked_mul(paths)))
+                .ok_or_else(|| too_many(depth + 1))?;
+            sequences = add(sequences, more, depth + 1)?;
+            for joint in joints {
                 let after = game.next_state(state, &joint).map_err(|e| fail(depth, e))?;
                 let reached = next.entry(after).or_default();
                 *reached = add(*reached, paths, depth + 1)?;

@@ -22,9 +22,8 @@
 
 use super::ai::{AiArgs, Seats};
 use super::{describe, file_name, is_stdin, load, read_file, save_moves, Failure, LimitArgs};
-use crate::board::{Board, BoardMode};
-use crate::record::read_record;
-use crate::trace::{legal_move, sorted_moves};
+use super::{read_record, BoardMode};
+use gdl::record::{is_recorded_game, legal_move, sorted_moves, Board};
 use gdl::RandomPlayer;
 use gdl::{Game, GameError, Move, Role, State};
 use std::io::{BufRead, IsTerminal, Read};
@@ -477,7 +476,7 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
     let mut input = match &args.moves {
         Some(path) => {
             let text = read_file(path, &args.limits)?;
-            if crate::record::is_recorded_game(&text) {
+            if is_recorded_game(&text) {
                 return Err(Failure::Usage(format!(
                     "{0} is a recorded game, not typed input: start from it with --load {0} \
                      (--moves reads what would be typed, one move or command a line)",
@@ -495,7 +494,7 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
     let state = game.initial_state();
     let mut session = Session {
         game,
-        board: Board::new(loaded.spec.with_mode(args.board)),
+        board: Board::new(args.board.apply(loaded.spec)),
         name: loaded.name,
         state,
         turns: Vec::new(),

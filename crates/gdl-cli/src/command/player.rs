@@ -749,7 +749,7 @@ impl Playing {
         }
         let mut played = Vec::with_capacity(roles.len());
         for (&role, text) in roles.iter().zip(joint) {
-            let m = crate::trace::legal_move(&mut self.game, &self.state, role, text)
+            let m = gdl::record::legal_move(&mut self.game, &self.state, role, text)
                 .map_err(|e| describe(&e))?;
             played.push(m);
         }

@@ -1,13 +1,13 @@
 //! `gdl record FILE`: records a game (a random one, or the moves of a
 //! moves file) as a JSON trace in `FILE.games/`, where `gdl test` finds it.
 
+use super::read_record;
 use super::{
     file_name, is_stdin, load, print_json, read_file, readable_back, regular_or_new, write_file,
     Existing, Failure, Format, LimitArgs,
 };
 use crate::compare::{compare, describe_step};
-use crate::record::{read_record, record_file};
-use crate::trace::Trace;
+use gdl::record::{record_file, Trace};
 use gdl::RandomPlayer;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -5,10 +5,11 @@
 //! what was recorded. `--update` records again the games whose moves are
 //! still legal.
 
+use super::read_record;
 use super::record_cmd::games_folder;
 use super::{load, read_file, readable_back, write_file, Existing, Failure, Format, LimitArgs};
 use crate::compare::{compare, describe_step, more_steps, Comparison, StepDifferences};
-use crate::record::{read_record, record_file, RecordFormat};
+use gdl::record::{record_file, RecordFormat};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

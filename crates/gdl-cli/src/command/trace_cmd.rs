@@ -2,11 +2,11 @@
 //! one): both print the game's trace, as text or JSON.
 
 use super::ai::AiArgs;
+use super::read_record;
+use super::BoardMode;
 use super::{load, read_file, regular_or_new, save_moves, Failure, LimitArgs};
-use crate::board::BoardMode;
 use crate::compare::{compare, describe_step, more_steps};
-use crate::record::read_record;
-use crate::trace::{Replay, Trace};
+use gdl::record::{Replay, Trace};
 use gdl::{Budget, RandomPlayer};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -85,7 +85,7 @@ pub struct ReplayArgs {
 fn finish(
     replay: Replay,
     format: Format,
-    spec: &crate::board::BoardSpec,
+    spec: &gdl::record::BoardSpec,
     save: Option<&PathBuf>,
     name: &str,
     limit: u64,
@@ -127,7 +127,7 @@ pub fn trace(args: TraceArgs) -> Result<ExitCode, Failure> {
     finish(
         replay,
         args.format,
-        &loaded.spec.with_mode(args.board),
+        &args.board.apply(loaded.spec),
         args.save.as_ref(),
         &loaded.name,
         args.limits.max_file_size,
@@ -150,10 +150,7 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
     let trace = &compared.trace;
     if !trace.steps.is_empty() {
         match args.format {
-            Format::Text => print!(
-                "{}",
-                trace.to_text(&loaded.spec.clone().with_mode(args.board))
-            ),
+            Format::Text => print!("{}", trace.to_text(&args.board.apply(loaded.spec.clone()))),
             Format::Json => print!("{}", trace.to_json()),
         }
     }

@@ -75,7 +75,7 @@ impl Game {
     /// Whether `(legal role m)` holds in `state`.
     fn is_legal(&mut self, state: &State, role: usize, m: Move) -> Result<bool, GameError> {
         if let Some(s) = self.positioned(state) {
-            return Ok(s.legal_moves(role).contains(&m));
+            return Ok(s.is_legal(role, m));
         }
         Ok(self.view(state, |r| &r.legal)?.is_legal(role, m))
     }

@@ -548,6 +548,22 @@ impl Stepper {
             })
     }
 
+    /// The entries of role number `role`'s legal moves in its move table,
+    /// in the order of `Game::legal_moves`: one pass over the bitset, so
+    /// that listing them all costs their number, not its square.
+    fn legal_entries(&self, role: usize) -> impl Iterator<Item = usize> + '_ {
+        (0..words(self.tables.roles[role].moves.len())).flat_map(move |w| {
+            let mut bits = self.legal_word(role, w);
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let entry = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    entry
+                })
+            })
+        })
+    }
+
     /// The `k`-th legal move of role number `role` (from 0, in the order of
     /// `Game::legal_moves`), as its entry in the role's move table.
     fn nth_entry(&self, role: usize, k: usize) -> u32 {
@@ -637,9 +653,10 @@ impl Stepper {
     /// The legal moves of role number `role`, in the order of
     /// `Game::legal_moves`.
     pub fn legal_moves(&self, role: usize) -> Vec<Move> {
-        (0..self.legal_count(role))
-            .map(|k| self.nth_legal(role, k))
-            .collect()
+        let moves = &self.tables.roles[role].moves;
+        let mut legal = Vec::with_capacity(self.legal_count(role));
+        legal.extend(self.legal_entries(role).map(|e| moves[e]));
+        legal
     }
 
     /// Plays at random from the position, counting joint moves in
@@ -828,8 +845,8 @@ impl Stepper {
                 let r = &self.tables.roles[role];
                 let played = (r.moves.iter().position(|&x| x == m))
                     .map_or_else(|| "a move never legal".to_string(), |e| r.texts[e].clone());
-                let legal = (0..self.legal_count(role))
-                    .map(|k| r.texts[self.nth_entry(role, k) as usize].clone())
+                let legal = (self.legal_entries(role))
+                    .map(|e| r.texts[e].clone())
                     .collect();
                 return Err(GameError::IllegalMove {
                     role: r.name.clone(),
@@ -865,9 +882,24 @@ impl Stepper {
         true
     }
 
-    /// Where `m` stands among the legal moves of `role` (see `nth_legal`).
+    /// Where `m` stands among the legal moves of `role` (see `nth_legal`):
+    /// its entry found in the move table, then the legal entries before it
+    /// counted a word at a time.
     fn nth_of(&self, role: usize, m: Move) -> Option<usize> {
-        (0..self.legal_count(role)).find(|&k| self.nth_legal(role, k) == m)
+        let moves = &self.tables.roles[role].moves;
+        let is_legal = |e: usize| self.legal_word(role, e / 64) >> (e % 64) & 1 == 1;
+        let entry = (0..moves.len()).find(|&e| moves[e] == m && is_legal(e))?;
+        let (w, b) = (entry / 64, entry % 64);
+        let before: u32 = (0..w)
+            .map(|x| self.legal_word(role, x).count_ones())
+            .sum::<u32>()
+            + (self.legal_word(role, w) & ((1u64 << b) - 1)).count_ones();
+        Some(before as usize)
+    }
+
+    /// Whether `m` is a legal move of role number `role`.
+    pub(crate) fn is_legal(&self, role: usize, m: Move) -> bool {
+        self.nth_of(role, m).is_some()
     }
 }
 

@@ -8,6 +8,11 @@
 //! budget (a number of iterations or a time), the player plays the move of
 //! its role chosen most often at the root.
 //!
+//! A fault of the rules met below the root (a role without a legal move in
+//! a state that is not terminal, a terminal state without one goal value a
+//! role) is no fault of the move being chosen: the line that meets it is
+//! worth 0 to every role, and the fault is told when the game reaches it.
+//!
 //! # Why decoupled UCT
 //!
 //! GDL moves are simultaneous in general: every role moves at every step,
@@ -211,8 +216,9 @@ impl SearchPlayer {
 
     /// Searches `state` within the budget and returns the move of this
     /// player's role. A role with one legal move plays it at once. Errors
-    /// are those of the rules met while searching (a role without a legal
-    /// move, a terminal state without goals) and a terminal `state`.
+    /// are those of `state` itself (terminal, a role without a legal move)
+    /// and limits reached; a fault of the rules met further down only makes
+    /// its line worth 0 (see the module documentation).
     pub fn choose(&mut self, game: &mut Game, state: &State) -> Result<Move, GameError> {
         let start = Instant::now();
         if game.is_terminal(state)? {
@@ -381,6 +387,20 @@ struct Node {
 }
 
 impl Node {
+    /// A position where the rules fail (a fault): an end worth 0 to every
+    /// role.
+    fn fault(roles: usize) -> Node {
+        Node {
+            goals: Some(vec![0.0; roles].into()),
+            first: vec![0; roles + 1].into(),
+            visits: Box::new([]),
+            reward: Box::new([]),
+            moves: Box::new([]),
+            total: 0,
+            children: Vec::new(),
+        }
+    }
+
     /// The key of the joint move whose role `r` plays its `picks[r]`-th
     /// move: the picks as digits of a mixed-radix number.
     fn key(&self, picks: &[usize]) -> u64 {
@@ -561,6 +581,18 @@ impl Cursor {
     }
 }
 
+/// Whether `e` is a fault of the rules in the state where it was met,
+/// rather than of the search (a limit reached).
+fn is_fault(e: &GameError) -> bool {
+    matches!(
+        e,
+        GameError::NoLegalMove { .. }
+            | GameError::NoGoal { .. }
+            | GameError::SeveralGoals { .. }
+            | GameError::BadGoal { .. }
+    )
+}
+
 impl Tree {
     /// Whether the root's moves are `root_moves`, role by role.
     fn root_moves_are(&self, root_moves: &[Vec<Move>]) -> bool {
@@ -683,7 +715,10 @@ impl Tree {
                 // Expansion, while the tree is within its bound; then the
                 // playout from the new position.
                 if self.nodes.len() < config.max_nodes {
-                    let child = cursor.node(game, roles)?;
+                    let child = match cursor.node(game, roles) {
+                        Err(e) if is_fault(&e) => Node::fault(roles),
+                        child => child?,
+                    };
                     mark = game.mark_past(mark, &child.moves);
                     let terminal = child.goals.clone();
                     let id = self.nodes.len() as u32;
@@ -693,7 +728,10 @@ impl Tree {
                         break goals.to_vec();
                     }
                 }
-                break cursor.playout(game, &mut rng, &stop, roles)?;
+                match cursor.playout(game, &mut rng, &stop, roles) {
+                    Err(e) if is_fault(&e) => break vec![0.0; roles],
+                    rewards => break rewards?,
+                }
             };
             // Backup: every move picked on the way down earns its role's
             // reward.

@@ -9,11 +9,13 @@ use crate::syntax::ast::{Description, Literal, Sentence, Term};
 /// The most clauses one rule may expand into through `or`.
 pub const MAX_CLAUSES_PER_RULE: usize = 4096;
 
-/// The most clauses a whole description may expand into: a hundred times
-/// what the largest published game has (544), so that many rules that each
-/// stay under [`MAX_CLAUSES_PER_RULE`] cannot multiply time and memory
-/// without bound.
-pub const MAX_CLAUSES: usize = 1 << 16;
+/// The most clauses the `or`s of a whole description may add to the one
+/// clause of each rule: a hundred times what the largest published game
+/// has (544 clauses in all), so that many rules that each stay under
+/// [`MAX_CLAUSES_PER_RULE`] cannot multiply time and memory without bound.
+/// Rules without `or` add none, however many (the size of the file bounds
+/// them).
+pub const MAX_ADDED_CLAUSES: usize = 1 << 16;
 
 /// A body literal in normal form.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,9 +45,12 @@ pub struct Clause {
 
 /// Expands every rule of a description into clauses. Fails only for a rule
 /// whose `or`s multiply out into more than [`MAX_CLAUSES_PER_RULE`]
-/// clauses, or when the clauses number more than [`MAX_CLAUSES`] in all.
+/// clauses, or when the `or`s add more than [`MAX_ADDED_CLAUSES`] clauses
+/// in all.
 pub fn normalize(d: &Description) -> Result<Vec<Clause>, Vec<Diagnostic>> {
     let mut clauses = Vec::new();
+    // The clauses the `or`s added so far, beyond one a rule.
+    let mut added = 0;
     let mut errors = Vec::new();
     for (i, rule) in d.rules.iter().enumerate() {
         // The body is a conjunction of disjunctions of conjunctions: multiply out.
@@ -85,22 +90,24 @@ pub fn normalize(d: &Description) -> Result<Vec<Clause>, Vec<Diagnostic>> {
                 })
                 .collect();
         }
-        if clauses.len() + bodies.len() > MAX_CLAUSES {
+        let adds = bodies.len().saturating_sub(1);
+        if added + adds > MAX_ADDED_CLAUSES {
             errors.push(
                 Diagnostic::error(
                     "too-many-alternatives",
                     rule.span,
                     format!(
-                        "the rules' `or`s expand into more than {MAX_CLAUSES} clauses in all; \
-                         this rule's {} bring them to {}",
+                        "the rules' `or`s add more than {MAX_ADDED_CLAUSES} clauses in all to \
+                         the one of each rule; this rule's {} bring them to {}",
                         bodies.len(),
-                        clauses.len() + bodies.len()
+                        added + adds
                     ),
                 )
                 .with_label("write the alternatives as helper relations instead of `or`"),
             );
             break;
         }
+        added += adds;
         clauses.extend(bodies.into_iter().map(|body| Clause {
             head: rule.head.clone(),
             body,

@@ -36,18 +36,19 @@
 //! With `numbers`, a key grid of the square numbers is drawn to the right of
 //! the board (the numbering of draughts players).
 
-use gdl::{natural_cmp, Kif};
+use crate::syntax::kif::Kif;
+use crate::syntax::natural::natural_cmp;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 /// Sorts texts in [`natural_cmp`] order.
-pub fn natural_sort(texts: &mut [String]) {
+fn natural_sort(texts: &mut [String]) {
     texts.sort_by(|a, b| natural_cmp(a, b));
 }
 
 /// How a numbering of the squares is given.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum Numbers {
+enum Numbers {
     /// No square numbers.
     #[default]
     None,
@@ -62,33 +63,34 @@ pub enum Numbers {
 /// How to draw a rules file's states, read from its `;!` annotations.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardSpec {
-    /// Never draw a grid (`;! board none`, `--board none`).
+    /// Never draw a grid: list the facts (`;! board none`).
     pub disabled: bool,
-    /// Draw a grid whenever a relation of the state can be one, however few
-    /// its facts or many its coordinates (`--board grid`).
+    /// Draw a grid whenever a relation of three or more arguments can be
+    /// one, however few its facts or many its coordinates (when `disabled`
+    /// is false).
     pub forced: bool,
     /// The relation drawn; found from the facts when `None`.
-    pub relation: Option<String>,
+    relation: Option<String>,
     /// Argument index (from 0) of the file.
-    pub x: usize,
+    x: usize,
     /// Argument index (from 0) of the rank.
-    pub y: usize,
+    y: usize,
     /// Argument index (from 0) of the content.
-    pub piece: usize,
+    piece: usize,
     /// Argument index (from 0) of a square number standing for the cell.
-    pub square: Option<usize>,
+    square: Option<usize>,
     /// The files, left to right, if given.
-    pub files: Option<Vec<String>>,
+    files: Option<Vec<String>>,
     /// The ranks, bottom to top, if given.
-    pub ranks: Option<Vec<String>>,
+    ranks: Option<Vec<String>>,
     /// Contents that mean an empty cell, if given.
-    pub empty: Option<Vec<String>>,
+    empty: Option<Vec<String>>,
     /// Cells drawn as holes.
-    pub holes: Vec<(String, String)>,
+    holes: Vec<(String, String)>,
     /// How to show contents, each content in lower case.
-    pub pieces: BTreeMap<String, String>,
+    pieces: BTreeMap<String, String>,
     /// The square numbering.
-    pub numbers: Numbers,
+    numbers: Numbers,
 }
 
 impl Default for BoardSpec {
@@ -116,34 +118,7 @@ fn cell_pair(word: &str) -> Option<(String, String)> {
     (!x.is_empty() && !y.is_empty()).then(|| (x.to_lowercase(), y.to_lowercase()))
 }
 
-/// How `--board` asks a command to draw states.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum BoardMode {
-    /// As the rules file's `;!` annotations say, else a grid when the
-    /// state's facts look like one.
-    #[default]
-    Auto,
-    /// Never a grid: the facts of each state, one a line.
-    None,
-    /// A grid whenever a relation of three or more arguments can be one
-    /// (over `;! board none`, and however few or many its cells).
-    Grid,
-}
-
 impl BoardSpec {
-    /// The spec with `--board`'s choice over the annotations'.
-    pub fn with_mode(mut self, mode: BoardMode) -> BoardSpec {
-        match mode {
-            BoardMode::Auto => {}
-            BoardMode::None => self.disabled = true,
-            BoardMode::Grid => {
-                self.disabled = false;
-                self.forced = true;
-            }
-        }
-        self
-    }
-
     /// Reads the `;!` annotations of a rules file's text. Returns the spec
     /// and one message per annotation line that could not be understood
     /// (`line N: ...`); such lines are ignored.
@@ -306,7 +281,7 @@ pub struct Board {
 /// step): a larger board, thousands of files and ranks or cells of long
 /// contents, is not drawn; a note says so and its facts are listed. The
 /// largest board of `rules/` takes 4 KB.
-pub const MAX_GRID_BYTES: usize = 64 << 10;
+const MAX_GRID_BYTES: usize = 64 << 10;
 
 impl Board {
     /// A board drawn as `spec` says.

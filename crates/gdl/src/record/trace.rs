@@ -3,18 +3,22 @@
 //!
 //! A [`Trace`] is written as text ([`Trace::to_text`], the form the snapshot
 //! tests use) or as JSON ([`Trace::to_json`]). Legal moves are listed in
-//! natural order ([`gdl::natural_cmp`]), never in the evaluator's
+//! natural order ([`natural_cmp`]), never in the evaluator's
 //! internal order, so that traces stay the same when the evaluator changes;
 //! random games ([`RandomPlayer`]) pick from that order too, so a seed always
 //! gives the same game.
 //!
 //! A moves file ([`moves_file`]) holds the moves alone, one joint move a
-//! line; `crate::record` reads every kind of recorded game back.
+//! line; [`read_record`](super::read_record) reads every kind of recorded
+//! game back.
 
-use crate::board::{Board, BoardSpec};
-use gdl::GameError;
-use gdl::{natural_cmp, Players, RandomPlayer, Stop};
-use gdl::{Game, Move, State};
+use super::board::{Board, BoardSpec};
+use crate::error::GameError;
+use crate::game::random::{Players, RandomPlayer};
+use crate::game::{Game, Move, Role, State, Stop};
+use crate::limits::LimitKind;
+use crate::memory::heap_bytes;
+use crate::syntax::natural::natural_cmp;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
@@ -93,7 +97,7 @@ pub fn observe(game: &mut Game, state: &State, step: usize) -> Result<Step, Game
 pub fn legal_move(
     game: &mut Game,
     state: &State,
-    role: gdl::Role,
+    role: Role,
     text: &str,
 ) -> Result<Move, GameError> {
     let m = game.parse_move(text)?;
@@ -146,9 +150,9 @@ impl Trace {
         // The trace is printed when it ends: a game of millions of steps
         // stops at the memory budget, which the steps kept count in.
         let max_memory = game.limits().max_memory;
-        if gdl::heap_bytes().is_some_and(|held| held > max_memory) {
+        if heap_bytes().is_some_and(|held| held > max_memory) {
             return Err(GameError::Limit {
-                kind: gdl::LimitKind::Memory,
+                kind: LimitKind::Memory,
                 value: max_memory,
                 relation: "the trace".into(),
             });
@@ -310,12 +314,14 @@ fn wrap_moves(head: &str, moves: &[String]) -> String {
     out
 }
 
-/// Writes joint moves as a moves file that `crate::record::read_record`
-/// reads back.
+/// Writes joint moves as a moves file that
+/// [`read_record`](super::read_record) reads back: a first comment line
+/// naming the rules file `rules` and the `roles`, then one joint move a
+/// line.
 pub fn moves_file(rules: &str, roles: &[String], moves: &[Vec<String>]) -> String {
     let mut out = format!(
         "{}{rules}: one joint move per line ({})\n",
-        crate::record::MOVES_FILE_HEAD,
+        super::read::MOVES_FILE_HEAD,
         roles.join(" ")
     );
     for joint in moves {

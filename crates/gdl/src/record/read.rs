@@ -2,26 +2,28 @@
 //! match records and plain moves files, all brought to one form
 //! ([`Record`]) that says what was recorded at each step and what was not.
 //!
-//! A text trace (what `gdl trace` prints by default) draws its states as
-//! boards, so its facts cannot be read back: it is refused, with a message
-//! saying to record JSON. Facts and moves are read as KIF and written back
+//! A text trace ([`Trace::to_text`]) draws its states as boards, so its
+//! facts cannot be read back: it is refused ([`RecordError::TextTrace`]),
+//! and the caller says how to record JSON instead. Facts and moves are read as KIF and written back
 //! with single spaces in lower case, so that `( cell 1 1 b )` as ggp-base
 //! writes it and `(CELL 1 1 B)` compare equal to gdl's `(cell 1 1 b)`.
 
-use crate::trace::Trace;
-use gdl::Kif;
+use super::trace::Trace;
+use crate::syntax::kif::Kif;
 use serde::Deserialize;
+use std::fmt;
 
 /// Where a record came from, which decides what it holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RecordFormat {
-    /// A JSON trace of gdl (`gdl record`, `gdl trace --format json`):
-    /// states, legal moves, terminal flags, moves and goals.
+    /// A JSON trace of gdl ([`Trace::to_json`], [`record_file`]): states,
+    /// legal moves, terminal flags, moves and goals.
     Trace,
     /// A match record of ggp-base's game server: states, moves and goals,
     /// but no legal moves.
     Match,
-    /// A moves file (one joint move a line, as `play` saves): moves only.
+    /// A moves file (one joint move a line, as
+    /// [`moves_file`](super::moves_file) writes it): moves only.
     Moves,
 }
 
@@ -97,27 +99,24 @@ struct MatchRecord {
 /// so is a record of nothing: an empty file (or blank lines), comments
 /// without gdl's first line `; a game of ...` (which a game of no moves
 /// keeps), a JSON trace without steps. Errors name the line and column.
-pub fn read_record(text: &str) -> Result<Record, String> {
+pub fn read_record(text: &str) -> Result<Record, RecordError> {
     if text.trim_start().starts_with('{') {
-        return read_json(text);
+        return read_json(text).map_err(RecordError::Invalid);
     }
     if is_text_trace(text) {
-        return Err(
-            "a text trace is for people, and cannot be checked: record the game as JSON \
-             (`gdl record RULES`, or `gdl trace RULES --format json`)"
-                .to_string(),
-        );
+        return Err(RecordError::TextTrace);
     }
     if text.trim().is_empty() {
-        return Err(format!(
+        return Err(RecordError::Invalid(format!(
             "the file is empty: an empty record is not a game (a game of no moves, as gdl \
              saves it, still has its first line `{MOVES_FILE_HEAD}...`)"
-        ));
+        )));
     }
     let mut steps = Vec::new();
     for (n, line) in text.lines().enumerate() {
-        let terms = read_terms(line)
-            .map_err(|(column, e)| format!("line {}, column {column}: {e}", n + 1))?;
+        let terms = read_terms(line).map_err(|(column, e)| {
+            RecordError::Invalid(format!("line {}, column {column}: {e}", n + 1))
+        })?;
         if !terms.is_empty() {
             steps.push(RecordedStep {
                 moves: Some(terms),
@@ -126,13 +125,13 @@ pub fn read_record(text: &str) -> Result<Record, String> {
         }
     }
     // Comments alone are a game of no moves only under gdl's own first
-    // line (`play --save` before the first move writes it).
+    // line (a game saved before its first move has it).
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     if steps.is_empty() && !first.starts_with(MOVES_FILE_HEAD) {
-        return Err(format!(
+        return Err(RecordError::Invalid(format!(
             "no moves, only comments: not a recorded game (a game of no moves, as gdl saves \
              it, begins with the line `{MOVES_FILE_HEAD}...`)"
-        ));
+        )));
     }
     Ok(Record {
         format: RecordFormat::Moves,
@@ -142,19 +141,41 @@ pub fn read_record(text: &str) -> Result<Record, String> {
     })
 }
 
-/// True for a recorded game rather than typed input: a moves file as
-/// `play`'s `save` and `replay --save` write it (its first line is the
-/// comment `; a game of ...`), a JSON record or a text trace. `play
-/// --moves` reads typed input and refuses these; `play --load` reads them.
+/// Why a text is not a recorded game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordError {
+    /// A text trace: drawn for people, its facts cannot be read back; the
+    /// game must be recorded as JSON.
+    TextTrace,
+    /// Anything else: the message says what is wrong, and where.
+    Invalid(String),
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordError::TextTrace => f.write_str(
+                "a text trace is for people, and cannot be checked: record the game as JSON",
+            ),
+            RecordError::Invalid(message) => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+/// True for a recorded game rather than moves typed by a person: a moves
+/// file as [`moves_file`](super::moves_file) writes it (its first line is
+/// the comment `; a game of ...`), a JSON record or a text trace.
 pub fn is_recorded_game(text: &str) -> bool {
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     first.starts_with(MOVES_FILE_HEAD) || first.trim_start().starts_with('{') || is_text_trace(text)
 }
 
-/// How a moves file written by gdl begins (`crate::trace::moves_file`).
-pub const MOVES_FILE_HEAD: &str = "; a game of ";
+/// How a moves file written by gdl begins ([`moves_file`](super::moves_file)).
+pub(super) const MOVES_FILE_HEAD: &str = "; a game of ";
 
-/// A text trace of `gdl trace` or `gdl replay`: its first line names the
+/// A text trace ([`Trace::to_text`]): its first line names the
 /// roles, and its steps are headed `== step N ==`.
 fn is_text_trace(text: &str) -> bool {
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
@@ -260,7 +281,7 @@ fn from_match(m: MatchRecord) -> Result<Record, String> {
     })
 }
 
-/// A trace as a file for `gdl test`: JSON with one fact and one move a
+/// A trace as a recorded game to test rules against: JSON with one fact and one move a
 /// line, so that a change of the rules shows as a few changed lines in a
 /// diff.
 pub fn record_file(trace: &Trace) -> String {
@@ -286,11 +307,9 @@ mod tests {
             ]
         );
         let trace = "roles: a b\n\n== step 0 ==\n(cell 1 1 x)\nplayed: noop (mark 1 1)\n";
-        assert!(read_record(trace)
-            .unwrap_err()
-            .contains("record the game as JSON"));
+        assert_eq!(read_record(trace), Err(RecordError::TextTrace));
         assert_eq!(
-            read_record("(move a").unwrap_err(),
+            read_record("(move a").unwrap_err().to_string(),
             "line 1, column 1: unclosed `(`"
         );
     }
@@ -322,10 +341,9 @@ mod tests {
         assert_eq!(r.steps[0].terminal, None);
         assert_eq!(r.steps[1].legal, Some(vec![]));
         assert_eq!(r.goals, Some(vec![100]));
-        assert!(read_record("{ nope").unwrap_err().starts_with("bad JSON"));
-        assert!(read_record(r#"{"roles": 3}"#)
-            .unwrap_err()
-            .starts_with("bad JSON trace"));
+        let err = |text: &str| read_record(text).unwrap_err().to_string();
+        assert!(err("{ nope").starts_with("bad JSON"));
+        assert!(err(r#"{"roles": 3}"#).starts_with("bad JSON trace"));
     }
 
     #[test]
@@ -342,12 +360,13 @@ mod tests {
         let short = r#"{"states":["( ( c 0 ) )"],"moves":[["go"]]}"#;
         assert!(read_record(short)
             .unwrap_err()
+            .to_string()
             .contains("1 states but 1 moves"));
     }
 
     #[test]
     fn moves_files_refuse_characters_kif_does_not_allow() {
-        let err = |text: &str| read_record(text).unwrap_err();
+        let err = |text: &str| read_record(text).unwrap_err().to_string();
         assert_eq!(
             err("noop\nnoop \"mark 2 2\""),
             "line 2, column 6: unexpected character `\"`"
