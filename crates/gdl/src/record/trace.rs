@@ -168,34 +168,26 @@ impl Trace {
     /// Plays the joint moves given as text (one per role, role order) from
     /// the initial state, checking each against the legal moves.
     pub fn replay(game: &mut Game, moves: &[Vec<String>]) -> Replay {
-        let mut trace = Trace::new(game);
-        let mut state = game.initial_state();
-        let error = (|| {
-            trace.push(game, &state).map_err(|e| (0, e))?;
-            for (i, joint) in moves.iter().enumerate() {
-                let roles = game.roles();
-                if joint.len() != roles.len() {
-                    let e = GameError::WrongMoveCount {
-                        expected: roles.len(),
-                        given: joint.len(),
-                    };
-                    return Err((i, e));
-                }
-                if trace.steps[i].terminal {
-                    return Err((i, GameError::Terminal));
-                }
-                let mut played = Vec::new();
-                for (&role, text) in roles.iter().zip(joint) {
-                    played.push(legal_move(game, &state, role, text).map_err(|e| (i, e))?);
-                }
-                state = game.next_state(&state, &played).map_err(|e| (i, e))?;
-                trace.steps[i].moves = Some(played.iter().map(|&m| game.move_text(m)).collect());
-                trace.push(game, &state).map_err(|e| (i + 1, e))?;
+        let mut given = moves.iter();
+        let mut replay = Trace::play(game, moves.len(), |game, state| {
+            let joint = given.next().expect("the game stops after the last move");
+            let roles = game.roles();
+            if joint.len() != roles.len() {
+                return Err(GameError::WrongMoveCount {
+                    expected: roles.len(),
+                    given: joint.len(),
+                });
             }
-            Ok(())
-        })()
-        .err();
-        Replay { trace, error }
+            (roles.iter().zip(joint))
+                .map(|(&role, text)| legal_move(game, state, role, text))
+                .collect()
+        });
+        // The game ended before the moves did: the next one is refused.
+        let last = replay.trace.steps.len() - 1;
+        if replay.error.is_none() && last < moves.len() {
+            replay.error = Some((last, GameError::Terminal));
+        }
+        replay
     }
 
     /// Plays a random game: each role picks uniformly among its legal moves
