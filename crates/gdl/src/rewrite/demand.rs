@@ -42,6 +42,7 @@
 //! when the transformed rules would not be stratified (a question asked
 //! through what the negation itself decides).
 
+use super::fresh_name;
 use crate::analysis::graph::DepGraph;
 use crate::syntax::ast::{Sentence, Term};
 use crate::syntax::keywords::keyword_named;
@@ -117,13 +118,16 @@ pub fn demand_state_questions(
     state_relations: &[Symbol],
     symbols: &mut Symbols,
 ) -> Option<Vec<Clause>> {
-    demand_each(
-        clauses,
-        state_relations,
-        symbols,
-        Binders::Before,
-        |_, _, _| true,
-    )
+    // A relation asked both by the legal moves and after the moves are
+    // known is asked on each side through a copy of its own.
+    let copied = super::move_copies::copy_for_moves(clauses, state_relations, symbols);
+    let (clauses, relations) = match &copied {
+        Some((copied, copies)) => (&copied[..], [state_relations, copies].concat()),
+        None => (clauses, state_relations.to_vec()),
+    };
+    demand_each(clauses, &relations, symbols, Binders::Before, |_, _, _| {
+        true
+    })
 }
 
 /// Which of a rule's other sentences bind the places that a use of a
@@ -210,7 +214,7 @@ fn transform(
     let patterns = patterns(clauses, target, symbols, binders, done)?;
     let demand_of: FxHashMap<Symbol, Symbol> = patterns
         .keys()
-        .map(|&r| (r, fresh_name(symbols, r)))
+        .map(|&r| (r, fresh_name(symbols, r, "?")))
         .collect();
     let mut out = Vec::with_capacity(clauses.len() * 2);
     for c in clauses {
@@ -419,16 +423,6 @@ fn asked(s: &Sentence, pattern: &[bool], demand: Symbol) -> Sentence {
     }
 }
 
-/// A name for the demand relation of `r` that no rule uses: `r?` (or
-/// `r??`, ... should a rule use that).
-fn fresh_name(symbols: &mut Symbols, r: Symbol) -> Symbol {
-    let mut name = format!("{}?", symbols.spelling(r));
-    while symbols.get(&name).is_some() {
-        name.push('?');
-    }
-    symbols.intern(&name)
-}
-
 /// Whether `legal`, `terminal` or `goal` depend on `does`, as they may
 /// once transformed: connect4's `(filled ?c ?h)`, read by the legal rule
 /// and by a next rule after `(does white (drop ?c))`, would be asked by a
@@ -621,14 +615,23 @@ mod tests {
     }
 
     #[test]
-    fn a_relation_the_legal_moves_read_is_not_asked_by_the_moves() {
+    fn a_relation_read_by_the_legal_moves_and_after_the_moves_is_asked_through_a_copy_on_each_side()
+    {
         // `far` is read by the legal rule and, after a `does`, by a next
-        // rule: its demand would depend on the moves, and the legal moves
-        // with it.
+        // rule: one demand relation would depend on the moves, and the
+        // legal moves with it. The next rule reads a copy, `far'`, asked
+        // its own questions.
         let rules = "(role r) (init (at 1)) (n 1) (n 2) (n 3)
             (<= (far ?a ?b) (true (at ?a)) (n ?b))
             (<= (legal r (go ?b)) (true (at ?a)) (far ?a ?b))
             (<= (next (at ?b)) (does r (go ?b)) (far ?b ?b))";
-        assert_eq!(transformed_state(rules, &["far"]), None);
+        let out = transformed_state(rules, &["far"]).expect("transformed");
+        assert!(out.contains("(far? ?a) :- (true (at ?a))"), "{out}");
+        assert!(out.contains("(far'? ?b ?b) :- (does r (go ?b))"), "{out}");
+        assert!(
+            out.contains("(next (at ?b)) :- (does r (go ?b)) (far' ?b ?b)"),
+            "{out}"
+        );
+        assert!(!out.contains("(far? ?b)"), "{out}");
     }
 }

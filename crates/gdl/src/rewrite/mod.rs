@@ -2,9 +2,25 @@
 //! may make before planning, each a file. `demand` derives a relation
 //! only for the questions the rules ask of it (magic sets); `condense`
 //! splits off the groups of a rule's literals that share no variable with
-//! the rest, so that grounding instantiates them once. (The split of a
+//! the rest, so that grounding instantiates them once; `move_copies`
+//! gives the rules that read the moves copies of their own of the
+//! relations of the state they use, so that demand can ask each side its
+//! own questions. (The split of a
 //! relation by constants belongs to the checks, in `analysis::split`:
 //! stratification is judged after it.)
 
 pub mod condense;
 pub mod demand;
+pub mod move_copies;
+
+use crate::syntax::symbol::{Symbol, Symbols};
+
+/// A name that no rule uses for a relation made from `r`: `r` followed by
+/// `suffix`, repeated until the name is new (`r?`, `r??`, ...).
+fn fresh_name(symbols: &mut Symbols, r: Symbol, suffix: &str) -> Symbol {
+    let mut name = format!("{}{suffix}", symbols.spelling(r));
+    while symbols.get(&name).is_some() {
+        name.push_str(suffix);
+    }
+    symbols.intern(&name)
+}
