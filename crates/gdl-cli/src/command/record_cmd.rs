@@ -95,8 +95,7 @@ pub fn record(args: RecordArgs) -> Result<ExitCode, Failure> {
     let trace = match &args.moves {
         Some(path) => {
             let name = file_name(path);
-            let moves = read_record(&read_file(path, &args.limits)?)
-                .map_err(|e| Failure::Usage(format!("{name}: {e}")))?;
+            let moves = read_record(&read_file(path, &args.limits)?, &name, &args.limits)?;
             let compared = compare(&mut loaded.game, &moves);
             if let Some(first) = compared.steps.first() {
                 let why = describe_step(first, &compared.trace.roles);
@@ -115,7 +114,7 @@ pub fn record(args: RecordArgs) -> Result<ExitCode, Failure> {
     };
     // What test and replay would refuse to read is not written.
     let text = record_file(&trace);
-    readable_back(&out, &text, args.limits.max_file_size)?;
+    readable_back(&out, &text, args.limits.file_limit())?;
     if args.out.is_none() {
         let folder = games_folder(&args.file);
         std::fs::create_dir_all(&folder)

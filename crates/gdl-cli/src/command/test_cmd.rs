@@ -295,10 +295,14 @@ fn run_suite(suite: &Suite, args: &TestArgs, results: &mut Vec<GameResult>) -> R
             error: None,
             roles: Vec::new(),
         };
-        let record = match read_record(&read_file(game, &args.limits)?) {
+        let record = match read_record(&read_file(game, &args.limits)?, &name, &args.limits) {
             Ok(record) => record,
+            // The memory budget reached stops the run, as a file too large does.
+            Err(e @ Failure::Game(_)) => return Err(e),
             Err(e) => {
-                r.error = Some(e);
+                let prefix = format!("{name}: ");
+                let message = e.message();
+                r.error = Some(message.strip_prefix(&prefix).unwrap_or(message).to_string());
                 show(&r, args.format);
                 results.push(r);
                 continue;
@@ -313,7 +317,7 @@ fn run_suite(suite: &Suite, args: &TestArgs, results: &mut Vec<GameResult>) -> R
             r.more = compared.steps.len() - shown;
             r.differences = compared.steps[..shown].to_vec();
             if args.update {
-                let limit = args.limits.max_file_size;
+                let limit = args.limits.file_limit();
                 update(game, &record.format, &compared, &mut r, limit)?;
             }
         }

@@ -19,6 +19,7 @@ mod trace;
 
 pub use board::{Board, BoardSpec};
 pub use read::{
-    is_recorded_game, read_record, record_file, Record, RecordError, RecordFormat, RecordedStep,
+    is_recorded_game, read_record, read_record_within, record_file, Record, RecordError,
+    RecordFormat, RecordedStep,
 };
 pub use trace::{legal_move, moves_file, observe, replay_text, sorted_moves, Replay, Step, Trace};
