@@ -12,6 +12,7 @@ pub mod play;
 pub mod player;
 pub mod random;
 pub mod record_cmd;
+pub mod review;
 pub mod stop;
 pub mod test_cmd;
 pub mod trace_cmd;

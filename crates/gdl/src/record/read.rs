@@ -57,6 +57,9 @@ pub struct Record {
     pub steps: Vec<RecordedStep>,
     /// The goals at the end, in role order, when recorded.
     pub goals: Option<Vec<u8>>,
+    /// What made it, when the record says (gdl's records since they carry
+    /// it).
+    pub recorded: Option<super::Provenance>,
 }
 
 impl Record {
@@ -81,6 +84,7 @@ struct JsonStep {
 /// gdl's JSON trace.
 #[derive(Deserialize)]
 struct JsonTrace {
+    recorded: Option<super::Provenance>,
     roles: Vec<String>,
     steps: Bounded<JsonStep>,
     goals: Option<Vec<u8>>,
@@ -263,6 +267,7 @@ pub fn read_record_within(text: &str, max_memory: usize) -> Result<Record, Recor
         roles: None,
         steps,
         goals: None,
+        recorded: None,
     })
 }
 
@@ -401,6 +406,7 @@ fn read_json(text: &str, max_memory: usize) -> Result<Record, RecordError> {
             })
             .collect(),
         goals: t.goals,
+        recorded: t.recorded,
     })
 }
 
@@ -450,6 +456,7 @@ fn from_match(m: MatchRecord, max_memory: usize) -> Result<Record, RecordError> 
         roles: None,
         steps,
         goals: if completed { m.goal_values } else { None },
+        recorded: None,
     })
 }
 

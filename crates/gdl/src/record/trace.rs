@@ -45,6 +45,10 @@ pub struct Step {
 /// A played game, step by step.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Trace {
+    /// What made the game, when it is a recorded one (`gdl record`): the
+    /// rules file and its hash, the seed, the version of gdl.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recorded: Option<super::Provenance>,
     /// The roles, in the order of the rules file.
     pub roles: Vec<String>,
     /// Every state met, from the initial state.
@@ -134,6 +138,7 @@ impl Trace {
     /// An empty trace of `game`.
     pub fn new(game: &Game) -> Trace {
         Trace {
+            recorded: None,
             roles: game
                 .roles()
                 .iter()
@@ -418,6 +423,7 @@ mod tests {
     #[test]
     fn text_trace_shows_steps_moves_and_goals() {
         let t = Trace {
+            recorded: None,
             roles: vec!["a".into(), "b".into()],
             steps: vec![Step {
                 step: 0,
