@@ -497,7 +497,7 @@ mod tests {
     #[test]
     fn seats_count_wins_draws_losses_and_forced_moves() {
         let roles = vec!["a".to_string(), "b".to_string()];
-        let played = vec![
+        let played = [
             Played {
                 steps: 2,
                 goals: Some(vec![100, 0]),
