@@ -1088,7 +1088,10 @@ pub fn game_seed(seed: u64, i: usize) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{link_new, parse_bytes, place_new, regular_or_new, write_file, Existing, Failure};
+    use super::{
+        default_max_file_bytes, link_new, parse_bytes, place_new, regular_or_new, write_file,
+        Existing, Failure,
+    };
     use std::path::PathBuf;
 
     /// A fresh folder for one test's files.
@@ -1195,6 +1198,14 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept");
         assert_eq!(names(&dir), ["file", "link"]);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_default_file_size_scales_with_the_memory_budget() {
+        // A 21 MB recorded game is read under the default budget of 4 GiB.
+        assert_eq!(default_max_file_bytes(4 << 30), 256 << 20);
+        assert_eq!(default_max_file_bytes(64 << 20), 16 << 20);
+        assert_eq!(default_max_file_bytes(usize::MAX), u32::MAX as u64);
     }
 
     #[test]
