@@ -8,6 +8,7 @@
 use clap::Parser;
 use gdl_cli::cli::{is_print_failure, message, Args, STACK_BYTES};
 use gdl_cli::command;
+use gdl_cli::command::stop;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -18,31 +19,33 @@ static ALLOCATOR: gdl::CountingAllocator = gdl::CountingAllocator;
 /// Ends the process with exit status 1 once `seconds` have passed, after
 /// the file being written, if any (games saved with `--save` are written
 /// whole after every move, so what a timeout interrupts is never
-/// half-written). A time too long for a `Duration` (`1e20`, billions of
-/// years) is no time limit at all.
+/// half-written). A command that keeps its work (`random`, `analyse`,
+/// `bench`) is asked to stop first, and given a second to print what
+/// finished. A time too long for a `Duration` (`1e20`, billions of years)
+/// is no time limit at all.
 fn watchdog(seconds: f64) {
     let Ok(limit) = std::time::Duration::try_from_secs_f64(seconds) else {
         return;
     };
     std::thread::spawn(move || {
         std::thread::sleep(limit);
-        command::exit_after_writes(
-            1,
-            Some(&format!(
-                "error: the time limit ({seconds} seconds) was reached; raise it with --timeout"
-            )),
-        );
+        if stop::request(stop::Reason::TimedOut(seconds)) {
+            std::thread::sleep(stop::GRACE);
+        }
+        command::exit_after_writes(1, Some(&format!("error: {}", stop::timed_out(seconds))));
     });
 }
 
 /// Ctrl-C (SIGINT): the process ends with exit status 130 once the file
 /// being written, if any, is whole, saying what the command asked to be
-/// said (`play`: where the game so far is); a second Ctrl-C ends it at
-/// once. A process started with SIGINT ignored (`gdl player &` from a
+/// said (`play`: where the game so far is); a command that keeps its work
+/// (`random`, `analyse`, `bench`) is asked to stop first, and given a
+/// second to print what finished. A second Ctrl-C ends it at once. A process started with SIGINT ignored (`gdl player &` from a
 /// script) keeps ignoring it.
 #[cfg(unix)]
 mod interrupt {
     use gdl_cli::command;
+    use gdl_cli::command::stop;
     use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
     /// The end of the pipe the handler writes a byte to.
@@ -97,6 +100,9 @@ mod interrupt {
                         // SAFETY: reads one byte into a live local.
                         let n = libc::read(read_end, std::ptr::from_mut(&mut byte).cast(), 1);
                         if n == 1 {
+                            if stop::request(stop::Reason::Interrupted) {
+                                std::thread::sleep(stop::GRACE);
+                            }
                             command::exit_after_writes(command::INTERRUPTED, None);
                         }
                         if n == 0

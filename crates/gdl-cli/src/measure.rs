@@ -65,6 +65,24 @@ impl Rounds {
         }
     }
 
+    /// The rounds a run stopped at `at` (Ctrl-C) played whole, and the
+    /// seconds they cover: it is summarised over them, not the empty
+    /// rounds after. When not even the first was whole, it alone, cut to
+    /// the time it lasted.
+    pub fn finished_by(&self, at: Instant) -> (Rounds, f64) {
+        let elapsed = at.saturating_duration_since(self.start);
+        let whole = (elapsed.as_secs_f64() / self.round.as_secs_f64()) as usize;
+        let mut rounds = self.clone();
+        if whole == 0 {
+            rounds.counts.truncate(1);
+            rounds.round = elapsed.max(Duration::from_micros(1));
+        } else {
+            rounds.counts.truncate(whole.min(self.counts.len()));
+        }
+        let covered = rounds.round.as_secs_f64() * rounds.counts.len() as f64;
+        (rounds, covered)
+    }
+
     /// The counts of each round.
     pub fn counts(&self) -> &[Count] {
         &self.counts
@@ -242,6 +260,26 @@ mod tests {
         // States per round: 12, 12, 10.
         assert_eq!(s.states.median, 12.0);
         assert_eq!(s.mean_depth, 34.0 / 7.0);
+    }
+
+    #[test]
+    fn a_run_stopped_early_keeps_the_rounds_it_finished() {
+        let start = Instant::now();
+        let at = |s: f64| start + Duration::from_secs_f64(s);
+        let mut rounds = Rounds::new(start, 4.0, 4);
+        rounds.record(at(0.5), 3);
+        rounds.record(at(1.5), 3);
+        rounds.record(at(2.1), 3);
+        let (kept, seconds) = rounds.finished_by(at(2.5));
+        assert_eq!(kept.counts().len(), 2);
+        assert_eq!(kept.total().playouts, 2);
+        assert_eq!(seconds, 2.0);
+        // Not even one round whole: the first is kept, as long as it lasted.
+        let (first, seconds) = rounds.finished_by(at(0.5));
+        assert_eq!(first.counts().len(), 1);
+        assert_eq!(seconds, 0.5);
+        assert_eq!(first.summary(seconds).playouts.median, 2.0);
+        assert_eq!(rounds.finished_by(at(9.0)).0.counts().len(), 4);
     }
 
     #[test]

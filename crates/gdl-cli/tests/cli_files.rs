@@ -183,7 +183,7 @@ fn a_record_never_replaces_a_file_that_appears_while_it_is_written() {
         std::fs::write(dir.join("game.json"), "the other game\n").unwrap();
     });
     assert_eq!(run.code, 0, "{}", run.screen());
-    assert!(read("game.json").starts_with("{\n  \"roles\""));
+    assert!(read("game.json").starts_with("{\n  \"recorded\""));
     std::fs::remove_file(dir.join("game.json")).unwrap();
     let run = with_rules_from_fifo(&dir, &forced, || mkfifo(&dir.join("game.json")));
     assert_eq!(run.code, 2, "{}", run.screen());

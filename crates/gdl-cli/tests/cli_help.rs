@@ -136,3 +136,45 @@ fn every_command_has_examples_and_they_run() {
         }
     }
 }
+
+/// `player` and `match` end with examples too; those of `match` that need
+/// no player over HTTP run (`player`'s serve until stopped).
+#[test]
+fn player_and_match_help_end_with_examples() {
+    for command in ["player", "match"] {
+        let help = gdl(&["help", command], "").stdout;
+        let examples = examples(command);
+        assert!(examples.len() >= 2, "gdl help {command}:\n{help}");
+        let last = help.trim_end().lines().last().unwrap_or("");
+        assert!(last.trim_start().starts_with("gdl "), "{command}: {last}");
+    }
+    let dir = scratch("help-match-examples");
+    std::fs::create_dir_all(dir.join("rules")).unwrap();
+    std::fs::copy(
+        root().join("rules/tictactoe.gdl"),
+        dir.join("rules/tictactoe.gdl"),
+    )
+    .unwrap();
+    let bin = Path::new(env!("CARGO_BIN_EXE_gdl")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for example in examples("match").iter().filter(|e| !e.contains("http://")) {
+        let out = Command::new("sh")
+            .args(["-c", example])
+            .current_dir(&dir)
+            .env("PATH", &path)
+            .env("NO_COLOR", "1")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("sh runs");
+        assert!(
+            out.status.success(),
+            "{example}: {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

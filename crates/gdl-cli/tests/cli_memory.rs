@@ -185,7 +185,9 @@ fn a_trace_too_long_to_keep_stops_at_the_memory_limit() {
         "--board",
         "none",
     ];
-    let doing = "the memory limit (`max_memory`, 24 MiB) was reached while deriving `the trace`";
+    // Reached where the next allocation is: keeping the trace, or the
+    // model of the next state.
+    let doing = "the memory limit (`max_memory`, 24 MiB) was reached while deriving";
     let run = stops_at_the_budget("tests/cli/hostile", &args, "24M", doing);
     assert!(
         run.stdout.starts_with("roles: p\n"),
@@ -203,4 +205,215 @@ fn perft_stops_at_the_memory_limit() {
     let doing = "the memory limit (`max_memory`, 32 MiB) was reached";
     let run = stops_at_the_budget("../../rules", &args, "32M", doing);
     assert!(run.stdout.contains("\n    3 "), "{}", run.stdout);
+}
+
+/// Tic-tac-toe, the rules every input below is read against.
+const TICTACTOE: &str = "tests/cli/tictactoe.gdl";
+
+/// A fresh folder holding tic-tac-toe and `name`, written by `write`.
+fn with_input(test: &str, name: &str, write: impl FnOnce(&mut dyn std::io::Write)) -> PathBuf {
+    let dir = scratch(test);
+    std::fs::copy(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(TICTACTOE),
+        dir.join("ttt.gdl"),
+    )
+    .expect("copy the rules");
+    let mut file = std::io::BufWriter::new(std::fs::File::create(dir.join(name)).unwrap());
+    write(&mut file);
+    std::io::Write::flush(&mut file).unwrap();
+    dir
+}
+
+/// The error of a record whose reading reached the budget of `budget`.
+fn reading_stopped(run: &Run, file: &str, budget: &str) {
+    let said = format!("error: {file}: line ");
+    let limit = format!(
+        "the memory limit (`max_memory`, {budget}) was reached while reading the record; \
+         raise it with --max-memory"
+    );
+    assert!(
+        run.stderr.contains(&said) && run.stderr.contains(&limit),
+        "{}",
+        run.screen()
+    );
+}
+
+/// A recorded game of one step whose state lists 400,000 facts (7 MB of
+/// JSON, some 30 MB once read) stops at a budget of 16 MiB, located where
+/// the reading stopped (a 79 MB one once peaked at 926 MB under 256 MiB).
+#[test]
+fn a_recorded_game_stops_at_the_memory_limit_while_it_is_read() {
+    let dir = with_input("big_record", "big.json", |out| {
+        write!(
+            out,
+            "{{\"roles\":[\"xplayer\",\"oplayer\"],\"steps\":[{{\"step\":0,\"state\":["
+        )
+        .unwrap();
+        for i in 0..400_000 {
+            let comma = if i > 0 { "," } else { "" };
+            write!(out, "{comma}\"(filler {i})\"").unwrap();
+        }
+        write!(
+            out,
+            "],\"legal\":[[\"(mark 1 1)\"],[\"noop\"]],\"moves\":[\"(mark 1 1)\",\"noop\"]}}]}}"
+        )
+        .unwrap();
+    });
+    for command in ["replay", "play"] {
+        let args: &[&str] = match command {
+            "replay" => &["replay", "ttt.gdl", "big.json", "--max-memory", "16M"],
+            _ => &[
+                "play",
+                "ttt.gdl",
+                "--load",
+                "big.json",
+                "--max-memory",
+                "16M",
+            ],
+        };
+        let run = expect(&dir, args, 1);
+        reading_stopped(&run, "big.json", "16 MiB");
+    }
+}
+
+/// A moves file of 400,000 joint moves (6 MB; each a step of its own once
+/// read) stops at a budget of 16 MiB: `replay`, and `record --moves`.
+#[test]
+fn a_moves_file_stops_at_the_memory_limit_while_it_is_read() {
+    let dir = with_input("big_moves", "moves.txt", |out| {
+        for _ in 0..400_000 {
+            out.write_all(b"(mark 1 1) noop\n").unwrap();
+        }
+    });
+    let run = expect(
+        &dir,
+        &["replay", "ttt.gdl", "moves.txt", "--max-memory", "16M"],
+        1,
+    );
+    reading_stopped(&run, "moves.txt", "16 MiB");
+    let args = [
+        "record",
+        "ttt.gdl",
+        "--moves",
+        "moves.txt",
+        "--max-memory",
+        "16M",
+    ];
+    let run = expect(&dir, &args, 1);
+    reading_stopped(&run, "moves.txt", "16 MiB");
+    assert!(!dir.join("ttt.games").exists());
+}
+
+/// A file the budget has no room for is refused before it is read, by its
+/// size; one of unknown size (standard input) once it outgrows the room:
+/// an error naming `--max-memory`, never an abort (a 1 GiB moves file let
+/// in by `--max-file-size` once aborted at 5.8 GB).
+#[test]
+fn a_file_larger_than_the_budget_allows_is_refused_naming_the_budget() {
+    let line = "(mark 1 1) noop\n";
+    let dir = with_input("huge_moves", "moves.txt", |out| {
+        for _ in 0..(12 << 20) / line.len() {
+            out.write_all(line.as_bytes()).unwrap();
+        }
+    });
+    let args = [
+        "replay",
+        "ttt.gdl",
+        "moves.txt",
+        "--max-file-size",
+        "100000000",
+        "--max-memory",
+        "8M",
+    ];
+    let run = expect(&dir, &args, 1);
+    assert!(
+        run.stderr
+            .contains("error: moves.txt: reading it would take more than the memory limit (8 MiB)")
+            && run.stderr.ends_with("raise it with --max-memory\n"),
+        "{}",
+        run.screen()
+    );
+    let text = std::fs::read_to_string(dir.join("moves.txt")).unwrap();
+    let args = [
+        "replay",
+        "ttt.gdl",
+        "-",
+        "--max-file-size",
+        "100000000",
+        "--max-memory",
+        "8M",
+    ];
+    let run = crate::common::gdl_in(&dir, &args, &text);
+    assert_eq!(run.code, 1, "{}", run.screen());
+    assert!(
+        run.stderr
+            .contains("error: <stdin>: reading it would take more than the memory limit"),
+        "{}",
+        run.screen()
+    );
+}
+
+/// `gdl test` reads its recorded games within the budget too, and stops
+/// the run at it.
+#[test]
+fn recorded_games_under_test_stop_at_the_memory_limit() {
+    let dir = with_input("big_test", "notes.txt", |_| {});
+    expect(&dir, &["record", "ttt.gdl", "--seed", "1"], 0);
+    // The recorded game, its first state swollen by 400,000 facts.
+    let path = dir.join("ttt.games/seed-1.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let filler: Vec<String> = (0..400_000).map(|i| format!("\"(filler {i})\"")).collect();
+    let swollen = text.replacen(
+        "\"state\": [",
+        &format!("\"state\": [{},", filler.join(",")),
+        1,
+    );
+    assert_ne!(swollen, text);
+    std::fs::write(&path, swollen).unwrap();
+    let run = expect(&dir, &["test", "--max-memory", "16M"], 1);
+    reading_stopped(&run, "ttt.games/seed-1.json", "16 MiB");
+}
+
+/// A trace of 2,000 facts a state and thousands of steps stops at the
+/// budget, as JSON as well as text, and what it printed is the trace so
+/// far (written a step at a time, never held twice: it once peaked at 2.7
+/// times its budget).
+#[test]
+fn a_json_trace_stops_at_the_memory_limit() {
+    let mut text = String::from("(role p)\n(init (t 0))\n(legal p go)\n");
+    for i in 0..2000 {
+        text.push_str(&format!("(d k{i})\n"));
+    }
+    text.push_str(
+        "(<= (next (f ?x)) (d ?x))\n(<= (next (t 0)) (true (t 0)))\n\
+         (<= terminal (true (t 1)))\n(goal p 100)\n",
+    );
+    let dir = scratch("json_trace_budget");
+    std::fs::write(dir.join("wide.kif"), text).unwrap();
+    let args = [
+        "trace",
+        "wide.kif",
+        "--max-steps",
+        "100000",
+        "--format",
+        "json",
+        "--max-memory",
+        "16M",
+    ];
+    let run = expect(&dir, &args, 1);
+    assert!(
+        run.stderr
+            .contains("the memory limit (`max_memory`, 16 MiB) was reached")
+            && run.stderr.contains("raise it with --max-memory"),
+        "{}",
+        run.stderr
+    );
+    assert!(run
+        .stdout
+        .starts_with("{\n  \"roles\": [\"p\"],\n  \"steps\": [\n"));
+    assert!(
+        run.stdout.ends_with("\n  ]\n}\n"),
+        "{}",
+        &run.stdout[run.stdout.len() - 200..]
+    );
 }

@@ -111,6 +111,35 @@ fn the_manual_pages_render() {
     ] {
         assert!(roff.contains(section), "no {section} in\n{roff}");
     }
+    // gdl(1) alone describes every command: its flags and examples.
+    for command in [
+        "check",
+        "plan",
+        "play",
+        "trace",
+        "replay",
+        "record",
+        "test",
+        "random",
+        "perft",
+        "bench",
+        "analyse",
+        "player",
+        "match",
+        "completions",
+        "manpage",
+    ] {
+        let heading = format!(".SH \"COMMAND: GDL {}\"", command.to_uppercase());
+        let at = roff
+            .find(&heading)
+            .unwrap_or_else(|| panic!("no {heading}"));
+        let section = &roff[at..];
+        let end = section[1..].find(".SH ").map_or(section.len(), |e| e + 1);
+        let section = &section[..end];
+        for part in [".SS SYNOPSIS", ".SS OPTIONS", ".SS EXAMPLES"] {
+            assert!(section.contains(part), "{command}: no {part} in\n{section}");
+        }
+    }
     // Every page, one a subcommand, in a folder.
     let dir = scratch("manpages");
     let out = dir.join("man1");

@@ -24,6 +24,7 @@ mod cli_json;
 mod cli_match;
 mod cli_memory;
 mod cli_names;
+mod cli_partial;
 mod cli_play;
 mod cli_player;
 mod cli_player_bounds;

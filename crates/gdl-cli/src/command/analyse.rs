@@ -7,6 +7,7 @@
 //! role's player seeded S+i plus its role number), so with an iteration
 //! budget the figures do not depend on the number of threads.
 
+use super::stop::{self, Reason};
 use super::{game_seed, load, threads, Failure, Format, LimitArgs};
 use gdl::{Budget, Game, GameError, SearchPlayer, State, Stop};
 use serde::Serialize;
@@ -193,48 +194,114 @@ pub struct Analysis {
     pub branching: f64,
     /// Per seat, in role order.
     pub seats: Vec<Seat>,
+    /// Whether Ctrl-C or `--timeout` stopped the series early: the figures
+    /// are of the games that finished.
+    pub partial: bool,
+    /// What stopped it early (`interrupt`, `timeout`), when something did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped_by: Option<&'static str>,
+    /// How many games were asked for, when the series stopped early.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub games_asked: Option<usize>,
+}
+
+/// The figures of the games played so far, added up game by game so that
+/// a long series holds no more than one game's (and a series stopped early
+/// has its figures).
+#[derive(Clone, Debug, Default)]
+struct Tally {
+    /// Games played.
+    games: usize,
+    /// Games the step limit ended.
+    cut: usize,
+    /// Sum, least and most of the lengths.
+    length_sum: u128,
+    min_length: Option<usize>,
+    max_length: usize,
+    /// States played (a joint move chosen in each), and the sum of their
+    /// joint moves.
+    states: usize,
+    joint_sum: f64,
+    /// Per role: wins, draws, losses, sum of goals over the games that
+    /// ended, sum of legal move counts, states with one legal move.
+    seats: Vec<SeatTally>,
+    /// Games that ended.
+    ended: usize,
+}
+
+/// One role's part of a [`Tally`].
+#[derive(Clone, Debug, Default)]
+struct SeatTally {
+    wins: usize,
+    draws: usize,
+    losses: usize,
+    goal_sum: f64,
+    legal_sum: f64,
+    forced: usize,
+}
+
+impl Tally {
+    /// The tally of no game, of `roles` roles.
+    fn new(roles: usize) -> Tally {
+        Tally {
+            seats: vec![SeatTally::default(); roles],
+            ..Tally::default()
+        }
+    }
+
+    /// Adds one game.
+    fn add(&mut self, p: &Played) {
+        self.games += 1;
+        self.length_sum += p.steps as u128;
+        self.min_length = Some(self.min_length.map_or(p.steps, |m| m.min(p.steps)));
+        self.max_length = self.max_length.max(p.steps);
+        for counts in &p.legal {
+            self.states += 1;
+            self.joint_sum += counts.iter().product::<usize>() as f64;
+            for (seat, &n) in self.seats.iter_mut().zip(counts) {
+                seat.legal_sum += n as f64;
+                seat.forced += usize::from(n == 1);
+            }
+        }
+        let Some(goals) = &p.goals else {
+            self.cut += 1;
+            return;
+        };
+        self.ended += 1;
+        // A role wins alone with the best goal, draws sharing it, loses
+        // below it.
+        let best = goals.iter().copied().max().unwrap_or(0);
+        let top = goals.iter().filter(|&&g| g == best).count();
+        for (seat, &g) in self.seats.iter_mut().zip(goals) {
+            match (g == best, top) {
+                (true, 1) => seat.wins += 1,
+                (true, _) => seat.draws += 1,
+                _ => seat.losses += 1,
+            }
+            seat.goal_sum += g as f64;
+        }
+    }
 }
 
 fn analysis(
     rules: &str,
     roles: &[String],
-    played: &[Played],
+    tally: &Tally,
     seed: u64,
     budget: String,
     max_steps: usize,
 ) -> Analysis {
-    let n = played.len();
-    let states: Vec<&Vec<usize>> = played.iter().flat_map(|p| &p.legal).collect();
-    let lengths: Vec<usize> = played.iter().map(|p| p.steps).collect();
+    let n = tally.games;
     let mean = |sum: f64, count: usize| if count == 0 { 0.0 } else { sum / count as f64 };
-    let seats = (0..roles.len())
-        .map(|r| {
-            let (mut wins, mut draws, mut losses, mut goal, mut ended) = (0, 0, 0, 0.0, 0);
-            // A role wins alone with the best goal, draws sharing it,
-            // loses below it.
-            for goals in played.iter().filter_map(|p| p.goals.as_ref()) {
-                let best = goals.iter().copied().max().unwrap_or(0);
-                let top = goals.iter().filter(|&&g| g == best).count();
-                match (goals[r] == best, top) {
-                    (true, 1) => wins += 1,
-                    (true, _) => draws += 1,
-                    _ => losses += 1,
-                }
-                goal += goals[r] as f64;
-                ended += 1;
-            }
-            Seat {
-                role: roles[r].clone(),
-                wins: Rate::new(wins, n),
-                draws: Rate::new(draws, n),
-                losses: Rate::new(losses, n),
-                mean_goal: mean(goal, ended),
-                mean_legal: mean(states.iter().map(|s| s[r] as f64).sum(), states.len()),
-                forced: mean(
-                    states.iter().filter(|s| s[r] == 1).count() as f64,
-                    states.len(),
-                ),
-            }
+    let seats = (roles.iter().zip(&tally.seats))
+        .map(|(role, s)| Seat {
+            role: role.clone(),
+            wins: Rate::new(s.wins, n),
+            draws: Rate::new(s.draws, n),
+            losses: Rate::new(s.losses, n),
+            mean_goal: mean(s.goal_sum, tally.ended),
+            mean_legal: mean(s.legal_sum, tally.states),
+            forced: mean(s.forced as f64, tally.states),
         })
         .collect();
     Analysis {
@@ -242,19 +309,16 @@ fn analysis(
         games: n,
         seed,
         budget,
-        step_limit: Rate::new(played.iter().filter(|p| p.goals.is_none()).count(), n),
+        step_limit: Rate::new(tally.cut, n),
         max_steps,
-        mean_length: mean(lengths.iter().sum::<usize>() as f64, n),
-        min_length: lengths.iter().copied().min().unwrap_or(0),
-        max_length: lengths.iter().copied().max().unwrap_or(0),
-        branching: mean(
-            states
-                .iter()
-                .map(|s| s.iter().product::<usize>() as f64)
-                .sum(),
-            states.len(),
-        ),
+        mean_length: mean(tally.length_sum as f64, n),
+        min_length: tally.min_length.unwrap_or(0),
+        max_length: tally.max_length,
+        branching: mean(tally.joint_sum, tally.states),
         seats,
+        partial: false,
+        stopped_by: None,
+        games_asked: None,
     }
 }
 
@@ -271,7 +335,19 @@ fn percent(r: &Rate) -> String {
 impl Analysis {
     /// The table for people.
     pub fn to_text(&self) -> String {
-        let mut out = format!(
+        let mut out = String::new();
+        if let (Some(by), Some(asked)) = (self.stopped_by, self.games_asked) {
+            let by = if by == "timeout" {
+                "the time limit"
+            } else {
+                "Ctrl-C"
+            };
+            out.push_str(&format!(
+                "partial: stopped by {by} after {} of the {asked} games asked for\n",
+                self.games
+            ));
+        }
+        out += &format!(
             "{}: {} games of self-play (seeds {} to {}), search {} a move\n",
             self.rules,
             self.games,
@@ -320,7 +396,16 @@ impl Analysis {
 }
 
 /// Runs `gdl analyse`.
+///
+/// The whole run keeps its work ([`stop::keeping_work`]): Ctrl-C or
+/// `--timeout`, once the rules are loaded, prints what finished, marked
+/// partial; during the loading, the process ends within [`stop::GRACE`].
 pub fn analyse(args: AnalyseArgs) -> Result<ExitCode, Failure> {
+    stop::keeping_work(|| analyse_keeping(args))
+}
+
+/// [`analyse`], its work kept when it is stopped early.
+fn analyse_keeping(args: AnalyseArgs) -> Result<ExitCode, Failure> {
     let loaded = load(&args.file, &args.limits)?;
     let game = loaded.game;
     let roles: Vec<String> = (game.roles().iter())
@@ -337,7 +422,8 @@ pub fn analyse(args: AnalyseArgs) -> Result<ExitCode, Failure> {
         ),
     };
     let n = args.games;
-    let mut played: Vec<Played> = Vec::new();
+    let mut tally = Tally::new(roles.len());
+    let mut stopped: Option<Reason> = None;
     let mut first_error: Option<(usize, usize, GameError)> = None;
     // Each result comes in its game's place, so the figures do not depend
     // on the threads.
@@ -346,8 +432,12 @@ pub fn analyse(args: AnalyseArgs) -> Result<ExitCode, Failure> {
         self_play(game, budget, game_seed(args.seed, i), stop)
     };
     gdl::play_games(&game, n, threads(args.threads), play, |result| {
+        if let Some(reason) = stop::reason() {
+            stopped = Some(reason);
+            return ControlFlow::Break(());
+        }
         match result {
-            Some((_, Ok(p))) => played.push(p),
+            Some((_, Ok(p))) => tally.add(&p),
             Some((i, Err((step, e)))) => {
                 first_error = Some((i, step, e));
                 return ControlFlow::Break(());
@@ -363,14 +453,19 @@ pub fn analyse(args: AnalyseArgs) -> Result<ExitCode, Failure> {
             super::describe(&e)
         )));
     }
-    let a = analysis(
+    let mut a = analysis(
         &loaded.name,
         &roles,
-        &played,
+        &tally,
         args.seed,
         budget_text,
         args.max_steps,
     );
+    if let Some(reason) = stopped {
+        a.partial = true;
+        a.stopped_by = Some(reason.name());
+        a.games_asked = Some(n);
+    }
     match args.format {
         Format::Text => print!("{}", a.to_text()),
         Format::Json => println!(
@@ -379,7 +474,10 @@ pub fn analyse(args: AnalyseArgs) -> Result<ExitCode, Failure> {
                 .map_err(|e| Failure::Io(format!("cannot write the analysis: {e}")))?
         ),
     }
-    Ok(ExitCode::SUCCESS)
+    match stopped {
+        Some(reason) => Err(stop::failure(reason)),
+        None => Ok(ExitCode::SUCCESS),
+    }
 }
 
 #[cfg(test)]
@@ -399,7 +497,7 @@ mod tests {
     #[test]
     fn seats_count_wins_draws_losses_and_forced_moves() {
         let roles = vec!["a".to_string(), "b".to_string()];
-        let played = vec![
+        let played = [
             Played {
                 steps: 2,
                 goals: Some(vec![100, 0]),
@@ -416,7 +514,9 @@ mod tests {
                 legal: vec![vec![1, 1]; 4],
             },
         ];
-        let a = analysis("x.gdl", &roles, &played, 0, "1 iterations".into(), 4);
+        let mut tally = Tally::new(2);
+        played.iter().for_each(|p| tally.add(p));
+        let a = analysis("x.gdl", &roles, &tally, 0, "1 iterations".into(), 4);
         assert_eq!(a.seats[0].wins.count, 1);
         assert_eq!(a.seats[0].draws.count, 1);
         assert_eq!(a.seats[1].losses.count, 1);

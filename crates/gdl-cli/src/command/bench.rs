@@ -6,6 +6,7 @@
 //! not counted, and the overall rates are over the time the finished
 //! playouts took.
 
+use super::stop::{self, Reason};
 use super::{load, threads, Failure, Format, LimitArgs, MAX_THREADS};
 use crate::measure::{peak_rss_kib, run_until, Rate, Rounds, Summary};
 use gdl::{Game, GameError, RandomPlayer, Stop};
@@ -113,10 +114,17 @@ fn play(
     let mut seed = first;
     let initial = game.initial_state();
     let run = run_until(&mut rounds, |deadline| {
+        // Ctrl-C or --timeout: the run ends, the playout under way
+        // stopped and not counted.
+        if stop::flag().load(std::sync::atomic::Ordering::Relaxed) {
+            return Ok(None);
+        }
         let mut player = RandomPlayer::in_engine_order(seed);
         let played = seed;
         seed = seed.wrapping_add(stride);
-        let stop = Stop::steps(max_steps).until(deadline);
+        let stop = Stop::steps(max_steps)
+            .until(deadline)
+            .or_cancelled(stop::flag());
         let outcome = match game.random_outcome(&initial, &mut player, stop) {
             Ok(outcome) => outcome,
             Err((step, error)) if keep_going && super::is_fault_of_the_rules(&error) => {
@@ -155,7 +163,16 @@ fn play(
 }
 
 /// Runs `gdl bench`.
+///
+/// The whole run keeps its work ([`stop::keeping_work`]): Ctrl-C or
+/// `--timeout`, once the rules are loaded, prints what finished, marked
+/// partial; during the loading, the process ends within [`stop::GRACE`].
 pub fn bench(args: BenchArgs) -> Result<ExitCode, Failure> {
+    stop::keeping_work(|| bench_keeping(args))
+}
+
+/// [`bench`], its work kept when it is stopped early.
+fn bench_keeping(args: BenchArgs) -> Result<ExitCode, Failure> {
     if !(args.seconds > 0.0 && args.seconds <= MAX_SECONDS) {
         return Err(Failure::Usage(format!(
             "--seconds {}: must be a positive number up to {MAX_SECONDS}",
@@ -196,7 +213,8 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode, Failure> {
             handles.into_iter().map(|h| h.map(|h| h.join())).collect()
         });
     let elapsed = start.elapsed().as_secs_f64();
-    let mut all = rounds;
+    let early = stop::reason();
+    let mut all = rounds.clone();
     let (mut cut, mut stopped, mut seconds, mut faults) = (0, 0, 0.0, 0);
     let mut first_error: Option<PlayoutError> = None;
     let mut first_fault: Option<PlayoutError> = None;
@@ -219,6 +237,13 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode, Failure> {
     if let Some(e) = first_error {
         return Err(Failure::Game(e.describe(&args.file)));
     }
+    let mut covered = elapsed;
+    if early.is_some() {
+        let (whole, whole_seconds) = all.finished_by(Instant::now());
+        all = whole;
+        seconds = seconds.min(whole_seconds);
+        covered = whole_seconds;
+    }
     let report = Report {
         name: &loaded.name,
         engine: loaded.game.engine().to_string(),
@@ -232,13 +257,19 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode, Failure> {
         faults,
         first_fault: first_fault.map(|e| e.describe(&args.file)),
         peak_rss_kib: peak_rss_kib(),
+        partial: early,
+        seconds_asked: args.seconds,
+        covered,
     };
     if args.json || args.format == Format::Json {
         println!("{}", report.json());
     } else {
         print!("{}", report.text());
     }
-    Ok(ExitCode::SUCCESS)
+    match early {
+        Some(reason) => Err(stop::failure(reason)),
+        None => Ok(ExitCode::SUCCESS),
+    }
 }
 
 /// Of two playout errors, the one of the smaller seed (the one a run of
@@ -269,6 +300,14 @@ struct Report<'a> {
     faults: u64,
     first_fault: Option<String>,
     peak_rss_kib: Option<u64>,
+    /// What stopped the run early (Ctrl-C, `--timeout`), if anything: the
+    /// figures are then of the rounds it played whole.
+    partial: Option<Reason>,
+    /// The `--seconds` asked for.
+    seconds_asked: f64,
+    /// The seconds the rates are of: the rounds played whole of a run
+    /// stopped early.
+    covered: f64,
 }
 
 impl Report<'_> {
@@ -280,7 +319,18 @@ impl Report<'_> {
                 r.median, r.low, r.high, r.overall
             )
         };
-        let mut out = format!(
+        let mut out = String::new();
+        if let Some(reason) = self.partial {
+            out += &format!(
+                "partial: stopped by {} after {:.2} of the {} seconds asked for; the rates are \
+                 of the first {:.2} seconds\n",
+                reason.words(),
+                self.elapsed,
+                self.seconds_asked,
+                self.covered
+            );
+        }
+        out += &format!(
             "rules: {}\nengine: {}, loaded in {:.3} s\nthreads: {}, seconds: {:.2}, rounds: {}\n",
             self.name, self.engine, self.load_seconds, self.threads, self.elapsed, s.rounds
         );
@@ -341,6 +391,8 @@ impl Report<'_> {
             "faults": self.faults,
             "first_fault": self.first_fault,
             "peak_rss_kib": self.peak_rss_kib,
+            "partial": self.partial.is_some(),
+            "stopped_by": self.partial.map(Reason::name),
         })
     }
 }

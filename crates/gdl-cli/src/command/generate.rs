@@ -58,14 +58,46 @@ pub fn manpage(args: ManpageArgs, cli: clap::Command) -> Result<ExitCode, Failur
             write_pages(cli, &dir)?;
         }
         None => {
-            let mut roff = Vec::new();
-            clap_mangen::Man::new(cli)
-                .render(&mut roff)
+            let mut cli = cli.disable_help_subcommand(true);
+            cli.build();
+            let roff = whole_page(&cli)
                 .map_err(|e| Failure::Io(format!("cannot render the manual page: {e}")))?;
-            print!("{}", String::from_utf8_lossy(&roff));
+            print!("{roff}");
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// gdl(1) whole: the page of `gdl`, then a section for each subcommand
+/// with all its page says (synopsis, description, its flags and limits,
+/// examples), their headings made subsections, so that `man gdl` alone
+/// describes every command.
+fn whole_page(cli: &clap::Command) -> std::io::Result<String> {
+    let mut roff = Vec::new();
+    clap_mangen::Man::new(cli.clone()).render(&mut roff)?;
+    let mut page = String::from_utf8_lossy(&roff).into_owned();
+    for sub in cli.get_subcommands().filter(|s| !s.is_hide_set()) {
+        let man = clap_mangen::Man::new(sub.clone());
+        let mut part = Vec::new();
+        man.render_synopsis_section(&mut part)?;
+        man.render_description_section(&mut part)?;
+        man.render_options_section(&mut part)?;
+        if sub.get_after_long_help().is_some() {
+            man.render_extra_section(&mut part)?;
+        }
+        let part = String::from_utf8_lossy(&part)
+            .replace(".SH EXTRA", ".SH EXAMPLES")
+            .replace(".SH ", ".SS ");
+        let name = sub.get_bin_name().unwrap_or(sub.get_name()).to_uppercase();
+        page.push_str(&format!(".SH \"COMMAND: {name}\"\n"));
+        // Each part begins with roff's preamble, which needs saying once.
+        page.extend(
+            part.lines()
+                .filter(|l| !l.starts_with(".ie ") && !l.starts_with(".el "))
+                .map(|l| format!("{l}\n")),
+        );
+    }
+    Ok(page)
 }
 
 /// Writes the page of `cmd` and those of its subcommands (hidden ones left

@@ -26,6 +26,14 @@ use std::time::{Duration, Instant};
 
 /// Arguments of `gdl match`.
 #[derive(clap::Args)]
+#[command(after_long_help = "\
+Examples:
+  # The search player (100 iterations a move) against random moves:
+  gdl match rules/tictactoe.gdl --players ai:100 random
+  # Three matches, recorded in tictactoe.games/ where `gdl test` finds them:
+  gdl match rules/tictactoe.gdl --players ai:100 ai:0.05s --matches 3 --force
+  # Against a player over HTTP (`gdl player --port 9147`), clocks in seconds:
+  gdl match rules/tictactoe.gdl --players http://127.0.0.1:9147 ai --play-clock 2")]
 pub struct MatchArgs {
     /// The rules file (`-`: standard input).
     pub file: PathBuf,
@@ -211,7 +219,7 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, Failure> {
         let played = manager.play(&mut game, i, seed);
         if !played.trace.steps.is_empty() {
             let text = record_file(&played.trace);
-            readable_back(path, &text, args.limits.max_file_size)?;
+            readable_back(path, &text, args.limits.file_limit())?;
             write_file(path, text.as_bytes(), existing)?;
         }
         let end = match &played.trace.goals {

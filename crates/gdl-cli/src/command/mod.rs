@@ -12,6 +12,8 @@ pub mod play;
 pub mod player;
 pub mod random;
 pub mod record_cmd;
+pub mod review;
+pub mod stop;
 pub mod test_cmd;
 pub mod trace_cmd;
 
@@ -78,6 +80,41 @@ impl Failure {
     pub fn at_step(step: usize, e: &GameError) -> Failure {
         Failure::Game(format!("step {step}: {}", describe(e)))
     }
+
+    /// A game error at a step of the game, with the facts of the state
+    /// where a fault of the rules was met, when known ([`fault_state`]).
+    pub fn at_fault(step: usize, e: &GameError, fault: Option<&[String]>) -> Failure {
+        let mut message = format!("step {step}: {}", describe(e));
+        if let Some(facts) = fault {
+            message.push_str(&fault_state(step, facts));
+        }
+        Failure::Game(message)
+    }
+}
+
+/// The most facts of a state an error lists.
+const FAULT_FACTS_SHOWN: usize = 60;
+
+/// The facts of the state where a game met a fault of the rules, for the
+/// end of an error message: `\n  the state at step 4 (2 facts):\n    (a)...`,
+/// the first [`FAULT_FACTS_SHOWN`] of them.
+pub fn fault_state(step: usize, facts: &[String]) -> String {
+    let mut out = format!(
+        "\n  the state at step {step} ({} fact{}):",
+        facts.len(),
+        if facts.len() == 1 { "" } else { "s" }
+    );
+    for fact in facts.iter().take(FAULT_FACTS_SHOWN) {
+        out.push_str("\n    ");
+        out.push_str(fact);
+    }
+    if facts.len() > FAULT_FACTS_SHOWN {
+        out.push_str(&format!(
+            "\n    ... and {} more",
+            facts.len() - FAULT_FACTS_SHOWN
+        ));
+    }
+    out
 }
 
 /// Whether an error is a fault of the rules met in a state (which
@@ -220,10 +257,13 @@ pub struct LimitArgs {
     #[arg(long, help_heading = LIMITS, value_name = "N")]
     pub max_ground_atoms: Option<usize>,
     /// Largest file read, in bytes: the rules file, a recorded game, a file
-    /// of moves (and a line of `play`'s input); at most 4 GiB - 1.
-    #[arg(long, help_heading = LIMITS, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_BYTES,
+    /// of moves (and a line of `play`'s input; `player`: a message's body);
+    /// at most 4 GiB - 1 [default: 16 MiB for rules and messages; for
+    /// recorded games and moves files a sixteenth of --max-memory, at least
+    /// 16 MiB].
+    #[arg(long, help_heading = LIMITS, value_name = "BYTES",
           value_parser = clap::value_parser!(u64).range(1..=gdl::MAX_SOURCE_BYTES as u64))]
-    pub max_file_size: u64,
+    pub max_file_size: Option<u64>,
     /// Most memory the command may hold, in bytes or with a unit (`512M`,
     /// `2G`); reaching it stops the command with an error naming what was
     /// being computed [default: half the machine's memory, at most 4G].
@@ -278,10 +318,19 @@ pub fn parse_bytes(text: &str) -> Result<usize, String> {
     bytes.filter(|&b| b > 0).ok_or_else(too_big)
 }
 
-/// The largest rules file read unless `--max-file-size` says otherwise:
-/// far above any real game (the largest of ours is 16 KB); a 50 MB file of
-/// facts takes 20 s and 2 GB to load.
+/// The default of `--max-file-size` for rules files (and `player`'s
+/// messages), and the least for recorded games: far above any real rules
+/// file (the largest of ours is 16 KB).
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// The default of `--max-file-size` under a memory budget of `max_memory`
+/// bytes: a sixteenth of it (a recorded game takes some ten times its size
+/// once read, a rules file of facts some forty), at least
+/// [`DEFAULT_MAX_FILE_BYTES`]: 256 MiB under the default budget of 4 GiB,
+/// so that a recorded game of a published puzzle (21 MB) is read.
+pub fn default_max_file_bytes(max_memory: usize) -> u64 {
+    (max_memory as u64 / 16).clamp(DEFAULT_MAX_FILE_BYTES, gdl::MAX_SOURCE_BYTES as u64)
+}
 
 /// How `--board` asks a command to draw states.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -312,14 +361,19 @@ impl BoardMode {
     }
 }
 
-/// Reads a recorded game ([`gdl::record::read_record`]); a text trace is
-/// refused with the commands that record the game as JSON.
-pub fn read_record(text: &str) -> Result<Record, String> {
-    gdl::record::read_record(text).map_err(|e| match e {
-        RecordError::TextTrace => {
-            format!("{e} (`gdl record RULES`, or `gdl trace RULES --format json`)")
+/// Reads a recorded game ([`gdl::record::read_record_within`]) within the
+/// memory budget of `limits`, `name` the file's name for messages; a text
+/// trace is refused with the commands that record the game as JSON (a
+/// usage error, exit 2), the budget reached is named with its flag (exit 1).
+pub fn read_record(text: &str, name: &str, limits: &LimitArgs) -> Result<Record, Failure> {
+    gdl::record::read_record_within(text, limits.to_limits().max_memory).map_err(|e| match e {
+        RecordError::TextTrace => Failure::Usage(format!(
+            "{name}: {e} (`gdl record RULES`, or `gdl trace RULES --format json`)"
+        )),
+        RecordError::Memory { .. } => {
+            Failure::Game(format!("{name}: {e}; {}", raise(gdl::LimitKind::Memory)))
         }
-        RecordError::Invalid(message) => message,
+        RecordError::Invalid(message) => Failure::Usage(format!("{name}: {message}")),
     })
 }
 
@@ -413,7 +467,7 @@ fn is_advice(d: &Diagnostic) -> bool {
 /// 1): a regular file by its size before reading, anything else (a pipe,
 /// `/dev/zero`) once it has given one byte more than the limit.
 pub fn read_rules(path: &Path, limits: &LimitArgs) -> Result<Vec<u8>, Failure> {
-    read_bounded(path, limits.max_file_size, "rules files")
+    read_bounded(path, limits.rules_limit(), limits, "rules files")
 }
 
 /// The file name that stands for standard input: `-`, wherever a file is
@@ -444,10 +498,18 @@ pub fn file_name(path: &Path) -> String {
 static STDIN_READ: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Reads a file named on the command line, at most `limit` bytes of it
-/// (more is an error naming `--max-file-size`, exit 1); `what` the files of
-/// its kind, for the message. A file that cannot be read exits 2. `-` is
-/// standard input, read to its end (once: a second `-` is a usage error).
-fn read_bounded(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Failure> {
+/// (`--max-file-size`; more is an error naming the flag, exit 1) and no more than
+/// the memory budget has room for (an error naming `--max-memory`, exit 1);
+/// `what` the files of its kind, for the message. A file that cannot be
+/// read exits 2. `-` is standard input, read to its end (once: a second
+/// `-` is a usage error).
+fn read_bounded(
+    path: &Path,
+    limit: u64,
+    limits: &LimitArgs,
+    what: &str,
+) -> Result<Vec<u8>, Failure> {
+    let budget = limits.to_limits().max_memory;
     let name = file_name(path);
     let cannot = |e: std::io::Error| Failure::Io(format!("cannot read {name}: {e}"));
     let too_big = |size: String| {
@@ -456,37 +518,117 @@ fn read_bounded(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Failure>
              raise it with --max-file-size",
         ))
     };
-    let mut bytes = Vec::new();
     if is_stdin(path) {
         if STDIN_READ.swap(true, std::sync::atomic::Ordering::SeqCst) {
             return Err(Failure::Usage(
                 "standard input (`-`) can be read only once: name the other files".into(),
             ));
         }
-        std::io::stdin()
-            .lock()
-            .take(limit.saturating_add(1))
-            .read_to_end(&mut bytes)
-            .map_err(cannot)?;
+        let bytes = read_within(&mut std::io::stdin().lock(), limit, budget, &name, 0)
+            .map_err(|e| e.into_failure(cannot))?;
         if bytes.len() as u64 > limit {
             return Err(too_big("holds more".to_string()));
         }
         return Ok(bytes);
     }
-    let file = std::fs::File::open(path).map_err(cannot)?;
+    let mut file = std::fs::File::open(path).map_err(cannot)?;
     let metadata = file.metadata().map_err(cannot)?;
-    if metadata.is_file() && metadata.len() > limit {
-        return Err(too_big(format!("is {} bytes, more", metadata.len())));
+    let size = if metadata.is_file() {
+        metadata.len()
+    } else {
+        0
+    };
+    if size > limit {
+        return Err(too_big(format!("is {size} bytes, more")));
     }
     // A regular file may grow while it is read, and the size of anything
     // else is only known by reading it: one byte past the limit is enough.
-    file.take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(cannot)?;
+    let bytes =
+        read_within(&mut file, limit, budget, &name, size).map_err(|e| e.into_failure(cannot))?;
     if bytes.len() as u64 > limit {
         return Err(too_big("holds more".to_string()));
     }
     Ok(bytes)
+}
+
+/// Why [`read_within`] stopped.
+enum ReadError {
+    /// The file could not be read.
+    Io(std::io::Error),
+    /// Its bytes would take the heap past the memory budget: the message.
+    Budget(String),
+}
+
+impl ReadError {
+    /// The failure it makes, `cannot` turning an I/O error into one.
+    fn into_failure(self, cannot: impl Fn(std::io::Error) -> Failure) -> Failure {
+        match self {
+            ReadError::Io(e) => cannot(e),
+            ReadError::Budget(m) => Failure::Game(m),
+        }
+    }
+}
+
+/// Reads `reader` to its end, or to one byte past `limit`, keeping its
+/// bytes within the memory budget `budget`: the buffer grows only while
+/// the heap it would take leaves the budget room (`expected`, a regular
+/// file's size, is taken at once if it fits), so that a file larger than
+/// the budget allows is an error naming `--max-memory` before the system
+/// runs out, never an abort.
+fn read_within(
+    reader: &mut dyn Read,
+    limit: u64,
+    budget: usize,
+    name: &str,
+    expected: u64,
+) -> Result<Vec<u8>, ReadError> {
+    let most = usize::try_from(limit.saturating_add(1)).unwrap_or(usize::MAX);
+    let over = |asked: usize| {
+        ReadError::Budget(format!(
+            "{name}: reading it would take more than the memory limit ({}): it needs {} more; \
+             raise it with --max-memory",
+            gdl::human_bytes(budget),
+            gdl::human_bytes(asked)
+        ))
+    };
+    let fits = |more: usize| {
+        gdl::heap_bytes()
+            .unwrap_or(0)
+            .checked_add(more)
+            .is_some_and(|after| after <= budget)
+    };
+    let mut bytes: Vec<u8> = Vec::new();
+    // A regular file's size, and one byte to see its end.
+    let first = usize::try_from(expected)
+        .unwrap_or(usize::MAX)
+        .saturating_add(1)
+        .min(most);
+    if !fits(first) {
+        return Err(over(first));
+    }
+    bytes.reserve_exact(first.max(8192));
+    let mut chunk = vec![0u8; 64 << 10];
+    loop {
+        let n = match reader.read(&mut chunk) {
+            Ok(0) => return Ok(bytes),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(ReadError::Io(e)),
+        };
+        let n = n.min(most - bytes.len());
+        if bytes.len() + n > bytes.capacity() {
+            // Doubling, within the budget.
+            let grow = bytes.capacity().max(n).min(most - bytes.len());
+            if !fits(grow) {
+                return Err(over(grow));
+            }
+            bytes.reserve_exact(grow);
+        }
+        bytes.extend_from_slice(&chunk[..n]);
+        if bytes.len() >= most {
+            return Ok(bytes);
+        }
+    }
 }
 
 /// Loads the rules file `path` from its `bytes` (as read by [`read_rules`])
@@ -496,6 +638,21 @@ pub fn load_game(path: &Path, bytes: Vec<u8>, limits: &LimitArgs) -> Result<Game
 }
 
 impl LimitArgs {
+    /// The largest rules file read: `--max-file-size`, or by default
+    /// [`DEFAULT_MAX_FILE_BYTES`] (a rules file of 50 MB of facts takes 20 s
+    /// and 2 GB to load).
+    pub fn rules_limit(&self) -> u64 {
+        self.max_file_size.unwrap_or(DEFAULT_MAX_FILE_BYTES)
+    }
+
+    /// The largest recorded game or moves file read or written:
+    /// `--max-file-size`, or by default a share of the memory budget
+    /// ([`default_max_file_bytes`]).
+    pub fn file_limit(&self) -> u64 {
+        self.max_file_size
+            .unwrap_or_else(|| default_max_file_bytes(self.to_limits().max_memory))
+    }
+
     /// The library's load options: the limits and the engine given on the
     /// command line.
     pub fn to_options(&self) -> gdl::LoadOptions {
@@ -584,7 +741,8 @@ const REFUSED: &str = "a warning, made an error by";
 /// at most `--max-file-size` bytes (exit 1 past it, exit 2 when it cannot
 /// be read or is not UTF-8 text).
 pub fn read_file(path: &Path, limits: &LimitArgs) -> Result<String, Failure> {
-    let bytes = read_bounded(path, limits.max_file_size, "recorded games and moves files")?;
+    let limit = limits.file_limit();
+    let bytes = read_bounded(path, limit, limits, "recorded games and moves files")?;
     String::from_utf8(bytes).map_err(|e| {
         let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
@@ -930,7 +1088,10 @@ pub fn game_seed(seed: u64, i: usize) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{link_new, parse_bytes, place_new, regular_or_new, write_file, Existing, Failure};
+    use super::{
+        default_max_file_bytes, link_new, parse_bytes, place_new, regular_or_new, write_file,
+        Existing, Failure,
+    };
     use std::path::PathBuf;
 
     /// A fresh folder for one test's files.
@@ -1037,6 +1198,14 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept");
         assert_eq!(names(&dir), ["file", "link"]);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_default_file_size_scales_with_the_memory_budget() {
+        // A 21 MB recorded game is read under the default budget of 4 GiB.
+        assert_eq!(default_max_file_bytes(4 << 30), 256 << 20);
+        assert_eq!(default_max_file_bytes(64 << 20), 16 << 20);
+        assert_eq!(default_max_file_bytes(usize::MAX), u32::MAX as u64);
     }
 
     #[test]

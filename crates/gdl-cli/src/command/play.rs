@@ -462,7 +462,7 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
         })?;
         machine[role.0 as usize] = true;
     }
-    let limit = args.limits.max_file_size;
+    let limit = args.limits.file_limit();
     let budget = args
         .ai
         .budget(gdl::Budget::Time(std::time::Duration::from_secs(1)));
@@ -502,15 +502,18 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
         player: RandomPlayer::new(args.seed),
         seats,
         save: args.save,
-        max_file_size: args.limits.max_file_size,
+        max_file_size: args.limits.file_limit(),
         unsaved: false,
         save_failed: false,
     };
     if let Some(path) = &args.load {
         // Saved once, after the loading, not after each move loaded.
         let save = session.save.take();
-        let record = read_record(&read_file(path, &args.limits)?)
-            .map_err(|e| Failure::Usage(format!("{}: {e}", file_name(path))))?;
+        let record = read_record(
+            &read_file(path, &args.limits)?,
+            &file_name(path),
+            &args.limits,
+        )?;
         for joint in record.moves() {
             if joint.len() != roles.len() {
                 let e = GameError::WrongMoveCount {

@@ -40,6 +40,14 @@ use std::time::{Duration, Instant};
 
 /// Arguments of `gdl player`.
 #[derive(clap::Args)]
+#[command(after_long_help = "\
+Examples:
+  # Serve on port 9147 of this machine until Ctrl-C (the rules come with START):
+  gdl player --port 9147
+  # From anywhere, a second of each clock kept for the network, on 2 threads:
+  gdl player --port 9147 --host 0.0.0.0 --margin 1 --threads 2
+  # Then, from another shell, a match of tic-tac-toe against it:
+  gdl match rules/tictactoe.gdl --players http://127.0.0.1:9147 random")]
 pub struct PlayerArgs {
     /// The port to listen on; 0 takes any free port (the first line on
     /// standard error names the address).
@@ -106,7 +114,7 @@ pub fn player(args: PlayerArgs) -> Result<ExitCode, Failure> {
         .local_addr()
         .map_or(address.clone(), |a| a.to_string());
     let bounds = Bounds {
-        max_body: args.limits.max_file_size,
+        max_body: args.limits.rules_limit(),
         read_time: Duration::from_secs_f64(args.read_timeout),
         max_connections: connections_allowed(args.max_connections as usize),
     };

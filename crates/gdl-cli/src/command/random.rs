@@ -5,7 +5,9 @@
 //! not depend on the number of threads.
 
 use super::ai::AiArgs;
+use super::stop::{self, Reason};
 use super::{game_seed, load, print_json, threads, Failure, Format, LimitArgs};
+use gdl::record::Trace;
 use gdl::{Budget, Game, GameError, RandomPlayer, State, Stop};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -91,7 +93,16 @@ fn play_one(
 }
 
 /// Runs `gdl random`.
+///
+/// The whole run keeps its work ([`stop::keeping_work`]): Ctrl-C or
+/// `--timeout`, once the rules are loaded, prints what finished, marked
+/// partial; during the loading, the process ends within [`stop::GRACE`].
 pub fn random(args: RandomArgs) -> Result<ExitCode, Failure> {
+    stop::keeping_work(|| random_keeping(args))
+}
+
+/// [`random`], its work kept when it is stopped early.
+fn random_keeping(args: RandomArgs) -> Result<ExitCode, Failure> {
     let loaded = load(&args.file, &args.limits)?;
     let game = loaded.game;
     let roles: Vec<String> = game
@@ -117,7 +128,13 @@ pub fn random(args: RandomArgs) -> Result<ExitCode, Failure> {
     let mut bar: Option<ProgressBar> = None;
     let mut done = 0;
     let play = |game: &mut Game, i, cancel: &AtomicBool| play_one(game, &args, &seats, i, cancel);
+    // Ctrl-C or --timeout: the games that finished are summarised.
+    let mut stopped: Option<Reason> = None;
     gdl::play_games(&game, n, threads(args.threads), play, |result| {
+        if let Some(reason) = stop::reason() {
+            stopped = Some(reason);
+            return ControlFlow::Break(());
+        }
         if let Some((i, (played, searched))) = result {
             done = i + 1;
             if let Some((n, t)) = searched {
@@ -169,10 +186,17 @@ pub fn random(args: RandomArgs) -> Result<ExitCode, Failure> {
         )
     };
     if let Some(error) = first_error {
-        return Err(Failure::Game(located(error)));
+        let (g, step) = (error.0, error.1);
+        let mut message = located(error);
+        if let Some(facts) = fault_of(&game, &args, &seats, g) {
+            message.push_str(&super::fault_state(step, &facts));
+        }
+        return Err(Failure::Game(message));
     }
     // The games that met a fault are among the seeds, not in the figures.
-    stats.last_seed = game_seed(args.seed, n.saturating_sub(1));
+    let played = if stopped.is_some() { done } else { n };
+    stats.last_seed = game_seed(args.seed, played.saturating_sub(1));
+    stats.partial = stopped.map(|reason| Partial { reason, asked: n });
     stats.first_fault = first_fault.map(located);
     let seconds = start.elapsed().as_secs_f64();
     if seated {
@@ -197,6 +221,11 @@ pub fn random(args: RandomArgs) -> Result<ExitCode, Failure> {
             {
                 v.extend(s);
                 v.insert("seconds".into(), seconds.into());
+                v.insert("partial".into(), stopped.is_some().into());
+                if let Some(p) = &stats.partial {
+                    v.insert("stopped_by".into(), p.reason.name().into());
+                    v.insert("games_asked".into(), p.asked.into());
+                }
             }
             print_json(&value);
         }
@@ -216,7 +245,41 @@ pub fn random(args: RandomArgs) -> Result<ExitCode, Failure> {
             eprintln!("time: {seconds:.2}s");
         }
     }
-    Ok(ExitCode::SUCCESS)
+    match stopped {
+        Some(reason) => Err(stop::failure(reason)),
+        None => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// The facts of the state where game `i` of the series met a fault of the
+/// rules: the game played again, as `gdl trace --seed S+i` plays it, its
+/// states kept this time.
+fn fault_of(
+    game: &Game,
+    args: &RandomArgs,
+    seats: &Option<(Vec<bool>, Budget)>,
+    i: usize,
+) -> Option<Vec<String>> {
+    let mut game = game.clone();
+    let seed = game_seed(args.seed, i);
+    let mut random = RandomPlayer::new(seed);
+    let replay = match seats {
+        None => Trace::random(&mut game, &mut random, args.max_steps),
+        Some((ai_seats, budget)) => {
+            let mut seats = args.ai.seats_for(&game, ai_seats, *budget, seed);
+            Trace::play(&mut game, args.max_steps, |game, state| {
+                seats.play_joint(game, state, &mut random)
+            })
+        }
+    };
+    replay.fault
+}
+
+/// A series stopped early: why, and how many games were asked for.
+#[derive(Debug)]
+struct Partial {
+    reason: Reason,
+    asked: usize,
 }
 
 /// What a series of games showed, in role order: what `gdl random` prints,
@@ -247,6 +310,10 @@ struct Stats {
     faults: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     first_fault: Option<String>,
+    /// Set when Ctrl-C or `--timeout` stopped the series early (said in
+    /// the JSON by the command).
+    #[serde(skip)]
+    partial: Option<Partial>,
     /// The sum of the lengths, and the games that ended.
     #[serde(skip)]
     length_sum: u128,
@@ -316,6 +383,7 @@ impl Stats {
             search: None,
             faults: 0,
             first_fault: None,
+            partial: None,
             length_sum: 0,
             ended: 0,
         }
@@ -356,10 +424,23 @@ impl Stats {
     /// The figures for people, a line each (the goals only when a game
     /// ended, the search player's line with `--ai`).
     fn text(&self) -> String {
-        let mut out = format!(
-            "games: {} (seeds {} to {})\n",
-            self.games, self.first_seed, self.last_seed
-        );
+        let mut out = String::new();
+        if let Some(p) = &self.partial {
+            out.push_str(&format!(
+                "partial: stopped by {} after {} of the {} games asked for\n",
+                p.reason.words(),
+                self.games + self.faults,
+                p.asked
+            ));
+        }
+        if self.games + self.faults == 0 {
+            out.push_str("games: 0\n");
+        } else {
+            out.push_str(&format!(
+                "games: {} (seeds {} to {})\n",
+                self.games, self.first_seed, self.last_seed
+            ));
+        }
         if let Some(l) = &self.length {
             out.push_str(&format!(
                 "length: mean {:.1}, min {}, max {}\n",

@@ -7,7 +7,7 @@ use super::{
     Existing, Failure, Format, LimitArgs,
 };
 use crate::compare::{compare, describe_step};
-use gdl::record::{record_file, Trace};
+use gdl::record::{record_file, Provenance, Trace};
 use gdl::RandomPlayer;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -18,6 +18,8 @@ use std::process::ExitCode;
 Examples:
   # Record the random game of seed 1 in rules/tictactoe.games/seed-1.json:
   gdl record rules/tictactoe.gdl --seed 1
+  # Record the games of seeds 1 to 5 (seed-1.json to seed-5.json):
+  gdl record rules/tictactoe.gdl --seed 1 --games 5 --force
   # Record a game played by hand (saved by `gdl play --save`):
   gdl record rules/tictactoe.gdl --moves game.moves")]
 pub struct RecordArgs {
@@ -31,6 +33,10 @@ pub struct RecordArgs {
     /// Seed of the random game: a seed always gives the same game.
     #[arg(long, default_value_t = 0, conflicts_with = "moves")]
     pub seed: u64,
+    /// Record this many random games, of seeds S, S+1, ... (each in
+    /// FILE.games/seed-N.json).
+    #[arg(long, default_value_t = 1, value_name = "N", conflicts_with_all = ["moves", "out"])]
+    pub games: usize,
     /// Stop the random game after this many steps if it has not ended.
     #[arg(long, default_value_t = 1000, value_name = "N")]
     pub max_steps: usize,
@@ -63,7 +69,8 @@ fn already_recorded(out: &Path) -> Failure {
     ))
 }
 
-/// Runs `gdl record`.
+/// Runs `gdl record`: one game (of `--seed`, or of `--moves`), or the
+/// random games of `--games N` seeds from `--seed`, each in its own file.
 pub fn record(args: RecordArgs) -> Result<ExitCode, Failure> {
     // The default file is named after the rules file and the moves file:
     // standard input (`-`) gives it no name.
@@ -75,47 +82,102 @@ pub fn record(args: RecordArgs) -> Result<ExitCode, Failure> {
                 .into(),
         ));
     }
-    let default_name = match &args.moves {
-        Some(path) => format!(
+    if args.games == 0 {
+        return Err(Failure::Usage("--games 0: record at least one game".into()));
+    }
+    let seeds: Vec<u64> = (0..args.games as u64)
+        .map(|i| args.seed.wrapping_add(i))
+        .collect();
+    let outs: Vec<PathBuf> = match (&args.out, &args.moves) {
+        (Some(out), _) => vec![out.clone()],
+        (None, Some(path)) => vec![games_folder(&args.file).join(format!(
             "{}.json",
             path.file_stem().unwrap_or_default().to_string_lossy()
-        ),
-        None => format!("seed-{}.json", args.seed),
+        ))],
+        (None, None) => (seeds.iter())
+            .map(|seed| games_folder(&args.file).join(format!("seed-{seed}.json")))
+            .collect(),
     };
-    let out = match &args.out {
-        Some(out) => out.clone(),
-        None => games_folder(&args.file).join(default_name),
-    };
-    // Told before the game is played: a file already recorded (without
+    // Told before any game is played: a file already recorded (without
     // --force), or anything there but a regular file (even with it).
-    if regular_or_new(&out)? && !args.force {
-        return Err(already_recorded(&out));
+    for out in &outs {
+        if regular_or_new(out)? && !args.force {
+            return Err(already_recorded(out));
+        }
     }
     let mut loaded = load(&args.file, &args.limits)?;
-    let trace = match &args.moves {
+    let mut written = Vec::new();
+    for (out, seed) in outs.iter().zip(&seeds) {
+        let trace = play(&mut loaded, &args, *seed)?;
+        write(&args, out, &trace)?;
+        written.push((out, trace));
+    }
+    if args.format == Format::Json {
+        let games: Vec<serde_json::Value> =
+            written.iter().map(|(out, t)| summary(out, t)).collect();
+        match games.as_slice() {
+            [one] => print_json(one),
+            _ => print_json(&serde_json::json!({ "games": games })),
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    for (out, trace) in &written {
+        let end = match &trace.goals {
+            Some(goals) => format!("terminal, goals {}", trace.goals_text(goals)),
+            None => "not terminal".to_string(),
+        };
+        println!(
+            "recorded {} joint moves to {} ({end})",
+            trace.moves().len(),
+            out.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The game to record: that of `--moves`, or the random game of `seed`,
+/// with what made it ([`Provenance`]).
+fn play(loaded: &mut super::Loaded, args: &RecordArgs, seed: u64) -> Result<Trace, Failure> {
+    let mut made = Provenance::new(&loaded.name, &loaded.game.source().text);
+    let mut trace = match &args.moves {
         Some(path) => {
             let name = file_name(path);
-            let moves = read_record(&read_file(path, &args.limits)?)
-                .map_err(|e| Failure::Usage(format!("{name}: {e}")))?;
+            let moves = read_record(&read_file(path, &args.limits)?, &name, &args.limits)?;
             let compared = compare(&mut loaded.game, &moves);
             if let Some(first) = compared.steps.first() {
                 let why = describe_step(first, &compared.trace.roles);
                 return Err(Failure::Game(format!("{name}: {}", why.trim_end())));
             }
+            made.moves = Some(name);
             compared.trace
         }
         None => {
-            let mut player = RandomPlayer::new(args.seed);
-            let replay = Trace::random(&mut loaded.game, &mut player, args.max_steps);
+            let replay = random_game(&mut loaded.game, seed, args.max_steps);
             if let Some((step, e)) = &replay.error {
-                return Err(Failure::at_step(*step, e));
+                return Err(Failure::at_fault(*step, e, replay.fault.as_deref()));
             }
+            made.seed = Some(seed);
+            made.max_steps = Some(args.max_steps);
             replay.trace
         }
     };
-    // What test and replay would refuse to read is not written.
-    let text = record_file(&trace);
-    readable_back(&out, &text, args.limits.max_file_size)?;
+    trace.recorded = Some(made);
+    Ok(trace)
+}
+
+/// The random game of `seed` that `gdl record --seed` records (and `gdl
+/// trace --seed` plays), stopped after `max_steps`.
+pub fn random_game(game: &mut gdl::Game, seed: u64, max_steps: usize) -> gdl::record::Replay {
+    let mut player = RandomPlayer::new(seed);
+    Trace::random(game, &mut player, max_steps)
+}
+
+/// Writes one recorded game to `out`: refused when `gdl test` would refuse
+/// to read it back, or (without `--force`) when a file appeared there
+/// meanwhile.
+fn write(args: &RecordArgs, out: &Path, trace: &Trace) -> Result<(), Failure> {
+    let text = record_file(trace);
+    readable_back(out, &text, args.limits.file_limit())?;
     if args.out.is_none() {
         let folder = games_folder(&args.file);
         std::fs::create_dir_all(&folder)
@@ -128,28 +190,19 @@ pub fn record(args: RecordArgs) -> Result<ExitCode, Failure> {
     } else {
         Existing::Keep
     };
-    write_file(&out, text.as_bytes(), existing)?;
-    if args.format == Format::Json {
-        let mut value = serde_json::json!({
-            "game": out.display().to_string(),
-            "moves": trace.moves().len(),
-            "terminal": trace.goals.is_some(),
-            "roles": trace.roles,
-        });
-        if let Some(goals) = &trace.goals {
-            value["goals"] = serde_json::json!(goals);
-        }
-        print_json(&value);
-        return Ok(ExitCode::SUCCESS);
+    write_file(out, text.as_bytes(), existing)
+}
+
+/// One recorded game as `--format json` says it.
+fn summary(out: &Path, trace: &Trace) -> serde_json::Value {
+    let mut value = serde_json::json!({
+        "game": out.display().to_string(),
+        "moves": trace.moves().len(),
+        "terminal": trace.goals.is_some(),
+        "roles": trace.roles,
+    });
+    if let Some(goals) = &trace.goals {
+        value["goals"] = serde_json::json!(goals);
     }
-    let end = match &trace.goals {
-        Some(goals) => format!("terminal, goals {}", trace.goals_text(goals)),
-        None => "not terminal".to_string(),
-    };
-    println!(
-        "recorded {} joint moves to {} ({end})",
-        trace.moves().len(),
-        out.display()
-    );
-    Ok(ExitCode::SUCCESS)
+    value
 }

@@ -91,17 +91,31 @@ fn finish(
     limit: u64,
 ) -> Result<ExitCode, Failure> {
     let trace = &replay.trace;
-    match format {
-        Format::Text => print!("{}", trace.to_text(spec)),
-        Format::Json => print!("{}", trace.to_json()),
-    }
+    print_trace(trace, format, spec)?;
     if let Some(path) = save {
         save_moves(path, name, &trace.roles, &trace.moves(), limit)?;
     }
     match &replay.error {
-        Some((step, e)) => Err(Failure::at_step(*step, e)),
+        Some((step, e)) => Err(Failure::at_fault(*step, e, replay.fault.as_deref())),
         None => Ok(ExitCode::SUCCESS),
     }
+}
+
+/// Prints a trace on standard output a step at a time (a trace near the
+/// memory budget is never held twice).
+pub fn print_trace(
+    trace: &Trace,
+    format: Format,
+    spec: &gdl::record::BoardSpec,
+) -> Result<(), Failure> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = match format {
+        Format::Text => trace.write_text(spec, &mut out),
+        Format::Json => trace.write_json(&mut out),
+    };
+    written
+        .and_then(|()| std::io::Write::flush(&mut out))
+        .map_err(|e| Failure::Io(format!("cannot write to standard output: {e}")))
 }
 
 /// The search player's budget a move in `gdl trace` and `gdl random`
@@ -130,7 +144,7 @@ pub fn trace(args: TraceArgs) -> Result<ExitCode, Failure> {
         &args.board.apply(loaded.spec),
         args.save.as_ref(),
         &loaded.name,
-        args.limits.max_file_size,
+        args.limits.file_limit(),
     )
 }
 
@@ -144,15 +158,15 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
     }
     let mut loaded = load(&args.file, &args.limits)?;
     let game_name = super::file_name(&args.game);
-    let record = read_record(&read_file(&args.game, &args.limits)?)
-        .map_err(|e| Failure::Usage(format!("{game_name}: {e}")))?;
+    let record = read_record(
+        &read_file(&args.game, &args.limits)?,
+        &game_name,
+        &args.limits,
+    )?;
     let compared = compare(&mut loaded.game, &record);
     let trace = &compared.trace;
     if !trace.steps.is_empty() {
-        match args.format {
-            Format::Text => print!("{}", trace.to_text(&args.board.apply(loaded.spec.clone()))),
-            Format::Json => print!("{}", trace.to_json()),
-        }
+        print_trace(trace, args.format, &args.board.apply(loaded.spec.clone()))?;
     }
     if let Some(path) = &args.save {
         save_moves(
@@ -160,7 +174,7 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
             &loaded.name,
             &trace.roles,
             &trace.moves(),
-            args.limits.max_file_size,
+            args.limits.file_limit(),
         )?;
     }
     if compared.passed() {

@@ -50,9 +50,9 @@ pub(crate) fn front_end(
 fn analyse(d: &mut Description, clauses: Vec<Clause>) -> (Vec<Clause>, Vec<Diagnostic>) {
     let (clauses, mut diagnostics) = split::split_by_constants(d, clauses);
     diagnostics.extend(check::check(d, &clauses));
-    if !diagnostics.iter().any(Diagnostic::is_error) {
-        diagnostics.extend(reach::never_holding(d, &clauses));
-    }
+    // Given beside errors too: a misspelt name is often what the errors
+    // are about, and hiding it until they are fixed cost a round trip.
+    diagnostics.extend(reach::never_holding(d, &clauses));
     diagnostics.sort_by_key(|d| (d.span.start, d.span.end, std::cmp::Reverse(d.severity)));
     (clauses, diagnostics)
 }

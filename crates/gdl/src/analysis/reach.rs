@@ -237,7 +237,11 @@ pub(crate) fn never_holding(d: &Description, clauses: &[Clause]) -> Vec<Diagnost
                 let read_by_keyword = matches!(keyword, "legal" | "goal") && defined.contains(&h);
                 if read_by_keyword || matches!(h, Holder::State(..)) {
                     let head = d.symbols.spelling(d.rules[c.rule].head.name);
-                    out.push(never_true(d, s, h, head, defined.contains(&h)));
+                    let w = never_true(d, s, h, head, defined.contains(&h));
+                    out.push(match similar(d, h, &r.holds) {
+                        Some(other) => w.with_note(format!("did you mean `{other}`?")),
+                        None => w,
+                    });
                 }
                 continue;
             }
@@ -260,6 +264,34 @@ pub(crate) fn never_holding(d: &Description, clauses: &[Clause]) -> Vec<Diagnost
         }
     }
     out
+}
+
+/// The name of a fact, move or relation that does hold and is spelt
+/// nearly as `h`'s (`cel` for `cell`), of the same kind, and of the same
+/// arity where there is one: the likely meaning of a misspelt name.
+fn similar<'a>(d: &'a Description, h: Holder, holds: &FxHashSet<Holder>) -> Option<&'a str> {
+    let mut same_kind: Vec<(bool, Symbol)> = (holds.iter())
+        .filter_map(|&other| match (h, other) {
+            (Holder::State(_, n), Holder::State(g, m))
+            | (Holder::Move(_, n), Holder::Move(g, m)) => Some((n == m, g)),
+            (Holder::Relation(_), Holder::Relation(g)) => Some((true, g)),
+            _ => None,
+        })
+        .collect();
+    // Those of the same arity first, then by name: one answer on every run.
+    same_kind.sort_by(|a, b| {
+        b.0.cmp(&a.0)
+            .then_with(|| d.symbols.name(a.1).cmp(d.symbols.name(b.1)))
+    });
+    let name = match h {
+        Holder::State(f, _) | Holder::Move(f, _) | Holder::Relation(f) => d.symbols.spelling(f),
+        Holder::Role | Holder::Unknown => return None,
+    };
+    let candidates: Vec<&str> = same_kind
+        .iter()
+        .map(|&(_, g)| d.symbols.spelling(g))
+        .collect();
+    super::suggest::closest(name, candidates)
 }
 
 /// "the 2nd", for an argument place counted from 0.
@@ -413,6 +445,23 @@ mod tests {
         assert_eq!(
             warnings("(<= (won ?r) (role ?r) (true (c 3))) (<= (goal you 50) (won you))"),
             ["impossible-constant", "never-true"]
+        );
+    }
+
+    #[test]
+    fn a_misspelt_fact_is_given_the_name_it_likely_meant() {
+        let text = "(role you) (init (cell 1 b)) (<= (legal you go) (true (cel 1 b)))
+                    (<= (next (cell 1 x)) (does you go)) (<= terminal (true (cell 1 x)))
+                    (goal you 100)";
+        let (_, diagnostics) = check_source("t.gdl", text);
+        let w = diagnostics
+            .iter()
+            .find(|d| d.code == "never-true")
+            .expect("never-true");
+        assert!(
+            w.notes.iter().any(|n| n == "did you mean `cell`?"),
+            "{:?}",
+            w.notes
         );
     }
 }

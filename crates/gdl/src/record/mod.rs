@@ -14,11 +14,14 @@
 //! so that what is written stays the same when the evaluator changes.
 
 mod board;
+mod provenance;
 mod read;
 mod trace;
 
 pub use board::{Board, BoardSpec};
+pub use provenance::{sha256_hex, Provenance};
 pub use read::{
-    is_recorded_game, read_record, record_file, Record, RecordError, RecordFormat, RecordedStep,
+    is_recorded_game, read_record, read_record_within, record_file, Record, RecordError,
+    RecordFormat, RecordedStep,
 };
 pub use trace::{legal_move, moves_file, observe, replay_text, sorted_moves, Replay, Step, Trace};

@@ -9,8 +9,11 @@
 //! writes it and `(CELL 1 1 B)` compare equal to gdl's `(cell 1 1 b)`.
 
 use super::trace::Trace;
+use crate::limits::{LimitKind, Limits};
 use crate::syntax::kif::Kif;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
+use std::cell::Cell;
 use std::fmt;
 
 /// Where a record came from, which decides what it holds.
@@ -54,6 +57,9 @@ pub struct Record {
     pub steps: Vec<RecordedStep>,
     /// The goals at the end, in role order, when recorded.
     pub goals: Option<Vec<u8>>,
+    /// What made it, when the record says (gdl's records since they carry
+    /// it).
+    pub recorded: Option<super::Provenance>,
 }
 
 impl Record {
@@ -64,21 +70,23 @@ impl Record {
 }
 
 /// A step of gdl's JSON trace, every field optional so that a missing one
-/// is told apart from an empty one.
+/// is told apart from an empty one; facts and moves written back in gdl's
+/// form as they are read.
 #[derive(Deserialize)]
 struct JsonStep {
     step: Option<usize>,
-    state: Option<Vec<String>>,
+    state: Option<Bounded<Term>>,
     terminal: Option<bool>,
-    legal: Option<Vec<Vec<String>>>,
-    moves: Option<Vec<String>>,
+    legal: Option<Bounded<Bounded<Term>>>,
+    moves: Option<Bounded<Term>>,
 }
 
 /// gdl's JSON trace.
 #[derive(Deserialize)]
 struct JsonTrace {
+    recorded: Option<super::Provenance>,
     roles: Vec<String>,
-    steps: Vec<JsonStep>,
+    steps: Bounded<JsonStep>,
     goals: Option<Vec<u8>>,
 }
 
@@ -86,10 +94,103 @@ struct JsonTrace {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct MatchRecord {
-    states: Vec<String>,
-    moves: Vec<Vec<String>>,
+    states: Bounded<String>,
+    moves: Bounded<Bounded<Term>>,
     goal_values: Option<Vec<u8>>,
     is_completed: Option<bool>,
+}
+
+thread_local! {
+    /// The memory budget of the record being read on this thread (see
+    /// [`Bounded`]): serde gives a deserializer no room for it.
+    static BUDGET: Cell<usize> = const { Cell::new(usize::MAX) };
+}
+
+/// What a [`Bounded`] list says to serde when the budget is reached; told
+/// apart from the other errors by [`over_budget`].
+const OVER_BUDGET: &str = "the memory budget was reached";
+
+/// Whether a JSON error is [`OVER_BUDGET`].
+fn over_budget(e: &serde_json::Error) -> bool {
+    e.to_string().starts_with(OVER_BUDGET)
+}
+
+/// A list of a JSON record, read element by element with the memory
+/// budget looked at after each: a record of millions of facts stops at the
+/// budget rather than take what the system has.
+struct Bounded<T>(Vec<T>);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Bounded<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Elements<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for Elements<T> {
+            type Value = Bounded<T>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a list")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Bounded<T>, A::Error> {
+                let budget = BUDGET.with(Cell::get);
+                let mut out = Vec::new();
+                while let Some(element) = seq.next_element()? {
+                    if crate::memory::over(budget) {
+                        return Err(de::Error::custom(OVER_BUDGET));
+                    }
+                    out.push(element);
+                }
+                Ok(Bounded(out))
+            }
+        }
+        deserializer.deserialize_seq(Elements(std::marker::PhantomData))
+    }
+}
+
+/// A fact or a move of a JSON record, written back in gdl's form
+/// ([`normal`]) as it is read.
+struct Term(String);
+
+impl<'de> Deserialize<'de> for Term {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        String::deserialize(deserializer).map(|text| Term(normal(text)))
+    }
+}
+
+/// The texts of a list of terms.
+fn texts(terms: Bounded<Term>) -> Vec<String> {
+    terms.0.into_iter().map(|t| t.0).collect()
+}
+
+/// Which kind of JSON record a text holds, from its top-level keys alone
+/// (their values skipped, nothing kept): a first pass that finds the
+/// errors of JSON itself.
+#[derive(Default)]
+struct Keys {
+    steps: bool,
+    states: bool,
+}
+
+impl<'de> Deserialize<'de> for Keys {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> Visitor<'de> for Visit {
+            type Value = Keys;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Keys, A::Error> {
+                let mut keys = Keys::default();
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    match &*key {
+                        "steps" => keys.steps = true,
+                        "states" => keys.states = true,
+                        _ => {}
+                    }
+                    map.next_value::<IgnoredAny>()?;
+                }
+                Ok(keys)
+            }
+        }
+        deserializer.deserialize_map(Visit)
+    }
 }
 
 /// Reads a recorded game: a JSON trace of gdl or a match record of
@@ -99,9 +200,23 @@ struct MatchRecord {
 /// so is a record of nothing: an empty file (or blank lines), comments
 /// without gdl's first line `; a game of ...` (which a game of no moves
 /// keeps), a JSON trace without steps. Errors name the line and column.
+///
+/// What is read counts against the default memory budget
+/// ([`Limits::max_memory`]); [`read_record_within`] takes another.
 pub fn read_record(text: &str) -> Result<Record, RecordError> {
+    read_record_within(text, Limits::default().max_memory)
+}
+
+/// [`read_record`] under a memory budget of `max_memory` bytes (the
+/// process's heap, as [`crate::CountingAllocator`] counts it): a record
+/// whose reading would take the heap past it stops with
+/// [`RecordError::Memory`], located where it stopped.
+pub fn read_record_within(text: &str, max_memory: usize) -> Result<Record, RecordError> {
     if text.trim_start().starts_with('{') {
-        return read_json(text).map_err(RecordError::Invalid);
+        let previous = BUDGET.with(|b| b.replace(max_memory));
+        let read = read_json(text, max_memory);
+        BUDGET.with(|b| b.set(previous));
+        return read;
     }
     if is_text_trace(text) {
         return Err(RecordError::TextTrace);
@@ -112,8 +227,22 @@ pub fn read_record(text: &str) -> Result<Record, RecordError> {
              saves it, still has its first line `{MOVES_FILE_HEAD}...`)"
         )));
     }
+    if let Some(line) = rules_line(text) {
+        return Err(RecordError::Invalid(format!(
+            "line {line}: this is a rules file, not a recorded game (a line starts with `(<=` \
+             or `(role`); a recorded game is a JSON trace (of `gdl record` or `gdl trace \
+             --format json`), a match record, or a moves file of one joint move a line; the \
+             rules file comes first: `gdl replay RULES GAME`"
+        )));
+    }
     let mut steps = Vec::new();
     for (n, line) in text.lines().enumerate() {
+        if crate::memory::over(max_memory) {
+            return Err(RecordError::Memory {
+                budget: max_memory,
+                at: format!("line {}", n + 1),
+            });
+        }
         let terms = read_terms(line).map_err(|(column, e)| {
             RecordError::Invalid(format!("line {}, column {column}: {e}", n + 1))
         })?;
@@ -138,6 +267,7 @@ pub fn read_record(text: &str) -> Result<Record, RecordError> {
         roles: None,
         steps,
         goals: None,
+        recorded: None,
     })
 }
 
@@ -147,6 +277,15 @@ pub enum RecordError {
     /// A text trace: drawn for people, its facts cannot be read back; the
     /// game must be recorded as JSON.
     TextTrace,
+    /// The memory budget ([`Limits::max_memory`], `budget` bytes) was
+    /// reached while the record was read, at `at` (`line 12` or `line 12,
+    /// column 5`).
+    Memory {
+        /// The budget, in bytes.
+        budget: usize,
+        /// Where the reading stopped.
+        at: String,
+    },
     /// Anything else: the message says what is wrong, and where.
     Invalid(String),
 }
@@ -156,6 +295,12 @@ impl fmt::Display for RecordError {
         match self {
             RecordError::TextTrace => f.write_str(
                 "a text trace is for people, and cannot be checked: record the game as JSON",
+            ),
+            RecordError::Memory { budget, at } => write!(
+                f,
+                "{at}: the memory limit (`{}`, {}) was reached while reading the record",
+                LimitKind::Memory.field(),
+                crate::memory::human_bytes(*budget)
             ),
             RecordError::Invalid(message) => f.write_str(message),
         }
@@ -170,6 +315,19 @@ impl std::error::Error for RecordError {}
 pub fn is_recorded_game(text: &str) -> bool {
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     first.starts_with(MOVES_FILE_HEAD) || first.trim_start().starts_with('{') || is_text_trace(text)
+}
+
+/// The first line (from 1) of a text that is a rules file rather than a
+/// moves file: one that starts with a rule (`(<=`) or a role's
+/// declaration (`(role`), which no joint move does.
+fn rules_line(text: &str) -> Option<usize> {
+    text.lines()
+        .position(|line| {
+            let line = line.trim_start();
+            let head = line.get(..6).unwrap_or(line).to_ascii_lowercase();
+            head.starts_with("(<=") || head.starts_with("(role ") || head == "(role"
+        })
+        .map(|n| n + 1)
 }
 
 /// How a moves file written by gdl begins ([`moves_file`](super::moves_file)).
@@ -194,49 +352,61 @@ fn read_terms(line: &str) -> Result<Vec<String>, (usize, String)> {
 
 /// One term written back in gdl's form, or left as it is when it is not
 /// one term of KIF (it then matches nothing the rules give).
-fn normal(text: &str) -> String {
-    match read_terms(text).as_deref() {
-        Ok([one]) => one.clone(),
-        _ => text.to_string(),
+fn normal(text: String) -> String {
+    match read_terms(&text) {
+        Ok(mut one) if one.len() == 1 => one.pop().unwrap_or(text),
+        _ => text,
     }
-}
-
-fn normal_all(texts: Vec<String>) -> Vec<String> {
-    texts.iter().map(|t| normal(t)).collect()
 }
 
 /// A JSON record: gdl's trace (it has `steps`) or ggp-base's match record
-/// (it has `states`).
-fn read_json(text: &str) -> Result<Record, String> {
-    let value: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| format!("bad JSON: {e}"))?;
+/// (it has `states`), read within `max_memory` (already set in
+/// [`BUDGET`]).
+fn read_json(text: &str, max_memory: usize) -> Result<Record, RecordError> {
+    let invalid = RecordError::Invalid;
+    // Errors of JSON itself first, from a pass that keeps nothing.
+    let keys: Keys = serde_json::from_str(text).map_err(|e| invalid(format!("bad JSON: {e}")))?;
+    let budget = |e: &serde_json::Error| RecordError::Memory {
+        budget: max_memory,
+        at: format!("line {}, column {}", e.line(), e.column()),
+    };
     // Read again as the kind it is, for errors that say where.
-    if value.get("states").is_some() && value.get("steps").is_none() {
-        let m: MatchRecord =
-            serde_json::from_str(text).map_err(|e| format!("bad ggp-base match record: {e}"))?;
-        return from_match(m);
+    if keys.states && !keys.steps {
+        let m: MatchRecord = serde_json::from_str(text).map_err(|e| {
+            if over_budget(&e) {
+                budget(&e)
+            } else {
+                invalid(format!("bad ggp-base match record: {e}"))
+            }
+        })?;
+        return from_match(m, max_memory);
     }
-    let t: JsonTrace = serde_json::from_str(text).map_err(|e| format!("bad JSON trace: {e}"))?;
-    if t.steps.is_empty() {
-        return Err(
+    let t: JsonTrace = serde_json::from_str(text).map_err(|e| {
+        if over_budget(&e) {
+            budget(&e)
+        } else {
+            invalid(format!("bad JSON trace: {e}"))
+        }
+    })?;
+    if t.steps.0.is_empty() {
+        return Err(invalid(
             "bad JSON trace: no steps; a trace has at least the initial state, step 0".to_string(),
-        );
+        ));
     }
     Ok(Record {
         format: RecordFormat::Trace,
         roles: Some(t.roles),
-        steps: t
-            .steps
-            .into_iter()
+        steps: (t.steps.0.into_iter())
             .map(|s| RecordedStep {
                 number: s.step,
-                state: s.state.map(normal_all),
+                state: s.state.map(texts),
                 terminal: s.terminal,
-                legal: s.legal.map(|l| l.into_iter().map(normal_all).collect()),
-                moves: s.moves.map(normal_all),
+                legal: s.legal.map(|l| l.0.into_iter().map(texts).collect()),
+                moves: s.moves.map(texts),
             })
             .collect(),
         goals: t.goals,
+        recorded: t.recorded,
     })
 }
 
@@ -244,25 +414,33 @@ fn read_json(text: &str) -> Result<Record, String> {
 /// of facts; `moves[i]` the joint move played in it. The states before the
 /// last are not terminal (the match went on); the last is when the match
 /// completed, and `goalValues` are then its goals.
-fn from_match(m: MatchRecord) -> Result<Record, String> {
-    if m.moves.len() + 1 != m.states.len() {
-        return Err(format!(
+fn from_match(m: MatchRecord, max_memory: usize) -> Result<Record, RecordError> {
+    let (states, moves) = (m.states.0, m.moves.0);
+    if moves.len() + 1 != states.len() {
+        return Err(RecordError::Invalid(format!(
             "bad ggp-base match record: {} states but {} moves; a record has one state more \
              than moves",
-            m.states.len(),
-            m.moves.len()
-        ));
+            states.len(),
+            moves.len()
+        )));
     }
     let completed = m.is_completed.unwrap_or(false);
-    let last = m.states.len() - 1;
+    let last = states.len() - 1;
     let mut steps = Vec::new();
-    for (i, state) in m.states.iter().enumerate() {
+    let mut moves = moves.into_iter();
+    for (i, state) in states.iter().enumerate() {
+        if crate::memory::over(max_memory) {
+            return Err(RecordError::Memory {
+                budget: max_memory,
+                at: format!("state {i}"),
+            });
+        }
         let facts = match Kif::read_all(state).as_deref() {
             Ok([Kif::List(facts)]) => facts.iter().map(Kif::to_string).collect(),
             _ => {
-                return Err(format!(
+                return Err(RecordError::Invalid(format!(
                     "bad ggp-base match record: state {i} is not a list of facts"
-                ))
+                )))
             }
         };
         steps.push(RecordedStep {
@@ -270,7 +448,7 @@ fn from_match(m: MatchRecord) -> Result<Record, String> {
             state: Some(facts),
             terminal: Some(i == last && completed),
             legal: None,
-            moves: m.moves.get(i).cloned().map(normal_all),
+            moves: moves.next().map(texts),
         });
     }
     Ok(Record {
@@ -278,6 +456,7 @@ fn from_match(m: MatchRecord) -> Result<Record, String> {
         roles: None,
         steps,
         goals: if completed { m.goal_values } else { None },
+        recorded: None,
     })
 }
 
@@ -312,6 +491,21 @@ mod tests {
             read_record("(move a").unwrap_err().to_string(),
             "line 1, column 1: unclosed `(`"
         );
+    }
+
+    #[test]
+    fn a_rules_file_given_as_a_record_is_named_as_one() {
+        for rules in [
+            "(role x)\n(init (c 0))\n",
+            "; tic-tac-toe\n(init (c 0))\n(<= (legal x go)\n    (true (c 0)))\n",
+        ] {
+            let e = read_record(rules).unwrap_err().to_string();
+            assert!(
+                e.contains("this is a rules file, not a recorded game"),
+                "{e}"
+            );
+        }
+        assert!(read_record("(mark 1 1) noop\n(roles x) noop\n").is_ok());
     }
 
     #[test]

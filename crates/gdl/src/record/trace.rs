@@ -45,6 +45,10 @@ pub struct Step {
 /// A played game, step by step.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Trace {
+    /// What made the game, when it is a recorded one (`gdl record`): the
+    /// rules file and its hash, the seed, the version of gdl.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recorded: Option<super::Provenance>,
     /// The roles, in the order of the rules file.
     pub roles: Vec<String>,
     /// Every state met, from the initial state.
@@ -123,12 +127,18 @@ pub struct Replay {
     pub trace: Trace,
     /// The step number and error that stopped the replay, if any.
     pub error: Option<(usize, GameError)>,
+    /// The facts of the state where a fault of the rules stopped the game
+    /// (no legal move for a role, a terminal state without goals), in
+    /// natural order: that state is not a step of the trace, which holds
+    /// only states observed whole.
+    pub fault: Option<Vec<String>>,
 }
 
 impl Trace {
     /// An empty trace of `game`.
     pub fn new(game: &Game) -> Trace {
         Trace {
+            recorded: None,
             roles: game
                 .roles()
                 .iter()
@@ -210,44 +220,63 @@ impl Trace {
         let mut traced = Traced {
             trace: &mut trace,
             choose,
+            fault: None,
         };
         let error = game.play(&start, &mut traced, Stop::steps(max_steps)).err();
-        Replay { trace, error }
+        let fault = traced.fault.take().filter(|_| error.is_some());
+        Replay {
+            trace,
+            error,
+            fault,
+        }
     }
 
     /// The trace as text: a header naming the roles, then for each step its
     /// number, the board (drawn as `spec` says), each role's legal moves and
     /// the moves played (`played:` in role order); at the end the goals.
     pub fn to_text(&self, spec: &BoardSpec) -> String {
+        let mut out = Vec::new();
+        let _ = self.write_text(spec, &mut out);
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// [`Trace::to_text`] written to `out` a step at a time, so that a long
+    /// trace is never held twice.
+    pub fn write_text(
+        &self,
+        spec: &BoardSpec,
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
         let mut board = Board::new(spec.clone());
-        let mut out = format!("roles: {}\n", self.roles.join(" "));
+        writeln!(out, "roles: {}", self.roles.join(" "))?;
+        let mut text = String::new();
         for s in &self.steps {
+            text.clear();
             board.observe(&s.state);
             let _ = writeln!(
-                out,
+                text,
                 "\n== step {}{} ==",
                 s.step,
                 if s.terminal { ": terminal" } else { "" }
             );
-            out.push_str(&board.draw(&s.state));
+            text.push_str(&board.draw(&s.state));
             for (role, legal) in self.roles.iter().zip(&s.legal) {
                 let head = format!("legal {role} ({}):", legal.len());
-                out.push_str(&wrap_moves(&head, legal));
+                text.push_str(&wrap_moves(&head, legal));
             }
             if let Some(moves) = &s.moves {
-                let _ = writeln!(out, "played: {}", moves.join(" "));
+                let _ = writeln!(text, "played: {}", moves.join(" "));
             }
+            out.write_all(text.as_bytes())?;
         }
         match (&self.goals, self.steps.last()) {
-            (Some(goals), _) => {
-                let _ = writeln!(out, "goals: {}", self.goals_text(goals));
-            }
+            (Some(goals), _) => writeln!(out, "goals: {}", self.goals_text(goals))?,
             (None, Some(last)) if !last.terminal && last.moves.is_none() => {
-                let _ = writeln!(out, "not terminal at step {}", last.step);
+                writeln!(out, "not terminal at step {}", last.step)?
             }
             _ => {}
         }
-        out
+        Ok(())
     }
 
     /// `white 100, black 0`.
@@ -264,22 +293,33 @@ impl Trace {
     /// The trace as JSON, one step a line:
     /// `{"roles": [...], "steps": [{...}, ...], "goals": [...]}`.
     pub fn to_json(&self) -> String {
-        let steps: Vec<String> = self
-            .steps
-            .iter()
-            .map(|s| format!("    {}", compact(s)))
-            .collect();
-        let mut out = format!(
+        let mut out = Vec::new();
+        let _ = self.write_json(&mut out);
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// [`Trace::to_json`] written to `out` a step at a time, so that a long
+    /// trace is never held twice.
+    pub fn write_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        write!(
+            out,
             "{{\n  \"roles\": {},\n  \"steps\": [\n",
             compact(&self.roles)
-        );
-        out.push_str(&steps.join(",\n"));
-        out.push_str("\n  ]");
-        if let Some(goals) = &self.goals {
-            out.push_str(&format!(",\n  \"goals\": {}", compact(goals)));
+        )?;
+        for (i, s) in self.steps.iter().enumerate() {
+            let comma = if i + 1 < self.steps.len() { "," } else { "" };
+            out.write_all(b"    ")?;
+            serde_json::to_writer(&mut *out, s).map_err(std::io::Error::other)?;
+            writeln!(out, "{comma}")?;
         }
-        out.push_str("\n}\n");
-        out
+        if self.steps.is_empty() {
+            out.write_all(b"\n")?;
+        }
+        out.write_all(b"  ]")?;
+        if let Some(goals) = &self.goals {
+            write!(out, ",\n  \"goals\": {}", compact(goals))?;
+        }
+        out.write_all(b"\n}\n")
     }
 }
 
@@ -342,6 +382,9 @@ pub fn replay_text(game: &mut Game, moves: &[Vec<String>]) -> Result<String, Gam
 struct Traced<'t, C> {
     trace: &'t mut Trace,
     choose: C,
+    /// The facts of the state the trace could not take (a fault of the
+    /// rules met there).
+    fault: Option<Vec<String>>,
 }
 
 impl<C> Players for Traced<'_, C>
@@ -361,7 +404,15 @@ where
         if let (Some(joint), Some(step)) = (joint, self.trace.steps.last_mut()) {
             step.moves = Some(joint.iter().map(|&m| game.move_text(m)).collect());
         }
-        self.trace.push(game, state)
+        let pushed = self.trace.push(game, state);
+        if let Err(e) = &pushed {
+            if !matches!(e, GameError::Limit { .. }) {
+                let mut facts = game.state_facts(state);
+                facts.sort_by(|a, b| natural_cmp(a, b));
+                self.fault = Some(facts);
+            }
+        }
+        pushed
     }
 }
 
@@ -372,6 +423,7 @@ mod tests {
     #[test]
     fn text_trace_shows_steps_moves_and_goals() {
         let t = Trace {
+            recorded: None,
             roles: vec!["a".into(), "b".into()],
             steps: vec![Step {
                 step: 0,
