@@ -70,7 +70,7 @@ fn a_whole_match_of_tictactoe() {
         "START m.1 as xplayer (clocks 2 s, 1 s) -> ready (2 roles, ground rules",
         "START m.2 as oplayer (clocks 2 s, 1 s) -> busy (in another match)",
         &format!("PLAY m.1 nil -> {first} ("),
-        &format!("PLAY m.1 ({first} noop) -> noop (its only legal move)"),
+        &format!("PLAY m.1 ({first} noop) -> noop (its only legal move; "),
         "PLAY m.9 nil -> busy (not in match m.9: in match m.1)",
         &format!("STOP m.1 ({third} noop) -> done ("),
     ] {
