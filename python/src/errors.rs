@@ -102,6 +102,8 @@ pub fn game_error_at(py: Python<'_>, e: GameError, at: &str) -> PyErr {
         // Only a stepper off its ground rules says this, and the module
         // hands out no stepper: a bug of gdl if it ever comes here.
         GameError::OffGround => raise(py, "InternalError", message, &[]),
+        // The module runs nothing under a cancel flag.
+        GameError::Cancelled => raise(py, "InternalError", message, &[]),
         GameError::NoLegalMove { role } => {
             raise(py, "NoLegalMoveError", message, &[("role", obj(py, role))])
         }
@@ -178,6 +180,8 @@ pub fn load_error(py: Python<'_>, e: LoadError) -> PyErr {
             let text = text.split(" (os error").next().unwrap_or(&text).to_string();
             PyOSError::new_err((errno, text, path))
         }
+        // The module runs no load under a cancel flag.
+        LoadError::Cancelled => PyRuntimeError::new_err(e.render(false).trim_end().to_string()),
         LoadError::Invalid {
             ref file,
             ref diagnostics,

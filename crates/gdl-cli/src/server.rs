@@ -66,6 +66,9 @@ pub struct Message {
     pub from: SocketAddr,
     /// When its request came (its headers read): the clocks run from here.
     pub received: Instant,
+    /// When its connection was opened (the time to `received` is the
+    /// request coming in, which the manager's clock counts too).
+    pub opened: Instant,
 }
 
 /// The player's answer to a message.
@@ -468,6 +471,7 @@ async fn answer(
         text,
         from,
         received,
+        opened,
     };
     if player.send((message, send)).is_err() {
         return reply(500, "the player has stopped".into());

@@ -6,7 +6,7 @@
 //! otherwise. Small clocks (1 s a move, the search 0.25 s of it), so that
 //! it takes some seconds.
 
-use crate::common::{expect, gdl_player, root, Process};
+use crate::common::{counts, expect, gdl_player, root, Process};
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::Command;
@@ -124,9 +124,57 @@ fn whole_matches_against_ggp_base() {
     }
     let log = player.stderr();
     assert_eq!(log.matches("-> ready (").count(), 3, "{log}");
+    // It searched through every start clock.
+    let start = counts(&log, "-> ready (", " iterations before the first move");
+    assert!(
+        start.len() == 3 && start.iter().all(|&n| n > 0),
+        "{start:?}\n{log}"
+    );
     assert_eq!(log.matches("-> done (goals ").count(), 3, "{log}");
     assert!(
         !log.contains("cannot") && !log.contains("random legal"),
         "{log}"
     );
+}
+
+/// Issue 33 item 4 under ggp-base's game server: two `gdl player`s play
+/// tic-tac-toe, and each thinks through the start clock, answers its
+/// forced `noop` at once, thinks on while the other searches (iterations
+/// between messages, counted at its next turn) and keeps the subtree the
+/// moves lead to (nodes kept). The other's search is a quarter of a
+/// second of a ground game of some 100,000 iterations a second: the
+/// assertions ask for one iteration.
+#[test]
+fn gdl_against_itself_under_ggp_base_thinks_on_every_clock() {
+    let Some(peers) = peers() else {
+        eprintln!("skipped: needs java and ../shared/peers (ggp-base's game server)");
+        return;
+    };
+    let dir = crate::common::scratch("ggp_thinks");
+    let (x, x_address) = gdl_player(&["--margin", "0.75", "--seed", "1"]);
+    let (o, o_address) = gdl_player(&["--margin", "0.75", "--seed", "2"]);
+    let out = dir.join("ttt.json");
+    ggp_match(
+        &peers,
+        "rules/tictactoe.gdl",
+        &out,
+        [&*x_address, &*o_address],
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    let record: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(record["isCompleted"], true, "{text}");
+    for (seat, (player, role)) in [(&x, "xplayer"), (&o, "oplayer")].into_iter().enumerate() {
+        for (step, errors) in record["errors"].as_array().unwrap().iter().enumerate() {
+            assert_eq!(errors[seat], "", "{role}, step {step}: {text}");
+        }
+        let log = player.wait_for("-> done (goals ");
+        let start = counts(&log, "-> ready (", " iterations before the first move");
+        assert!(start.len() == 1 && start[0] > 0, "{role}: {start:?}\n{log}");
+        assert!(log.contains("-> noop (its only legal move; "), "{log}");
+        let between = counts(&log, " nodes kept; ", " iterations between messages");
+        assert!(between.iter().any(|&n| n > 0), "{role}: {between:?}\n{log}");
+        let kept = counts(&log, "PLAY ", " nodes kept");
+        assert!(kept.iter().any(|&n| n > 0), "{role}: {kept:?}\n{log}");
+        eprintln!("{role}: {start:?} iterations in the start clock, {between:?} between messages");
+    }
 }

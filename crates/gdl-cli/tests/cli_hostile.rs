@@ -408,14 +408,49 @@ fn perft_counts_that_overflow_are_an_error() {
 
 /// 1000 roles of two moves each: 2^1000 joint moves from the initial
 /// state. The count is known past 2^128 - 1 before any is played, and said
-/// at once (`--timeout` only stops the command if it were to enumerate
-/// them).
+/// at once. No clock guards the test: the rules' `next` is a join of
+/// 60^3 candidate facts and the join work limit is 10,000, so playing any
+/// joint move (enumerating them one by one, as perft once did) would end
+/// at once with the join work error instead of the overflow error.
 #[test]
 fn perft_counts_joint_moves_past_the_bound_before_playing_them() {
-    let rules = roles_of_two_moves(1000, "(<= (next s) (true s))");
+    let constants: String = (0..60).map(|k| format!("(c k{k}) ")).collect();
+    let next = format!("{constants}\n(<= (next (p ?a ?b ?c)) (true s) (c ?a) (c ?b) (c ?c))");
+    let rules = roles_of_two_moves(1000, &next);
     let dir = scratch("perft-1000-roles");
     std::fs::write(dir.join("roles.gdl"), rules).unwrap();
-    let args = ["perft", "roles.gdl", "--depth", "1", "--timeout", "300"];
+    // The guard holds: one joint move played is the join work error.
+    let traced = expect(
+        &dir,
+        &[
+            "trace",
+            "roles.gdl",
+            "--max-steps",
+            "1",
+            "--engine",
+            "interpreter",
+            "--max-work",
+            "10000",
+            "--board",
+            "none",
+        ],
+        1,
+    );
+    assert!(
+        traced.stderr.contains("join work limit"),
+        "{}",
+        traced.screen()
+    );
+    let args = [
+        "perft",
+        "roles.gdl",
+        "--depth",
+        "1",
+        "--engine",
+        "interpreter",
+        "--max-work",
+        "10000",
+    ];
     let run = expect(&dir, &args, 1);
     assert_eq!(
         run.stdout,

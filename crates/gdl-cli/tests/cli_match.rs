@@ -167,8 +167,12 @@ fn random_against(dir: &Path, url: &str, more: &[&str]) -> crate::common::Run {
     expect(dir, &args, 0)
 }
 
+/// A player that never answers makes the match an error (it used to be
+/// played with random moves for it, and the command said success): the
+/// match stops after START, nothing is recorded, and the command fails
+/// naming the player.
 #[test]
-fn a_player_that_cannot_be_reached_gets_random_moves() {
+fn a_player_that_cannot_be_reached_makes_the_match_an_error() {
     let dir = with_tictactoe("match_unreachable");
     // A port that was free a moment ago: nobody listens there.
     let port = TcpListener::bind("127.0.0.1:0")
@@ -177,7 +181,22 @@ fn a_player_that_cannot_be_reached_gets_random_moves() {
         .unwrap()
         .port();
     let url = format!("http://127.0.0.1:{port}");
-    let run = random_against(&dir, &url, &[]);
+    let args = [
+        "match",
+        "tictactoe.gdl",
+        "--players",
+        "random",
+        &url,
+        "--play-clock",
+        "1",
+    ];
+    let run = expect(&dir, &args, 2);
+    assert_eq!(
+        run.stdout.lines().next(),
+        Some("match 1 (seed 0): 0 steps, stopped; nothing recorded"),
+        "{}",
+        run.stdout
+    );
     assert!(
         run.stdout
             .contains(&format!("  start: oplayer ({url}): cannot reach it: ")),
@@ -185,15 +204,90 @@ fn a_player_that_cannot_be_reached_gets_random_moves() {
         run.stdout
     );
     assert!(
+        run.stderr.starts_with(&format!(
+            "error: match 1: oplayer ({url}) never answered: cannot reach it: "
+        )),
+        "{}",
+        run.stderr
+    );
+    assert!(!dir.join("tictactoe.games/match-0.json").exists());
+    // The same in JSON: the match, its error, and the exit status.
+    let mut json = args.to_vec();
+    json.extend_from_slice(&["--format", "json"]);
+    let run = expect(&dir, &json, 2);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["finished"], 0);
+    let error = v["matches"][0]["error"].as_str().unwrap();
+    assert!(error.contains("never answered"), "{error}");
+    assert_eq!(v["matches"][0]["record"], serde_json::Value::Null);
+}
+
+/// `--rotate` moves the players one seat on from match to match, and the
+/// means are by player; `--format json` says the same for programs.
+#[test]
+fn seats_rotate_and_the_summary_comes_in_json() {
+    let dir = with_tictactoe("match_rotate");
+    let args = [
+        "match",
+        "tictactoe.gdl",
+        "--players",
+        "ai:200",
+        "random",
+        "--matches",
+        "4",
+        "--rotate",
+        "--play-clock",
+        "600",
+        "--format",
+        "json",
+    ];
+    let run = expect(&dir, &args, 0);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let matches = v["matches"].as_array().unwrap();
+    assert_eq!(matches.len(), 4);
+    for (i, m) in matches.iter().enumerate() {
+        let seats: Vec<&str> = (m["players"].as_array().unwrap().iter())
+            .map(|p| p["spec"].as_str().unwrap())
+            .collect();
+        let expected = if i % 2 == 0 {
+            ["ai:200", "random"]
+        } else {
+            ["random", "ai:200"]
+        };
+        assert_eq!(seats, expected, "match {i}");
+        assert_eq!(m["terminal"], true);
+        assert_eq!(m["error"], serde_json::Value::Null);
+        assert_eq!(m["record"], format!("tictactoe.games/match-{i}.json"));
+        // The search player never loses to random play, in either seat.
+        let ai_role = if i % 2 == 0 { "xplayer" } else { "oplayer" };
+        assert!(m["goals"][ai_role].as_u64().unwrap() >= 50, "{m}");
+    }
+    assert_eq!(v["finished"], 4);
+    assert_eq!(v["rotated"], true);
+    assert_eq!(v["mean_goals"][0]["spec"], "ai:200");
+    assert!(v["mean_goals"][0]["mean"].as_f64().unwrap() >= 50.0);
+    // In text, each match names its seats and the means are by player.
+    let mut text = args[..args.len() - 2].to_vec();
+    text.push("--force");
+    let run = expect(&dir, &text, 0);
+    assert!(
         run.stdout
-            .contains(&format!("  step 1: oplayer ({url}): cannot reach it: ")),
+            .starts_with("match 1 (seed 0) [xplayer (ai:200), oplayer (random)]: "),
         "{}",
         run.stdout
     );
-    assert!(run.stdout.contains("; played (mark "), "{}", run.stdout);
-    assert!(run
-        .stdout
-        .contains(&format!("  stop: oplayer ({url}): cannot reach it")));
+    assert!(
+        run.stdout
+            .contains("match 2 (seed 1) [xplayer (random), oplayer (ai:200)]: "),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("mean goals over 4 finished matches, seats rotated: ai:200 (player 1) "),
+        "{}",
+        run.stdout
+    );
 }
 
 /// A player over HTTP that answers START `ready`, its first PLAY after

@@ -2,7 +2,7 @@
 //! spoken to as a game manager speaks to it, killed at the end of each
 //! test (even a failed one).
 
-use crate::common::{gdl_player, http_raw, post, root};
+use crate::common::{counts, gdl_player, http_raw, post, root};
 
 const OK: &str = "200";
 
@@ -70,7 +70,7 @@ fn a_whole_match_of_tictactoe() {
         "START m.1 as xplayer (clocks 2 s, 1 s) -> ready (2 roles, ground rules",
         "START m.2 as oplayer (clocks 2 s, 1 s) -> busy (in another match)",
         &format!("PLAY m.1 nil -> {first} ("),
-        &format!("PLAY m.1 ({first} noop) -> noop (its only legal move)"),
+        &format!("PLAY m.1 ({first} noop) -> noop (its only legal move; "),
         "PLAY m.9 nil -> busy (not in match m.9: in match m.1)",
         &format!("STOP m.1 ({third} noop) -> done ("),
     ] {
@@ -169,4 +169,56 @@ fn garbage_gets_an_error_and_the_player_goes_on() {
     );
     let log = player.wait_for("a bad message from 127.0.0.1:");
     assert!(log.contains("-> error 400: "), "{log}");
+}
+
+/// Issue 33 item 4: the player thinks on every clock. Two `gdl player`s
+/// play tic-tac-toe under `gdl match` (the repository's own manager):
+/// each searches through the start clock (iterations before the first
+/// move), answers its forced `noop` at once and thinks on while the other
+/// searches its move (iterations between messages, counted at its next
+/// turn), and keeps the subtree the moves played lead to (nodes kept).
+/// No clock is raced: the start clock and the other's search are seconds
+/// of a ground game of some 100,000 iterations a second, and the
+/// assertions ask for one iteration.
+#[test]
+fn the_player_thinks_through_the_start_clock_and_the_opponents_turn() {
+    let dir = crate::common::scratch("player_thinks");
+    std::fs::copy(root().join("rules/tictactoe.gdl"), dir.join("ttt.gdl")).unwrap();
+    let (x, x_address) = gdl_player(&["--margin", "0.5", "--seed", "1"]);
+    let (o, o_address) = gdl_player(&["--margin", "0.5", "--seed", "2"]);
+    let run = crate::common::expect(
+        &dir,
+        &[
+            "match",
+            "ttt.gdl",
+            "--players",
+            &format!("http://{x_address}"),
+            &format!("http://{o_address}"),
+            "--start-clock",
+            "2",
+            "--play-clock",
+            "1",
+        ],
+        0,
+    );
+    // Every move in time and legal.
+    assert_eq!(run.stdout.lines().count(), 2, "{}", run.stdout);
+    for (player, role) in [(&x, "xplayer"), (&o, "oplayer")] {
+        let log = player.wait_for("-> done (goals ");
+        assert!(log.contains(&format!(
+            " as {role} (clocks 2 s, 1 s) -> ready (2 roles, ground rules"
+        )));
+        let start = counts(&log, "-> ready (", " iterations before the first move");
+        assert!(start.len() == 1 && start[0] > 0, "{role}: {start:?}\n{log}");
+        // Its forced turns, answered at once.
+        assert!(log.contains("-> noop (its only legal move; "), "{log}");
+        // Its own turns after a forced one: the other's search time spent
+        // thinking, and the tree kept from it.
+        let mine = "iterations between messages";
+        let between = counts(&log, " nodes kept; ", mine);
+        assert!(between.iter().any(|&n| n > 0), "{role}: {between:?}\n{log}");
+        let kept = counts(&log, "PLAY ", " nodes kept");
+        assert!(kept.iter().any(|&n| n > 0), "{role}: {kept:?}\n{log}");
+        assert!(!log.contains("did not end by the deadline"), "{log}");
+    }
 }

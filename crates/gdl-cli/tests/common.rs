@@ -293,3 +293,20 @@ pub fn default_sigint(command: &mut Command) {
     #[cfg(not(unix))]
     let _ = command;
 }
+
+/// The numbers `N` of the log's `N {what}` (`N iterations between
+/// messages`), line by line of the replies of kind `kind` (`nil ->`,
+/// `-> noop`).
+pub fn counts(log: &str, kind: &str, what: &str) -> Vec<u64> {
+    (log.lines().filter(|l| l.contains(kind)))
+        .filter_map(|l| {
+            let (before, _) = l.split_once(what)?;
+            (before
+                .trim_end()
+                .rsplit(|c: char| !c.is_ascii_digit())
+                .next()?)
+            .parse()
+            .ok()
+        })
+        .collect()
+}

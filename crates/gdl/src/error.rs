@@ -270,6 +270,9 @@ pub enum LoadError {
         /// All errors and warnings found.
         diagnostics: Vec<Diagnostic>,
     },
+    /// The load was cancelled before it ended (its [`crate::Cancel`] flag
+    /// was set).
+    Cancelled,
 }
 
 impl LoadError {
@@ -278,13 +281,14 @@ impl LoadError {
         match self {
             LoadError::Io { path, error } => format!("error: cannot read {path}: {error}\n"),
             LoadError::Invalid { file, diagnostics } => render(file, diagnostics, color),
+            LoadError::Cancelled => "error: the load was cancelled\n".to_string(),
         }
     }
 
     /// The diagnostics, if the file was read.
     pub fn diagnostics(&self) -> &[Diagnostic] {
         match self {
-            LoadError::Io { .. } => &[],
+            LoadError::Io { .. } | LoadError::Cancelled => &[],
             LoadError::Invalid { diagnostics, .. } => diagnostics,
         }
     }
@@ -355,6 +359,9 @@ pub enum GameError {
     /// A stepper asked to play from a state off its ground rules (see
     /// `Stepper::is_off`), which only the `Game` can answer.
     OffGround,
+    /// The evaluation was cancelled before it ended (its [`crate::Cancel`]
+    /// flag was set).
+    Cancelled,
     /// A limit of the evaluator was reached: the rules derive too much.
     Limit {
         /// Which limit.
@@ -414,6 +421,7 @@ impl fmt::Display for GameError {
                 "the stepper's state holds a fact that the rules' `base` leaves out, \
                  so its ground rules cannot play it: play it through the game",
             ),
+            GameError::Cancelled => f.write_str("the evaluation was cancelled"),
             GameError::BadMoveText { text, reason } => {
                 write!(f, "cannot read move {:?}: {reason}", clip(text))
             }

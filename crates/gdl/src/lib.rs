@@ -34,8 +34,10 @@
 //! `source` and `error` beside them. `gdl plan FILE` prints what `plan` made
 //! of a file.
 
-// The bounds every stage respects, the count of bytes held, and the text
-// being read with places in it.
+// The bounds every stage respects, the count of bytes held, the flag that
+// stops an evaluation from another thread, and the text being read with
+// places in it.
+mod cancel;
 mod limits;
 mod memory;
 mod source;
@@ -62,6 +64,7 @@ pub mod record;
 pub mod fuzz;
 
 pub use analysis::check::check_source;
+pub use cancel::Cancel;
 pub use error::{clip, render, shorten, Diagnostic, GameError, LoadError, Severity, ALLOWANCES};
 pub use game::random::{Outcome, Players, Playout, RandomPlayer};
 pub use game::stepper::Stepper;

@@ -94,7 +94,7 @@ pub fn check(args: CheckArgs) -> Result<ExitCode, Failure> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Err(e @ LoadError::Io { .. }) => Err(Failure::Io(
+        Err(e @ (LoadError::Io { .. } | LoadError::Cancelled)) => Err(Failure::Io(
             e.render(false)
                 .trim_start_matches("error: ")
                 .trim_end()

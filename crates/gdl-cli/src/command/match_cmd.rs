@@ -8,18 +8,25 @@
 //! Clocks are enforced on every player alike: a move that comes after the
 //! play clock (and [`GRACE`] for the network), that cannot be read, or
 //! that is not legal is replaced by a random legal move, as ggp-base's game
-//! server does, and the summary says so.
+//! server does, and the summary says so. A player over HTTP that never
+//! answers (START gets no reply, or no PLAY of the match does) makes the
+//! match an error: the command stops there (exit status 2), after the
+//! summary of the matches played. `--rotate` moves the players one seat
+//! on from match to match; `--format json` gives the summary as one JSON
+//! object.
 
 use super::ai::search_player;
 use super::record_cmd::games_folder;
 use super::trace_cmd::DEFAULT_BUDGET;
 use super::{
-    load, readable_back, regular_or_new, threads, write_file, Existing, Failure, LimitArgs,
+    load, print_json, readable_back, regular_or_new, threads, write_file, Existing, Failure,
+    Format, LimitArgs,
 };
 use crate::http::{post, HttpError};
 use crate::protocol::{read_move, rules_of, Request, Start, READY};
 use gdl::record::{legal_move, record_file, Trace};
 use gdl::{Budget, Game, GameError, Move, RandomPlayer, Role, SearchPlayer, State};
+use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -72,6 +79,16 @@ pub struct MatchArgs {
     /// Threads each built-in search player searches on; 0 uses every core.
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = super::thread_count)]
     pub ai_threads: usize,
+    /// Rotate the seats from match to match: in match i (from 0), role r
+    /// is played by player (r + i) mod the number of roles, so that over
+    /// as many matches as roles each player plays every role; the mean
+    /// goals are then given by player.
+    #[arg(long)]
+    pub rotate: bool,
+    /// The summary for people (`text`) or programs (`json`: one object,
+    /// its shape in docs/manual.md).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -203,64 +220,182 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, Failure> {
     };
     std::fs::create_dir_all(&folder)
         .map_err(|e| Failure::Io(format!("cannot create {}: {e}", folder.display())))?;
-    let manager = Manager {
-        args: &args,
-        roles: &roles,
-        rules,
-        play_clock,
-        start_clock: Duration::from_secs(args.start_clock),
-        tag: std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs()),
-    };
-    let mut totals = vec![0u64; roles.len()];
+    let tag = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let n = roles.len();
+    // Player p's goals summed over the matches that ended, by player.
+    let mut totals = vec![0u64; n];
     let mut ended = 0;
+    let mut summaries = Vec::new();
+    let mut failure = None;
     for (i, (&seed, path)) in seeds.iter().zip(&paths).enumerate() {
+        // Role r's player: `seating[r]`, an index of --players.
+        let seating: Vec<usize> = (0..n)
+            .map(|r| if args.rotate { (r + i) % n } else { r })
+            .collect();
+        let manager = Manager {
+            args: &args,
+            roles: &roles,
+            players: seating.iter().map(|&p| args.players[p].clone()).collect(),
+            rules: rules.clone(),
+            play_clock,
+            start_clock: Duration::from_secs(args.start_clock),
+            tag,
+        };
         let played = manager.play(&mut game, i, seed);
         if !played.trace.steps.is_empty() {
             let text = record_file(&played.trace);
             readable_back(path, &text, args.limits.file_limit())?;
             write_file(path, text.as_bytes(), existing)?;
         }
-        let end = match &played.trace.goals {
-            Some(goals) => {
-                ended += 1;
-                for (t, &g) in totals.iter_mut().zip(goals) {
-                    *t += u64::from(g);
-                }
-                format!("goals {}", played.trace.goals_text(goals))
+        if let Some(goals) = &played.trace.goals {
+            ended += 1;
+            for (r, &g) in goals.iter().enumerate() {
+                totals[seating[r]] += u64::from(g);
             }
-            None => format!("not terminal after {} steps", args.max_steps),
+        }
+        let error = match (&played.error, played.silent.first()) {
+            (Some((step, e)), _) => Some(Failure::at_step(*step, e)),
+            (None, Some((r, why))) => Some(Failure::Io(format!(
+                "match {}: {} never answered: {why}",
+                i + 1,
+                manager.who(*r)
+            ))),
+            (None, None) => None,
+        };
+        let summary = MatchSummary {
+            number: i + 1,
+            seed,
+            path,
+            played: &played,
+            manager: &manager,
+            error: error.as_ref().map(Failure::message),
+        };
+        match args.format {
+            Format::Text => summary.print(args.max_steps),
+            Format::Json => summaries.push(summary.json()),
+        }
+        if error.is_some() {
+            failure = error;
+            break;
+        }
+    }
+    let means: Vec<(String, f64)> = (0..n)
+        .map(|p| {
+            let who = match args.rotate {
+                true => format!("{} (player {})", args.players[p], p + 1),
+                false => format!("{} ({})", roles[p], args.players[p]),
+            };
+            (who, totals[p] as f64 / ended.max(1) as f64)
+        })
+        .collect();
+    match args.format {
+        Format::Json => print_json(&json!({
+            "matches": summaries,
+            "finished": ended,
+            "rotated": args.rotate,
+            "mean_goals": (means.iter().enumerate())
+                .filter(|_| ended > 0)
+                .map(|(p, (_, mean))| json!({
+                    "player": p + 1,
+                    "spec": args.players[p].to_string(),
+                    "mean": mean,
+                }))
+                .collect::<Vec<_>>(),
+        })),
+        Format::Text if ended > 0 => {
+            let means: Vec<String> = (means.iter())
+                .map(|(who, mean)| format!("{who} {mean:.1}"))
+                .collect();
+            let rotated = if args.rotate { ", seats rotated" } else { "" };
+            println!(
+                "mean goals over {ended} finished matches{rotated}: {}",
+                means.join(", ")
+            );
+        }
+        Format::Text => {}
+    }
+    match failure {
+        Some(f) => Err(f),
+        None => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// What one match's summary says.
+struct MatchSummary<'a> {
+    number: usize,
+    seed: u64,
+    path: &'a std::path::Path,
+    played: &'a Played,
+    manager: &'a Manager<'a>,
+    /// The error that stopped the series there, if any.
+    error: Option<&'a str>,
+}
+
+impl MatchSummary<'_> {
+    /// The summary for people: a line, and a line for each incident.
+    fn print(&self, max_steps: usize) {
+        let trace = &self.played.trace;
+        let end = match &trace.goals {
+            Some(goals) => format!("goals {}", trace.goals_text(goals)),
+            None if self.error.is_some() => "stopped".to_string(),
+            None => format!("not terminal after {max_steps} steps"),
+        };
+        let record = match trace.steps.is_empty() {
+            true => "nothing recorded".to_string(),
+            false => format!("recorded in {}", self.path.display()),
+        };
+        let seats = match self.manager.args.rotate {
+            true => {
+                let seats: Vec<String> = (0..self.manager.roles.len())
+                    .map(|r| self.manager.who(r))
+                    .collect();
+                format!(" [{}]", seats.join(", "))
+            }
+            false => String::new(),
         };
         println!(
-            "match {} (seed {seed}): {} steps, {end}; recorded in {}",
-            i + 1,
-            played.trace.moves().len(),
-            path.display()
+            "match {} (seed {}){seats}: {} steps, {end}; {record}",
+            self.number,
+            self.seed,
+            trace.moves().len()
         );
-        for line in &played.incidents {
+        for line in &self.played.incidents {
             println!("  {line}");
         }
-        if let Some((step, e)) = played.error {
-            return Err(Failure::at_step(step, &e));
-        }
     }
-    if ended > 0 {
-        let means: Vec<String> = (roles.iter().zip(&args.players).zip(&totals))
-            .map(|((r, spec), &t)| format!("{r} ({spec}) {:.1}", t as f64 / ended as f64))
-            .collect();
-        println!(
-            "mean goals over {ended} finished matches: {}",
-            means.join(", ")
-        );
+
+    /// The summary for programs.
+    fn json(&self) -> serde_json::Value {
+        let trace = &self.played.trace;
+        let roles = self.manager.roles;
+        json!({
+            "match": self.number,
+            "seed": self.seed,
+            "players": (roles.iter().zip(&self.manager.players))
+                .map(|(r, spec)| json!({"role": r, "spec": spec.to_string()}))
+                .collect::<Vec<_>>(),
+            "steps": trace.moves().len(),
+            "terminal": trace.goals.is_some(),
+            "goals": trace.goals.as_ref().map(|g| {
+                (roles.iter().zip(g))
+                    .map(|(r, &v)| (r.clone(), json!(v)))
+                    .collect::<serde_json::Map<_, _>>()
+            }),
+            "record": (!trace.steps.is_empty()).then(|| self.path.display().to_string()),
+            "incidents": self.played.incidents,
+            "error": self.error,
+        })
     }
-    Ok(ExitCode::SUCCESS)
 }
 
 /// What one match needs to know of the series.
 struct Manager<'a> {
     args: &'a MatchArgs,
     roles: &'a [String],
+    /// The player of each role, in role order (rotated with --rotate).
+    players: Vec<Spec>,
     /// The rules as START carries them.
     rules: String,
     play_clock: Duration,
@@ -275,6 +410,31 @@ struct Turn<'a> {
     step: usize,
     random: &'a mut RandomPlayer,
     incidents: &'a mut Vec<String>,
+    heard: &'a mut Heard,
+}
+
+/// The players over HTTP heard from in a match: those not heard from yet
+/// (`silent`), each with its last error, and those heard from.
+#[derive(Default)]
+struct Heard {
+    silent: std::collections::BTreeMap<usize, String>,
+    answered: std::collections::BTreeSet<usize>,
+}
+
+impl Heard {
+    /// Notes seat `r`'s reply (or its failure).
+    fn note(&mut self, r: usize, reply: &Answer) {
+        match reply {
+            Ok(_) => {
+                self.silent.remove(&r);
+                self.answered.insert(r);
+            }
+            Err(e) if !self.answered.contains(&r) => {
+                self.silent.insert(r, e.to_string());
+            }
+            Err(_) => {}
+        }
+    }
 }
 
 /// A player's reply over HTTP with how long it took, or why there is none.
@@ -287,19 +447,21 @@ enum Seat {
     Http,
 }
 
-/// A played match: its trace, what went wrong with the players, and the
-/// error of the rules that stopped it, if any.
+/// A played match: its trace, what went wrong with the players, the
+/// error of the rules that stopped it, if any, and the players over HTTP
+/// that never answered (each with its last error).
 struct Played {
     trace: Trace,
     incidents: Vec<String>,
     error: Option<(usize, GameError)>,
+    silent: Vec<(usize, String)>,
 }
 
 impl Manager<'_> {
     /// Plays match `i` with `seed`.
     fn play(&self, game: &mut Game, i: usize, seed: u64) -> Played {
         let id = format!("gdl.{}.{}", self.tag, i + 1);
-        let mut seats: Vec<Seat> = (self.args.players.iter().enumerate())
+        let mut seats: Vec<Seat> = (self.players.iter().enumerate())
             .map(|(r, spec)| match spec {
                 Spec::Random => Seat::Random,
                 Spec::Ai(budget) => Seat::Ai(Box::new(search_player(
@@ -322,7 +484,11 @@ impl Manager<'_> {
                 play_clock: self.play_clock,
             })
         });
+        // Whether each player over HTTP answered a message, and its last
+        // error.
+        let mut heard = Heard::default();
         for (r, reply) in self.send(starts, self.start_clock) {
+            heard.note(r, &reply);
             match reply {
                 Ok((text, _)) if text.trim().eq_ignore_ascii_case(READY) => {}
                 Ok((text, _)) => incidents.push(format!(
@@ -332,6 +498,17 @@ impl Manager<'_> {
                 )),
                 Err(e) => incidents.push(format!("start: {}: {e}", self.who(r))),
             }
+        }
+        // A player that did not answer START: no match, the others told.
+        if !heard.silent.is_empty() {
+            let aborts = self.to_http(|_| Request::Abort { id: id.clone() });
+            let _ = self.send(aborts, self.play_clock);
+            return Played {
+                trace: Trace::new(game),
+                incidents,
+                error: None,
+                silent: heard.silent.into_iter().collect(),
+            };
         }
         let mut random = RandomPlayer::new(seed);
         let mut last: Option<Vec<String>> = None;
@@ -345,6 +522,7 @@ impl Manager<'_> {
                 step,
                 random: &mut random,
                 incidents: &mut incidents,
+                heard: &mut heard,
             };
             let joint = self.step(game, state, &mut seats, plays, &mut turn)?;
             step += 1;
@@ -376,6 +554,7 @@ impl Manager<'_> {
             trace: replay.trace,
             incidents,
             error: replay.error,
+            silent: heard.silent.into_iter().collect(),
         }
     }
 
@@ -424,6 +603,7 @@ impl Manager<'_> {
         }
         for (r, reply) in replies {
             let role = Role(r as u32);
+            turn.heard.note(r, &reply);
             match reply {
                 Ok((text, took)) => match read_move(&text) {
                     _ if took > late => {
@@ -468,7 +648,7 @@ impl Manager<'_> {
 
     /// The message `make(r)` for each seat r played over HTTP.
     fn to_http(&self, make: impl Fn(usize) -> Request) -> Vec<(usize, Request)> {
-        (self.args.players.iter().enumerate())
+        (self.players.iter().enumerate())
             .filter(|(_, spec)| matches!(spec, Spec::Http(_)))
             .map(|(r, _)| (r, make(r)))
             .collect()
@@ -481,7 +661,7 @@ impl Manager<'_> {
         let deadline = Instant::now() + clock + GRACE;
         std::thread::scope(|scope| {
             let asked: Vec<_> = (messages.into_iter())
-                .filter_map(|(r, message)| match &self.args.players[r] {
+                .filter_map(|(r, message)| match &self.players[r] {
                     Spec::Http(address) => {
                         let body = message.to_kif();
                         let asking = scope.spawn(move || {
@@ -505,6 +685,6 @@ impl Manager<'_> {
 
     /// `oplayer (http://127.0.0.1:9147)`.
     fn who(&self, r: usize) -> String {
-        format!("{} ({})", self.roles[r], self.args.players[r])
+        format!("{} ({})", self.roles[r], self.players[r])
     }
 }

@@ -394,7 +394,7 @@ pub fn load(path: &Path, limits: &LimitArgs) -> Result<Loaded, Failure> {
     let bytes = read_rules(path, limits)?;
     let name = file_name(path);
     let game = load_game(path, bytes, limits).map_err(|e| match e {
-        LoadError::Io { .. } => Failure::Io(
+        LoadError::Io { .. } | LoadError::Cancelled => Failure::Io(
             e.render(false)
                 .trim_start_matches("error: ")
                 .trim_end()

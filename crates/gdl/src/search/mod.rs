@@ -51,6 +51,7 @@ use crate::game::stepper::Stepper;
 use crate::game::{Game, Move, Role, State, Stop};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// How long a search may run.
@@ -58,7 +59,10 @@ use std::time::{Duration, Instant};
 pub enum Budget {
     /// This many iterations (per thread): a seed then gives one move.
     Iterations(u64),
-    /// As many iterations as fit in this time (at least one).
+    /// As many iterations as fit in this time (at least one, unless the
+    /// position itself took all of it to evaluate: a player on a clock
+    /// then plays the move its tree prefers so far, or its first legal
+    /// move).
     Time(Duration),
 }
 
@@ -220,6 +224,41 @@ impl SearchPlayer {
     /// and limits reached; a fault of the rules met further down only makes
     /// its line worth 0 (see the module documentation).
     pub fn choose(&mut self, game: &mut Game, state: &State) -> Result<Move, GameError> {
+        let best = self.search(game, state, None, false)?;
+        Ok(best.expect("a search that may not skip chooses a move"))
+    }
+
+    /// Searches `state` until `stop` is set (by another thread: the
+    /// opponent's move came), or within the budget when that comes first,
+    /// growing the tree without choosing: a player thinks while its
+    /// opponent is to move, and on a turn where its own move is forced.
+    /// The tree is kept for the next [`SearchPlayer::choose`] (of `state`,
+    /// or of a state [`SearchPlayer::observe`] leads to from it). Returns
+    /// the iterations run; [`SearchPlayer::stats`] tells the rest. A
+    /// terminal `state` runs none.
+    pub fn ponder(
+        &mut self,
+        game: &mut Game,
+        state: &State,
+        stop: &AtomicBool,
+    ) -> Result<u64, GameError> {
+        if game.is_terminal(state)? {
+            return Ok(0);
+        }
+        self.search(game, state, Some(stop), true)?;
+        Ok(self.stats.iterations)
+    }
+
+    /// The search of `state` (see `choose`), until `stop` is set when one
+    /// is given; `pondering`, it runs even when this role has one move,
+    /// and chooses none. The move chosen, unless pondering.
+    fn search(
+        &mut self,
+        game: &mut Game,
+        state: &State,
+        stop: Option<&AtomicBool>,
+        pondering: bool,
+    ) -> Result<Option<Move>, GameError> {
         let start = Instant::now();
         if game.is_terminal(state)? {
             return Err(GameError::Terminal);
@@ -243,10 +282,10 @@ impl SearchPlayer {
             reused,
             ..SearchStats::default()
         };
-        if mine.len() == 1 {
+        if mine.len() == 1 && !pondering {
             self.stats.elapsed = start.elapsed();
             self.stats.root = vec![(mine[0], 0, 0.0)];
-            return Ok(mine[0]);
+            return Ok(Some(mine[0]));
         }
         self.searches += 1;
         let deadline = match self.budget {
@@ -264,6 +303,7 @@ impl SearchPlayer {
             max_nodes: (self.max_nodes / self.threads).max(1),
             iterations,
             deadline,
+            stop,
         };
         let seed = |t: usize| {
             self.seed
@@ -275,13 +315,20 @@ impl SearchPlayer {
             let tree = &mut self.trees[0];
             total += tree.search(game, state, &root_moves, &config, seed(0))?;
         } else {
+            // The threads stop under the caller's cancel flag too.
+            let cancel = crate::cancel::current();
             let results: Vec<Result<u64, GameError>> = std::thread::scope(|scope| {
                 let handles: Vec<_> = (self.trees.iter_mut().enumerate())
                     .map(|(t, tree)| {
                         let mut game = game.clone();
                         let (state, root_moves, config) = (state, &root_moves, &config);
                         let seed = seed(t);
-                        scope.spawn(move || tree.search(&mut game, state, root_moves, config, seed))
+                        let cancel = cancel.clone();
+                        scope.spawn(move || {
+                            crate::cancel::under(cancel.as_ref(), || {
+                                tree.search(&mut game, state, root_moves, config, seed)
+                            })
+                        })
                     })
                     .collect();
                 handles
@@ -318,7 +365,7 @@ impl SearchPlayer {
         self.stats.elapsed = start.elapsed();
         let best = root[0].0;
         self.stats.root = root;
-        Ok(best)
+        Ok((!pondering).then_some(best))
     }
 
     /// Moves the trees' roots down the joint moves observed, when they lead
@@ -358,12 +405,22 @@ impl SearchPlayer {
 }
 
 /// The settings of one search, shared by its threads.
-struct Config {
+struct Config<'a> {
     exploration: f64,
     playout_steps: usize,
     max_nodes: usize,
     iterations: u64,
     deadline: Option<Instant>,
+    /// Stops the search once set (a ponder's flag).
+    stop: Option<&'a AtomicBool>,
+}
+
+impl Config<'_> {
+    /// Whether the search is to stop: past its deadline, its flag set.
+    fn over(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+    }
 }
 
 /// A position of the tree: each role's legal moves with their statistics,
@@ -657,7 +714,7 @@ impl Tree {
         game: &mut Game,
         state: &State,
         root_moves: &[Vec<Move>],
-        config: &Config,
+        config: &Config<'_>,
         seed: u64,
     ) -> Result<u64, GameError> {
         let roles = root_moves.len();
@@ -683,71 +740,87 @@ impl Tree {
         let stop = Stop {
             max_steps: config.playout_steps,
             deadline: config.deadline,
-            cancel: None,
+            cancel: config.stop,
         };
-        // One iteration per pass: select, expand, play out, back up.
-        while done < config.iterations {
-            if done > 0 && config.deadline.is_some_and(|d| Instant::now() >= d) {
-                break;
-            }
-            game.forget_terms_over_share(mark);
-            cursor.set(state);
-            path.clear();
-            let mut at = self.root;
-            // Selection: down the tree while the joint move picked has a
-            // child; each role picks by its own UCB1 value.
-            let rewards = loop {
-                let node = &self.nodes[at as usize];
-                if let Some(goals) = &node.goals {
-                    break goals.to_vec();
+        // One iteration per pass: select, expand, play out, back up. A
+        // choice runs one at least; a ponder stopped before it, none. A
+        // cancel flag over the search ends it (`Cancelled`).
+        // Past the deadline already (the root took it all): no iteration.
+        let late = config.deadline.is_some_and(|d| Instant::now() >= d);
+        let ran = (|| -> Result<(), GameError> {
+            while done < config.iterations {
+                if (done > 0 || config.stop.is_some() || late) && config.over() {
+                    break;
                 }
-                for (r, pick) in picks.iter_mut().enumerate() {
-                    *pick = self.pick(at, r, config.exploration, &mut rng);
-                }
-                let node = &self.nodes[at as usize];
-                cursor.play(game, node, &picks, &mut joint)?;
-                path.push((at, picks.clone()));
-                let key = node.key(&picks);
-                if let Some(child) = node.child(key) {
-                    at = child;
-                    continue;
-                }
-                // Expansion, while the tree is within its bound; then the
-                // playout from the new position.
-                if self.nodes.len() < config.max_nodes {
-                    let child = match cursor.node(game, roles) {
-                        Err(e) if is_fault(&e) => Node::fault(roles),
-                        child => child?,
-                    };
-                    mark = game.mark_past(mark, &child.moves);
-                    let terminal = child.goals.clone();
-                    let id = self.nodes.len() as u32;
-                    self.nodes.push(child);
-                    self.nodes[at as usize].children.push((key, id));
-                    if let Some(goals) = terminal {
+                crate::cancel::check()?;
+                game.forget_terms_over_share(mark);
+                cursor.set(state);
+                path.clear();
+                let mut at = self.root;
+                // Selection: down the tree while the joint move picked has a
+                // child; each role picks by its own UCB1 value.
+                let rewards = loop {
+                    let node = &self.nodes[at as usize];
+                    if let Some(goals) = &node.goals {
                         break goals.to_vec();
                     }
+                    for (r, pick) in picks.iter_mut().enumerate() {
+                        *pick = self.pick(at, r, config.exploration, &mut rng);
+                    }
+                    let node = &self.nodes[at as usize];
+                    cursor.play(game, node, &picks, &mut joint)?;
+                    path.push((at, picks.clone()));
+                    let key = node.key(&picks);
+                    if let Some(child) = node.child(key) {
+                        at = child;
+                        continue;
+                    }
+                    // Expansion, while the tree is within its bound; then the
+                    // playout from the new position.
+                    if self.nodes.len() < config.max_nodes {
+                        let child = match cursor.node(game, roles) {
+                            Err(e) if is_fault(&e) => Node::fault(roles),
+                            child => child?,
+                        };
+                        mark = game.mark_past(mark, &child.moves);
+                        let terminal = child.goals.clone();
+                        let id = self.nodes.len() as u32;
+                        self.nodes.push(child);
+                        self.nodes[at as usize].children.push((key, id));
+                        if let Some(goals) = terminal {
+                            break goals.to_vec();
+                        }
+                    }
+                    match cursor.playout(game, &mut rng, &stop, roles) {
+                        Err(e) if is_fault(&e) => break vec![0.0; roles],
+                        rewards => break rewards?,
+                    }
+                };
+                // Backup: every move picked on the way down earns its role's
+                // reward.
+                for (id, picked) in &path {
+                    let node = &mut self.nodes[*id as usize];
+                    node.total += 1;
+                    for (r, &k) in picked.iter().enumerate() {
+                        let i = node.first[r] as usize + k;
+                        node.visits[i] += 1;
+                        node.reward[i] += rewards[r];
+                    }
                 }
-                match cursor.playout(game, &mut rng, &stop, roles) {
-                    Err(e) if is_fault(&e) => break vec![0.0; roles],
-                    rewards => break rewards?,
-                }
-            };
-            // Backup: every move picked on the way down earns its role's
-            // reward.
-            for (id, picked) in &path {
-                let node = &mut self.nodes[*id as usize];
-                node.total += 1;
-                for (r, &k) in picked.iter().enumerate() {
-                    let i = node.first[r] as usize + k;
-                    node.visits[i] += 1;
-                    node.reward[i] += rewards[r];
-                }
+                done += 1;
             }
-            done += 1;
-        }
+            Ok(())
+        })();
         game.forget_terms(mark);
-        Ok(done)
+        match ran {
+            Ok(()) => Ok(done),
+            // A ponder whose flag stopped an evaluation under way (its
+            // cancel scope): the iterations done stand.
+            Err(GameError::Cancelled) if config.stop.is_some_and(|s| s.load(Ordering::Relaxed)) => {
+                Ok(done)
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// Role `r`'s pick at node `at`: an untried move (at random) while it

@@ -133,6 +133,10 @@ pub(super) fn join_in(
     if steps.is_empty() {
         return sink.matched(b, frames, terms, limits);
     }
+    // A join under a cancelled flag (see `crate::cancel`) does not start,
+    // and a long one stops within `CANCEL_LOOK_EVERY` rounds of its loop.
+    crate::cancel::check()?;
+    let mut rounds = 0u32;
     // The work budget, counted down in a register and written back when
     // the join ends (unbounded when it has none).
     let mut left = layers.budget.map_or(u64::MAX, Cell::get);
@@ -265,6 +269,10 @@ pub(super) fn join_in(
             // Grounding's budget counts rounds of the loop (its historical
             // unit); an exact evaluation counts every fact looked at.
             left = left.saturating_sub(if layers.relaxed { 1 } else { looked });
+            rounds = rounds.wrapping_add(1);
+            if rounds % CANCEL_LOOK_EVERY == 0 {
+                crate::cancel::check()?;
+            }
             if advanced {
                 if once.get(depth) == Some(&true) {
                     // What follows does not depend on which fact matched.
@@ -285,6 +293,10 @@ pub(super) fn join_in(
     }
     result
 }
+
+/// How many rounds of a join's loop go between two looks at the cancel
+/// flag (a look costs a few nanoseconds; a round some tens).
+const CANCEL_LOOK_EVERY: u32 = 4096;
 
 /// Whether a step is a scan with no candidate at all (an empty relation,
 /// or no new facts for a delta), so that the join it is in has no match

@@ -385,6 +385,11 @@ impl Game {
                 if states > count {
                     return Visit::Done(spent);
                 }
+                // A cancelled load weighs nothing more (the load reports
+                // the cancel).
+                if crate::cancel::requested() {
+                    return Visit::Failed;
+                }
                 let stepped = self.stepper_at(&state);
                 let step = self.random_step(&state, &mut rng);
                 let counts = self.spent_so_far(stepped, &mut spent);

@@ -135,19 +135,34 @@ impl Game {
     }
 
     /// The stages of loading: the front end, the static facts, the engine.
+    /// Under a [`crate::Cancel`] flag that is set, a stage stops at its
+    /// next look and the load ends with [`LoadError::Cancelled`] (whatever
+    /// a stage made of its error: grounding, say, gives up quietly).
     fn build(file: SourceFile, options: LoadOptions) -> Result<Game, LoadError> {
         let invalid = |file: SourceFile, diagnostics: Vec<Diagnostic>| LoadError::Invalid {
             file: Box::new(file),
             diagnostics,
         };
+        let cancelled = || crate::cancel::requested().then_some(LoadError::Cancelled);
+        if let Some(e) = cancelled() {
+            return Err(e);
+        }
         let limits = options.limits;
-        let analysed = match front_end(&file, limits.max_nesting) {
+        let analysed = front_end(&file, limits.max_nesting);
+        if let Some(e) = cancelled() {
+            return Err(e);
+        }
+        let analysed = match analysed {
             Ok(analysed) => analysed,
             Err(diagnostics) => return Err(invalid(file, diagnostics)),
         };
         let mut symbols = analysed.description.symbols.clone();
         let mut clauses = analysed.clauses;
-        let prepared = match prepare::derive_static(&mut clauses, &mut symbols, &limits) {
+        let prepared = prepare::derive_static(&mut clauses, &mut symbols, &limits);
+        if let Some(e) = cancelled() {
+            return Err(e);
+        }
+        let prepared = match prepared {
             Ok(p) => p,
             Err(e) => {
                 let span =
@@ -165,6 +180,9 @@ impl Game {
             warnings: &analysed.warnings,
         };
         let chosen = choose::choose(prepared, &clauses, symbols, read, options);
+        if let Some(e) = cancelled() {
+            return Err(e);
+        }
         let first_rule = analysed.description.rules.first().map(|r| r.span);
         chosen.map_err(|stop| {
             let why = match stop {
