@@ -13,7 +13,7 @@
 use super::playing::{describe, Playing};
 use gdl::Cancel;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
+use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -170,10 +170,7 @@ impl Worker {
 
 /// The answer on `receive` by `deadline`.
 fn wait(receive: &Receiver<Turn>, deadline: Instant) -> Option<Turn> {
-    match receive.recv_timeout(crate::http::left(deadline)) {
-        Ok(turn) => Some(turn),
-        Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
-    }
+    receive.recv_timeout(crate::http::left(deadline)).ok()
 }
 
 /// What the worker's thread holds.

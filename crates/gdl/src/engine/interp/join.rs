@@ -270,7 +270,7 @@ pub(super) fn join_in(
             // unit); an exact evaluation counts every fact looked at.
             left = left.saturating_sub(if layers.relaxed { 1 } else { looked });
             rounds = rounds.wrapping_add(1);
-            if rounds % CANCEL_LOOK_EVERY == 0 {
+            if rounds.is_multiple_of(CANCEL_LOOK_EVERY) {
                 crate::cancel::check()?;
             }
             if advanced {
