@@ -97,7 +97,7 @@ const FAULT_FACTS_SHOWN: usize = 60;
 
 /// The facts of the state where a game met a fault of the rules, for the
 /// end of an error message: `\n  the state at step 4 (2 facts):\n    (a)...`,
-/// the first [`FAULT_FACTS_SHOWN`] of them.
+/// the first `FAULT_FACTS_SHOWN` of them.
 pub fn fault_state(step: usize, facts: &[String]) -> String {
     let mut out = format!(
         "\n  the state at step {step} ({} fact{}):",

@@ -2,11 +2,11 @@
 //! GGP match protocol says (see [`crate::protocol`]): a game manager posts
 //! messages (INFO, PREVIEW, START, PLAY, STOP, ABORT) and the player
 //! answers each, its moves chosen by the search player within the play
-//! clock less a margin ([`margin`]: `--margin` and the lateness it
+//! clock less a margin (`margin`: `--margin` and the lateness it
 //! measures).
 //!
 //! One match at a time. The rules come in the START message; they load on
-//! a thread of their own ([`loading`]), so that `ready` goes back within
+//! a thread of their own (`loading`), so that `ready` goes back within
 //! the start clock even when loading takes longer, and the rest of the
 //! start clock is spent searching the first position. The rules on the
 //! interpreter alone come first (parsing, checks and static facts, a
@@ -19,7 +19,7 @@
 //! whose match is over (ABORT, STOP, a new START) is cancelled: it stops
 //! within a fraction of a second and says so in the log.
 //!
-//! The search thinks on every clock ([`playing`]): through the start
+//! The search thinks on every clock (`playing`): through the start
 //! clock, until the deadline of each turn of its own, and between
 //! messages on a thread of its own (the opponent's turn, and its own
 //! forced moves, which go back at once); the tree follows the moves
