@@ -119,20 +119,7 @@ fn every_command_has_examples_and_they_run() {
                 example.starts_with(&format!("gdl {command}")) || command == "test",
                 "an example of {command}: {example}"
             );
-            let out = Command::new("sh")
-                .args(["-c", &example])
-                .current_dir(&dir)
-                .env("PATH", &path)
-                .env("NO_COLOR", "1")
-                .stdin(std::process::Stdio::null())
-                .output()
-                .expect("sh runs");
-            assert!(
-                out.status.success(),
-                "{example}: {}\n{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            );
+            run_example(&example, &dir, &path);
         }
     }
 }
@@ -162,19 +149,25 @@ fn player_and_match_help_end_with_examples() {
         std::env::var("PATH").unwrap_or_default()
     );
     for example in examples("match").iter().filter(|e| !e.contains("http://")) {
-        let out = Command::new("sh")
-            .args(["-c", example])
-            .current_dir(&dir)
-            .env("PATH", &path)
-            .env("NO_COLOR", "1")
-            .stdin(std::process::Stdio::null())
-            .output()
-            .expect("sh runs");
-        assert!(
-            out.status.success(),
-            "{example}: {}\n{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
+        run_example(example, &dir, &path);
     }
+}
+
+/// Runs an example of the help through `sh` in `dir`, with `path` as its
+/// `PATH`, and asserts that it succeeds.
+fn run_example(example: &str, dir: &Path, path: &str) {
+    let out = Command::new("sh")
+        .args(["-c", example])
+        .current_dir(dir)
+        .env("PATH", path)
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("sh runs");
+    assert!(
+        out.status.success(),
+        "{example}: {}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
