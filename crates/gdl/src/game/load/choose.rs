@@ -18,7 +18,7 @@ use super::prepare::{derive_static, Prepared, MAX_DEMAND_FACTS};
 use super::LoadOptions;
 use crate::error::GameError;
 use crate::game::random::{InEngineOrder, Players};
-use crate::game::types::{EngineChoice, State};
+use crate::game::types::{EngineChoice, Move, State, Stop};
 use crate::game::Game;
 use crate::limits::{LimitKind, Limits};
 use crate::plan::Phase;
@@ -369,45 +369,45 @@ impl Game {
     }
 
     /// What the game spends visiting `count` states of seeded random
-    /// playouts, or fewer: the visit stops once it has spent past
-    /// `budget` (and fails where one state would cost
-    /// [`STATE_PAST_BUDGET`] times it, or where the game's limits stop it).
+    /// playouts ([`Game::play`] of a random player in the engine's order),
+    /// or fewer: the visit stops once it has spent past `budget` (and
+    /// fails where one state would cost [`STATE_PAST_BUDGET`] times it,
+    /// or where the game's limits stop it).
     fn visit(&mut self, count: usize, budget: f64) -> Visit {
         let joins = (budget * STATE_PAST_BUDGET / JOIN_NANOS) as u64;
         self.limits.max_work = self.limits.max_work.min(joins.max(1));
-        let mut rng = Pcg64::seed_from_u64(0);
-        let mut spent = Spent::default();
-        let mut states = 0;
+        let mut visitor = Visitor {
+            rng: Pcg64::seed_from_u64(0),
+            count,
+            budget,
+            states: 0,
+            stepped: false,
+            spent: Spent::default(),
+            end: None,
+        };
         loop {
-            let mut state = self.initial_state();
-            loop {
-                states += 1;
-                if states > count {
-                    return Visit::Done(spent);
+            let start = self.initial_state();
+            let played = self.play(&start, &mut visitor, Stop::steps(usize::MAX));
+            if let Some(end) = visitor.end.take() {
+                return end;
+            }
+            match played {
+                // The last state was asked whether it is terminal and
+                // for its goals, or had a role with no move: counted, and
+                // a new game begins.
+                Ok(_) | Err((_, GameError::NoLegalMove { .. })) => {
+                    if let Some(end) = visitor.counted(self) {
+                        return end;
+                    }
                 }
-                // A cancelled load weighs nothing more (the load reports
-                // the cancel).
-                if crate::cancel::requested() {
-                    return Visit::Failed;
-                }
-                let stepped = self.stepper_at(&state);
-                let step = self.random_step(&state, &mut rng);
-                let counts = self.spent_so_far(stepped, &mut spent);
-                match step {
-                    Ok(Some(next)) => state = next,
-                    Ok(None) => break,
-                    Err(GameError::Limit {
+                Err((
+                    _,
+                    GameError::Limit {
                         kind: LimitKind::JoinWork,
                         ..
-                    }) => return Visit::OverBound,
-                    Err(_) => return Visit::Failed,
-                }
-                if counts.nanos() > budget * STATE_PAST_BUDGET {
-                    return Visit::OverBound;
-                }
-                if counts.nanos() > budget {
-                    return Visit::Done(spent);
-                }
+                    },
+                )) => return Visit::OverBound,
+                Err(_) => return Visit::Failed,
             }
         }
     }
@@ -417,33 +417,78 @@ impl Game {
     fn stepper_at(&mut self, state: &State) -> bool {
         self.positioned(state).is_some()
     }
+}
 
-    /// `spent` brought up to date after one more state (visited by the
-    /// stepper when `stepped`), and returned.
-    fn spent_so_far(&self, stepped: bool, spent: &mut Spent) -> Spent {
-        spent.joins = self.run.work_done;
-        spent.rules = self.ground_work;
-        spent.network = self.stepper.as_ref().map_or(0, |s| s.work());
-        match stepped {
-            true => spent.stepped += 1,
-            false => spent.interpreted += 1,
+/// The player of [`Game::visit`]: moves at random in the engine's order,
+/// and the work of each state it reaches counted.
+struct Visitor {
+    rng: Pcg64,
+    /// The states to visit, and the estimated work to stop past.
+    count: usize,
+    budget: f64,
+    /// The states reached so far; whether the last one is on the stepper.
+    states: usize,
+    stepped: bool,
+    spent: Spent,
+    /// How the visit ended, once it has (the game is then stopped by an
+    /// error that stands for it).
+    end: Option<Visit>,
+}
+
+impl Visitor {
+    /// The work of the state last reached counted (`game`'s counts now
+    /// include it); how the visit ends, where it is over the budget.
+    fn counted(&mut self, game: &Game) -> Option<Visit> {
+        self.spent.joins = game.run.work_done;
+        self.spent.rules = game.ground_work;
+        self.spent.network = game.stepper.as_ref().map_or(0, |s| s.work());
+        match self.stepped {
+            true => self.spent.stepped += 1,
+            false => self.spent.interpreted += 1,
         }
-        *spent
+        let nanos = self.spent.nanos();
+        if nanos > self.budget * STATE_PAST_BUDGET {
+            return Some(Visit::OverBound);
+        }
+        (nanos > self.budget).then_some(Visit::Done(self.spent))
     }
 
-    /// The state after every role plays a move chosen at random (in the
-    /// engine's order, as the search's playouts choose), `None` at a
-    /// terminal state (its goals asked) or where a role has no move.
-    fn random_step(&mut self, state: &State, rng: &mut Pcg64) -> Result<Option<State>, GameError> {
-        if self.is_terminal(state)? {
-            self.goals(state)?;
-            return Ok(None);
+    /// Ends the visit as `end`, and the game with an error standing for
+    /// it.
+    fn ended(&mut self, end: Visit) -> Result<(), GameError> {
+        self.end = Some(end);
+        Err(GameError::Cancelled)
+    }
+}
+
+impl Players for Visitor {
+    fn joint(&mut self, game: &mut Game, state: &State) -> Result<Vec<Move>, GameError> {
+        InEngineOrder(&mut self.rng).joint(game, state)
+    }
+
+    fn reached(
+        &mut self,
+        game: &mut Game,
+        state: &State,
+        joint: Option<&[Move]>,
+    ) -> Result<(), GameError> {
+        // The state before this one, which a joint move left, is done.
+        if joint.is_some() {
+            if let Some(end) = self.counted(game) {
+                return self.ended(end);
+            }
         }
-        match InEngineOrder(rng).joint(self, state) {
-            Ok(joint) => self.next_state(state, &joint).map(Some),
-            Err(GameError::NoLegalMove { .. }) => Ok(None),
-            Err(e) => Err(e),
+        self.states += 1;
+        if self.states > self.count {
+            return self.ended(Visit::Done(self.spent));
         }
+        // A cancelled load weighs nothing more (the load reports the
+        // cancel).
+        if crate::cancel::requested() {
+            return self.ended(Visit::Failed);
+        }
+        self.stepped = game.stepper_at(state);
+        Ok(())
     }
 }
 
