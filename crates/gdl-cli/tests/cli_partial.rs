@@ -161,3 +161,62 @@ fn random_interrupted_by_ctrl_c_prints_what_finished() {
         }
     }
 }
+
+/// A game whose every step is long on the interpreter (the transitive
+/// closure of a path of [`SLOW_PATH`] edges, some two million facts, in
+/// each state, and every state new), and which warns once loaded.
+fn slow_steps() -> String {
+    let mut rules = String::from("(role you)\n(init (count 0))\n");
+    for i in 0..SLOW_PATH {
+        rules.push_str(&format!("(e {i} {})\n", i + 1));
+    }
+    rules.push_str(
+        "(<= (r ?x ?y) (true (count ?k)) (e ?x ?y))\n\
+         (<= (r ?x ?z) (r ?x ?y) (e ?y ?z))\n\
+         (<= (legal you go) (r 0 5))\n(<= (next (count (s ?n))) (true (count ?n)))\n\
+         (<= terminal (true never))\n(goal you 0)\n",
+    );
+    rules
+}
+
+/// The edges of [`slow_steps`]' path.
+const SLOW_PATH: usize = 2000;
+
+/// Ctrl-C in the middle of a step that lasts longer than the second the
+/// command has to print its summary: the step stops where it is (the
+/// library looks at the stop inside its joins), and the summary of the
+/// games that finished (none) still comes.
+#[cfg(unix)]
+#[test]
+fn random_interrupted_inside_a_long_step_prints_what_finished() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::{Command, Stdio};
+    let dir = scratch("partial_long_step");
+    std::fs::write(dir.join("slow.gdl"), slow_steps()).unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_gdl"));
+    command
+        .args(["random", "slow.gdl", "--games", "1000000000"])
+        .args(["--engine", "interpreter", "--format", "json"])
+        .current_dir(&dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    default_sigint(&mut command);
+    let mut child = command.spawn().expect("the gdl binary runs");
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut first = String::new();
+    stderr.read_line(&mut first).unwrap();
+    assert!(first.starts_with("warning[never-true]"), "{first}");
+    // SAFETY: a plain kill(2) of our own child process.
+    let sent = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    assert_eq!(sent, 0);
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(130), "{stdout}\n{rest}");
+    let value: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+    assert_eq!(value["partial"], true, "{stdout}");
+    assert_eq!(value["stopped_by"], "interrupt");
+}

@@ -127,6 +127,8 @@ fn play(
             .or_cancelled(stop::flag());
         let outcome = match game.random_outcome(&initial, &mut player, stop) {
             Ok(outcome) => outcome,
+            // Stopped inside a step: as at the next one.
+            Err((_, GameError::Cancelled)) if stop::reason().is_some() => return Ok(None),
             Err((step, error)) if keep_going && super::is_fault_of_the_rules(&error) => {
                 faults += 1;
                 first_fault.get_or_insert(PlayoutError {
@@ -206,7 +208,7 @@ fn bench_keeping(args: BenchArgs) -> Result<ExitCode, Failure> {
                     let rounds = rounds.clone();
                     let (max_steps, keep_going) = (args.max_steps, args.keep_going);
                     std::thread::Builder::new().spawn_scoped(scope, move || {
-                        play(&mut game, seeds, rounds, max_steps, keep_going)
+                        stop::under_stop(|| play(&mut game, seeds, rounds, max_steps, keep_going))
                     })
                 })
                 .collect();

@@ -393,14 +393,17 @@ pub struct Loaded {
 pub fn load(path: &Path, limits: &LimitArgs) -> Result<Loaded, Failure> {
     let bytes = read_rules(path, limits)?;
     let name = file_name(path);
-    let game = load_game(path, bytes, limits).map_err(|e| match e {
-        LoadError::Io { .. } | LoadError::Cancelled => Failure::Io(
+    let game = load_game(path, bytes, limits).map_err(|e| match (e, stop::reason()) {
+        // Ctrl-C or --timeout of a command that keeps its work (see
+        // `stop`), during its load.
+        (LoadError::Cancelled, Some(reason)) => stop::failure(reason),
+        (e @ (LoadError::Io { .. } | LoadError::Cancelled), _) => Failure::Io(
             e.render(false)
                 .trim_start_matches("error: ")
                 .trim_end()
                 .to_string(),
         ),
-        LoadError::Invalid { file, diagnostics } => {
+        (LoadError::Invalid { file, diagnostics }, _) => {
             let limits_only = diagnostics
                 .iter()
                 .filter(|d| d.is_error())

@@ -4,16 +4,18 @@
 //! finished, marked partial, before the process ends.
 //!
 //! The binary's signal and time-limit threads call [`request`]. While a
-//! command runs its work under [`keeping_work`], the request only raises
-//! [`flag`], which the command's loops (and the games under way, through
-//! their [`gdl::Stop`]) look at; the thread then gives the command
-//! [`GRACE`] to print and return before it ends the process itself. Any
-//! other time (a command without a summary, the loading of the rules) the
-//! process ends at once, as before.
+//! command runs its work under [`keeping_work`], the request only cancels
+//! a [`gdl::Cancel`] that the work runs under: the command's loops look at
+//! its [`flag`], the games under way stop at their next step (through
+//! their [`gdl::Stop`]) or inside a long one (the library looks at the
+//! flag within its joins), and a load under way ends cancelled. The
+//! thread then gives the command [`GRACE`] to print and return before it
+//! ends the process itself. Any other time (a command without a summary)
+//! the process ends at once, as before.
 
 use super::Failure;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{LazyLock, Mutex};
 use std::time::Duration;
 
 /// Why a command was asked to stop.
@@ -48,8 +50,9 @@ impl Reason {
 /// look at [`flag`] every tenth of a second at most (a game's step aside).
 pub const GRACE: Duration = Duration::from_secs(1);
 
-/// Set once a stop is asked for; the loops of the command look at it.
-static STOPPING: AtomicBool = AtomicBool::new(false);
+/// Cancelled once a stop is asked for: the work of a command that keeps
+/// its work runs under it, and its loops look at its flag.
+static STOPPING: LazyLock<gdl::Cancel> = LazyLock::new(gdl::Cancel::new);
 
 /// Whether the command is running work it can stop and summarise.
 static KEEPING: AtomicBool = AtomicBool::new(false);
@@ -60,12 +63,12 @@ static REASON: Mutex<Option<Reason>> = Mutex::new(None);
 /// The flag the command's loops and games look at: set once Ctrl-C or
 /// `--timeout` asked the command to stop.
 pub fn flag() -> &'static AtomicBool {
-    &STOPPING
+    STOPPING.flag()
 }
 
 /// Why the command was asked to stop, if it was.
 pub fn reason() -> Option<Reason> {
-    if STOPPING.load(Ordering::SeqCst) {
+    if STOPPING.is_cancelled() {
         *REASON.lock().unwrap_or_else(|e| e.into_inner())
     } else {
         None
@@ -73,8 +76,8 @@ pub fn reason() -> Option<Reason> {
 }
 
 /// Runs `f`, work that stops early when asked (looking at [`flag`]) and
-/// then summarises what finished: a request during it raises the flag
-/// rather than ending the process at once.
+/// then summarises what finished: a request during it cancels the work
+/// (see [`under_stop`]) rather than ending the process at once.
 pub fn keeping_work<T>(f: impl FnOnce() -> T) -> T {
     /// Clears [`KEEPING`] however `f` ends.
     struct Done;
@@ -85,7 +88,15 @@ pub fn keeping_work<T>(f: impl FnOnce() -> T) -> T {
     }
     KEEPING.store(true, Ordering::SeqCst);
     let _done = Done;
-    f()
+    under_stop(f)
+}
+
+/// Runs `f` on the calling thread under the stop's [`gdl::Cancel`]: the
+/// library's evaluations in it (a load, a long step, a search) end
+/// cancelled once a stop is asked for. For the threads a command starts
+/// itself; the library's own threads take their caller's.
+pub fn under_stop<T>(f: impl FnOnce() -> T) -> T {
+    STOPPING.scope(f)
 }
 
 /// Asks the command to stop, for `reason`: true when it keeps its work (it
@@ -97,7 +108,7 @@ pub fn request(reason: Reason) -> bool {
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .get_or_insert(reason);
-    STOPPING.store(true, Ordering::SeqCst);
+    STOPPING.cancel();
     KEEPING.load(Ordering::SeqCst)
 }
 

@@ -37,7 +37,9 @@ const MOST_AT_ONCE: usize = 256;
 /// after, and `cancel` is set for the games under way, whose results are
 /// dropped (give it to their [`crate::Stop`] so that they end at once).
 /// The first game of a run to fail is thus the first failure `each` sees,
-/// whatever the threads.
+/// whatever the threads. The threads run under the caller's
+/// [`crate::Cancel`], if it runs under one: setting it stops a step under
+/// way, which a `Stop` sees only between steps.
 ///
 /// ```
 /// use std::ops::ControlFlow;
@@ -73,6 +75,7 @@ pub fn play_games<T: Send>(
     .clamp(1, games.max(1));
     let ahead = AHEAD_PER_THREAD.saturating_mul(threads);
     let cancel = AtomicBool::new(false);
+    let caller = crate::cancel::current();
     let next = AtomicUsize::new(0);
     // How many games have gone to `each`; a thread too far ahead of it
     // waits on `moved`.
@@ -86,46 +89,51 @@ pub fn play_games<T: Send>(
             let (play, cancel, next) = (&play, &cancel, &next);
             let (handed, gate, moved) = (&handed, &gate, &moved);
             let far = move |i: usize| i >= handed.load(Ordering::Acquire).saturating_add(ahead);
+            let caller = caller.clone();
+            // The thread runs under its caller's `Cancel`, if any, so that
+            // setting it stops a step under way too.
             scope.spawn(move || {
-                // A thread that panics stops the others, which may wait
-                // for its game.
-                let _stop = CancelOnPanic(cancel);
-                let mut results = Vec::new();
-                let mut since = Instant::now();
-                while !cancel.load(Ordering::Relaxed) {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= games {
-                        break;
-                    }
-                    if far(i) {
-                        // The games the others wait for may be among ours.
-                        if !results.is_empty() {
-                            let _ = send.send(std::mem::take(&mut results));
-                        }
-                        let mut g = gate.lock().unwrap_or_else(PoisonError::into_inner);
-                        while far(i) && !cancel.load(Ordering::Relaxed) {
-                            g = match moved.wait_timeout(g, TICK) {
-                                Ok((g, _)) => g,
-                                Err(p) => p.into_inner().0,
-                            };
-                        }
-                        drop(g);
-                        since = Instant::now();
-                        if cancel.load(Ordering::Relaxed) {
+                crate::cancel::under(caller.as_ref(), || {
+                    // A thread that panics stops the others, which may wait
+                    // for its game.
+                    let _stop = CancelOnPanic(cancel);
+                    let mut results = Vec::new();
+                    let mut since = Instant::now();
+                    while !cancel.load(Ordering::Relaxed) {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= games {
                             break;
                         }
-                    }
-                    results.push((i, play(&mut game, i, cancel)));
-                    if results.len() >= MOST_AT_ONCE || since.elapsed() >= TICK / 10 {
-                        if send.send(std::mem::take(&mut results)).is_err() {
-                            break;
+                        if far(i) {
+                            // The games the others wait for may be among ours.
+                            if !results.is_empty() {
+                                let _ = send.send(std::mem::take(&mut results));
+                            }
+                            let mut g = gate.lock().unwrap_or_else(PoisonError::into_inner);
+                            while far(i) && !cancel.load(Ordering::Relaxed) {
+                                g = match moved.wait_timeout(g, TICK) {
+                                    Ok((g, _)) => g,
+                                    Err(p) => p.into_inner().0,
+                                };
+                            }
+                            drop(g);
+                            since = Instant::now();
+                            if cancel.load(Ordering::Relaxed) {
+                                break;
+                            }
                         }
-                        since = Instant::now();
+                        results.push((i, play(&mut game, i, cancel)));
+                        if results.len() >= MOST_AT_ONCE || since.elapsed() >= TICK / 10 {
+                            if send.send(std::mem::take(&mut results)).is_err() {
+                                break;
+                            }
+                            since = Instant::now();
+                        }
                     }
-                }
-                if !results.is_empty() {
-                    let _ = send.send(results);
-                }
+                    if !results.is_empty() {
+                        let _ = send.send(results);
+                    }
+                })
             });
         }
         drop(send);
