@@ -250,9 +250,12 @@ impl<'h> Derived<'h> {
             std::hash::Hash::hash(t, &mut h);
             std::hash::Hasher::finish(&h)
         };
-        let mut seen: hashbrown::HashTable<usize> = hashbrown::HashTable::new();
+        // Sized for every row at once: growing by doubling would hold the
+        // old table and the new one together.
+        let rows = tuples.len() / arity;
+        let mut seen: hashbrown::HashTable<usize> = hashbrown::HashTable::with_capacity(rows);
         let mut kept = 0;
-        for r in 0..tuples.len() / arity {
+        for r in 0..rows {
             let tuple = &tuples[r * arity..(r + 1) * arity];
             let h = hash(tuple);
             let held = if self.head.is_empty() {
@@ -274,6 +277,14 @@ impl<'h> Derived<'h> {
         tuples.truncate(kept * arity);
         self.compact_at = (2 * tuples.len()).max(FIRST_COMPACTION);
     }
+
+    /// About the bytes [`Derived::compact`]'s table takes for `rows`
+    /// buffered facts: a slot (an index and a control byte) a row, at
+    /// most 7/8 full, in a power of two of slots.
+    fn compaction_bytes(rows: usize) -> usize {
+        let slots = (rows.saturating_mul(8) / 7).next_power_of_two();
+        slots.saturating_mul(std::mem::size_of::<usize>() + 1)
+    }
 }
 
 impl Sink for Derived<'_> {
@@ -294,6 +305,10 @@ impl Sink for Derived<'_> {
         let len = self.tuples.len();
         if len / MEMORY_CHECK_EVERY != before / MEMORY_CHECK_EVERY {
             if len >= self.compact_at {
+                // The compaction's table of the facts kept takes room of
+                // its own while the buffer is whole: it must fit too.
+                let rows = len / self.head.len().max(1);
+                memory_left_after(limits, Derived::compaction_bytes(rows))?;
                 self.compact();
                 let new = self.tuples.len() / self.head.len().max(1);
                 if self.target.facts() + new > limits.max_facts {
@@ -313,7 +328,14 @@ impl Sink for Derived<'_> {
 /// A memory limit error (its relation named by the caller) when the heap
 /// holds more than the limit allows.
 fn memory_left(limits: &Limits) -> Result<(), GameError> {
-    if crate::memory::over(limits.max_memory) {
+    memory_left_after(limits, 0)
+}
+
+/// A memory limit error (its relation named by the caller) when the heap
+/// and `more` bytes about to be taken would hold more than the limit
+/// allows.
+fn memory_left_after(limits: &Limits, more: usize) -> Result<(), GameError> {
+    if crate::memory::over(limits.max_memory.saturating_sub(more)) {
         return Err(GameError::Limit {
             kind: LimitKind::Memory,
             value: limits.max_memory,
