@@ -395,8 +395,10 @@ fn set_difference(rules: &[String], recorded: &[String]) -> (Vec<String>, Vec<St
 
 /// The differences of one step for people: a line naming the step, then
 /// what changed, one fact or move a line, `+` for what the rules give and
-/// the record has not, `-` for what the record has and the rules do not.
-pub fn describe_step(s: &StepDifferences, roles: &[String]) -> String {
+/// the record has not, `-` for what the record has and the rules do not:
+/// the first [`SHOWN_LINES`] of each list and how many more, or with
+/// `all` every one (a renamed fact changes every state of a large game).
+pub fn describe_step(s: &StepDifferences, roles: &[String], all: bool) -> String {
     let mut out = String::new();
     if let [d] = s.differences.as_slice() {
         if let (Difference::Roles { .. }, Some(line)) = (d, one_line(d, roles)) {
@@ -420,7 +422,7 @@ pub fn describe_step(s: &StepDifferences, roles: &[String]) -> String {
                     let _ = writeln!(out, "  {line}");
                 }
             }
-            None => out.push_str(&lines(d)),
+            None => out.push_str(&lines(d, all)),
         }
     }
     out
@@ -477,8 +479,13 @@ fn one_line(d: &Difference, roles: &[String]) -> Option<String> {
     })
 }
 
-/// A list difference, one fact or move a line.
-fn lines(d: &Difference) -> String {
+/// How many facts or moves of each side of a list difference are shown
+/// (without `--all`).
+pub const SHOWN_LINES: usize = 20;
+
+/// A list difference, one fact or move a line (each side cut at
+/// [`SHOWN_LINES`] unless `all`).
+fn lines(d: &Difference, all: bool) -> String {
     let (head, added, removed) = match d {
         Difference::State { added, removed } => ("state".to_string(), added, removed),
         Difference::Legal {
@@ -489,11 +496,18 @@ fn lines(d: &Difference) -> String {
         _ => return String::new(),
     };
     let mut out = format!("  {head}:\n");
-    for f in added {
-        let _ = writeln!(out, "    + {f}");
-    }
-    for f in removed {
-        let _ = writeln!(out, "    - {f}");
+    let shown = if all { usize::MAX } else { SHOWN_LINES };
+    for (sign, list) in [('+', added), ('-', removed)] {
+        for f in list.iter().take(shown) {
+            let _ = writeln!(out, "    {sign} {f}");
+        }
+        if list.len() > shown {
+            let _ = writeln!(
+                out,
+                "    {sign} ... and {} more (--all lists them)",
+                list.len() - shown
+            );
+        }
     }
     out
 }
@@ -605,7 +619,7 @@ mod tests {
                 rules: Some(vec![100, 0])
             }
         );
-        let text = describe_step(&c.steps[0], &c.trace.roles);
+        let text = describe_step(&c.steps[0], &c.trace.roles, false);
         assert_eq!(
             text,
             "step 0: the rules differ from the record (+ the rules only, - the record only)\n  \
@@ -614,12 +628,38 @@ mod tests {
         );
     }
 
+    /// A long list of facts is cut at [`SHOWN_LINES`] a side, saying how
+    /// many more there are; `all` lists them all.
+    #[test]
+    fn a_long_difference_is_cut_unless_all_is_asked() {
+        let facts = |k: &str, n: usize| (0..n).map(|i| format!("({k} {i})")).collect();
+        let step = StepDifferences {
+            step: 4,
+            differences: vec![Difference::State {
+                added: facts("new", SHOWN_LINES + 5),
+                removed: facts("old", 3),
+            }],
+        };
+        let roles = ["a".to_string()];
+        let cut = describe_step(&step, &roles, false);
+        let plus = cut.lines().filter(|l| l.starts_with("    + (new")).count();
+        assert_eq!(plus, SHOWN_LINES, "{cut}");
+        assert!(
+            cut.contains("    + ... and 5 more (--all lists them)\n    - (old 0)"),
+            "{cut}"
+        );
+        assert_eq!(cut.matches("(old ").count(), 3, "{cut}");
+        let all = describe_step(&step, &roles, true);
+        assert_eq!(all.matches("(new ").count(), SHOWN_LINES + 5, "{all}");
+        assert!(!all.contains("more"), "{all}");
+    }
+
     #[test]
     fn illegal_moves_and_moves_after_the_end_stop_the_comparison() {
         let c = compared("go jump\n");
         assert!(!c.followed());
         assert_eq!(
-            describe_step(&c.steps[0], &c.trace.roles),
+            describe_step(&c.steps[0], &c.trace.roles, false),
             "step 0: illegal move jump for b\n  legal moves of b: go\n"
         );
         let c = compared("go go\ngo go\n");

@@ -145,7 +145,7 @@ fn play(loaded: &mut super::Loaded, args: &RecordArgs, seed: u64) -> Result<Trac
             let moves = read_record(&read_file(path, &args.limits)?, &name, &args.limits)?;
             let compared = compare(&mut loaded.game, &moves);
             if let Some(first) = compared.steps.first() {
-                let why = describe_step(first, &compared.trace.roles);
+                let why = describe_step(first, &compared.trace.roles, true);
                 return Err(Failure::Game(format!("{name}: {}", why.trim_end())));
             }
             made.moves = Some(name);

@@ -37,7 +37,8 @@ pub struct TestArgs {
     #[arg(long, short)]
     pub recursive: bool,
     /// Name every step where a game differs, following its moves as far as
-    /// they stay legal, not only the earliest.
+    /// they stay legal, not only the earliest, and every fact and move
+    /// of each difference (not only the first 20 of each side).
     #[arg(long)]
     pub all: bool,
     /// Record again in place, under the current rules, the failing games of
@@ -388,7 +389,7 @@ fn run_suite(suite: &Suite, args: &TestArgs, results: &mut Vec<GameResult>) -> R
                     error: Some(format!("the rules do not load; see `gdl check {rules}`")),
                     roles: Vec::new(),
                 };
-                show(&r, args.format);
+                show(&r, args.format, args.all);
                 results.push(r);
             }
             return Ok(());
@@ -414,7 +415,7 @@ fn run_suite(suite: &Suite, args: &TestArgs, results: &mut Vec<GameResult>) -> R
                 let prefix = format!("{name}: ");
                 let message = e.message();
                 r.error = Some(message.strip_prefix(&prefix).unwrap_or(message).to_string());
-                show(&r, args.format);
+                show(&r, args.format, args.all);
                 results.push(r);
                 continue;
             }
@@ -440,7 +441,7 @@ fn run_suite(suite: &Suite, args: &TestArgs, results: &mut Vec<GameResult>) -> R
                 Err(why) => r.error = Some(format!("no new version: {why}")),
             }
         }
-        show(&r, args.format);
+        show(&r, args.format, args.all);
         results.push(r);
     }
     Ok(())
@@ -543,8 +544,9 @@ fn keep(
     Ok(())
 }
 
-/// Prints one game's result (text only; JSON is printed whole at the end).
-fn show(r: &GameResult, format: Format) {
+/// Prints one game's result (text only; JSON is printed whole at the end);
+/// with `all`, every fact and move of each difference.
+fn show(r: &GameResult, format: Format, all: bool) {
     if format == Format::Json {
         return;
     }
@@ -556,7 +558,7 @@ fn show(r: &GameResult, format: Format) {
     println!("test {} ... {word}", r.game);
     let mut details = String::new();
     for s in &r.differences {
-        details.push_str(&describe_step(s, &r.roles));
+        details.push_str(&describe_step(s, &r.roles, all));
     }
     if r.more > 0 {
         details.push_str(&more_steps(r.more));

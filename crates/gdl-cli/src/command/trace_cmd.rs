@@ -73,7 +73,8 @@ pub struct ReplayArgs {
     #[arg(long, value_enum, default_value_t = BoardMode::Auto, value_name = "MODE")]
     pub board: BoardMode,
     /// Name every step where the record and the rules differ, following the
-    /// moves as far as they stay legal, not only the earliest.
+    /// moves as far as they stay legal, not only the earliest, and every fact and move
+    /// of each difference (not only the first 20 of each side).
     #[arg(long)]
     pub all: bool,
     #[command(flatten)]
@@ -183,7 +184,7 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
     let shown = if args.all { compared.steps.len() } else { 1 };
     let mut message = String::new();
     for s in &compared.steps[..shown] {
-        message.push_str(&describe_step(s, &trace.roles));
+        message.push_str(&describe_step(s, &trace.roles, args.all));
     }
     let more = compared.steps.len() - shown;
     if more > 0 {
