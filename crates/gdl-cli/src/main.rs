@@ -180,8 +180,27 @@ fn run() -> ExitCode {
     let flushed = std::io::stdout()
         .flush()
         .map_err(|e| command::Failure::Io(format!("cannot write to standard output: {e}")));
-    match result.and_then(|code| flushed.map(|()| code)) {
+    let code = match result.and_then(|code| flushed.map(|()| code)) {
         Ok(code) => code,
         Err(failure) => failure.report(),
+    };
+    write_peak();
+    code
+}
+
+/// With `GDL_PEAK_FILE` set, writes the process's peak resident set in
+/// KiB to that file as it ends (see docs/manual.md): how scripts and the
+/// tests measure that a memory budget held.
+fn write_peak() {
+    if let (Some(path), Some(kib)) = (
+        std::env::var_os("GDL_PEAK_FILE"),
+        gdl_cli::measure::peak_rss_kib(),
+    ) {
+        if let Err(e) = std::fs::write(&path, format!("{kib}\n")) {
+            eprintln!(
+                "warning: GDL_PEAK_FILE {}: cannot write the peak memory: {e}",
+                std::path::Path::new(&path).display()
+            );
+        }
     }
 }

@@ -206,11 +206,22 @@ pub fn run_until<E>(
     Ok(run)
 }
 
-/// The largest resident set this process has had so far, in KiB
-/// (`getrusage`'s maximum resident set size); `None` where unknown.
+/// The largest resident set this process has had so far, in KiB: on
+/// Linux its memory's high-water mark (`VmHWM` of `/proc/self/status`,
+/// which starts anew when the program starts, where `getrusage` also
+/// counts the memory of the process that started it, until it ran this
+/// program), else `getrusage`'s maximum resident set size; `None` where
+/// unknown.
 pub fn peak_rss_kib() -> Option<u64> {
     #[cfg(target_os = "linux")]
     {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+        let hwm = (status.lines())
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.split_whitespace().next()?.parse().ok());
+        if hwm.is_some() {
+            return hwm;
+        }
         // SAFETY: getrusage fills the zeroed struct it is given.
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
         // SAFETY: a valid pointer to a rusage struct.

@@ -5,7 +5,7 @@
 //! of half a kilobyte that derives 30^12 facts, rules whose `or`s expand
 //! into hundreds of thousands of clauses). About 3 s in release mode.
 
-use crate::common::{gdl_in, scratch, Run};
+use crate::common::{scratch, Run};
 use std::path::{Path, PathBuf};
 
 /// A one-role game that holds `(c k0)` to `(c k29)` and reads `rule`'s
@@ -33,10 +33,37 @@ const JOIN12: &str = "(<= (big ?v0 ?v1 ?v2 ?v3 ?v4 ?v5 ?v6 ?v7 ?v8 ?v9 ?v10 ?v11
 /// bound, it is derived on demand: see the test after these).
 const FREE12: &str = "(big ?v0 ?v1 ?v2 ?v3 ?v4 ?v5 ?v6 ?v7 ?v8 ?v9 ?v10 ?v11)";
 
+/// Runs `gdl ARGS` in `dir`, expecting exit status `code`; where ARGS
+/// set `--max-memory`, the process's peak resident set (measured by the
+/// kernel) stays within it, but for [`OWN_MEMORY`].
 fn expect(dir: &Path, args: &[&str], code: i32) -> Run {
-    let run = gdl_in(dir, args, "");
+    let (run, peak) = crate::common::gdl_peak(dir, args);
     assert_eq!(run.code, code, "{args:?}:\n{}", run.screen());
+    let budget = args
+        .iter()
+        .position(|&a| a == "--max-memory")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|b| mib(b));
+    if let (Some(budget), 0 | 1) = (budget, code) {
+        let peak = peak.unwrap_or_else(|| panic!("{args:?}: no peak said\n{}", run.screen()));
+        assert!(
+            peak >> 20 <= budget + OWN_MEMORY,
+            "{args:?}: peak {} MiB under a budget of {budget} MiB",
+            peak >> 20
+        );
+    }
     run
+}
+
+/// What the process holds beyond what its budget counts, in MiB: its code
+/// and stacks (6 MiB for a small game), and memory freed but kept by the
+/// system's allocator (the runs here peak at most 8 MiB past their budget).
+const OWN_MEMORY: usize = 12;
+
+/// A `--max-memory` value of these tests (`16M`) in MiB; `None` for the
+/// values the usage tests give, which gdl refuses.
+fn mib(text: &str) -> Option<usize> {
+    text.strip_suffix('M')?.parse().ok()
 }
 
 #[test]

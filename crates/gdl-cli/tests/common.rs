@@ -66,6 +66,39 @@ pub fn gdl_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
     }
 }
 
+/// Runs `gdl ARGS` in `dir` with nothing on standard input, as
+/// [`gdl_in`] does, and measures the most memory the process held: its
+/// peak resident set in bytes, as it reports it through `GDL_PEAK_FILE`
+/// (its memory's high-water mark, which `wait4` cannot give: a child's
+/// `ru_maxrss` counts the test process's own memory, shared until the
+/// child runs gdl). `None` where gdl ended before it could say (a usage
+/// error).
+pub fn gdl_peak(dir: &Path, args: &[&str]) -> (Run, Option<usize>) {
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let file =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("peak-{}-{n}.txt", std::process::id()));
+    let _ = std::fs::remove_file(&file);
+    let out = Command::new(env!("CARGO_BIN_EXE_gdl"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env("GDL_PEAK_FILE", &file)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the gdl binary runs");
+    let run = Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    let kib: Option<usize> = std::fs::read_to_string(&file)
+        .ok()
+        .and_then(|t| t.trim().parse().ok());
+    let _ = std::fs::remove_file(&file);
+    (run, kib.map(|k| k * 1024))
+}
+
 /// A fresh scratch directory for files a test writes.
 pub fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
