@@ -171,3 +171,23 @@ fn run_example(example: &str, dir: &Path, path: &str) {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// `gdl fmt` reads no game (its limits are only those of reading a file):
+/// its examples run too, on a copy of `rules/` (formatted already).
+#[test]
+fn fmt_help_has_examples_that_run() {
+    let dir = scratch("help-fmt-examples");
+    std::fs::create_dir_all(dir.join("rules")).unwrap();
+    copy(&root().join("rules"), &dir.join("rules"));
+    let bin = Path::new(env!("CARGO_BIN_EXE_gdl")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let examples = examples("fmt");
+    assert!(examples.len() >= 3, "{examples:?}");
+    for example in examples {
+        run_example(&example, &dir, &path);
+    }
+}
