@@ -99,12 +99,14 @@ impl Document {
             .line_starts
             .get(line + 1)
             .map_or(self.text.len(), |&next| next - 1);
+        let target = position.character as usize;
         let mut units = 0usize;
         for (i, c) in self.text[start..end].char_indices() {
-            if units >= position.character as usize {
+            let next = units + c.len_utf16();
+            if units >= target || next > target {
                 return start + i;
             }
-            units += c.len_utf16();
+            units = next;
         }
         end
     }
@@ -162,8 +164,8 @@ mod tests {
         assert_eq!(d.position(4), Position::new(1, 0));
         // `é` is 2 bytes and 1 unit, `𝄞` 4 bytes and 2 units.
         let x = d.text.find(" x").unwrap() + 1;
-        assert_eq!(d.position(x), Position::new(1, 5));
-        assert_eq!(d.offset(Position::new(1, 5)), x);
+        assert_eq!(d.position(x), Position::new(1, 6));
+        assert_eq!(d.offset(Position::new(1, 6)), x);
         assert_eq!(d.offset(Position::new(1, 99)), d.text.find("\n(b").unwrap());
         assert_eq!(d.offset(Position::new(99, 0)), d.text.len());
         assert_eq!(d.position(999), Position::new(2, 3));
