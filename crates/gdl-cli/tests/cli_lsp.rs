@@ -124,8 +124,9 @@ impl Client {
 
 const URI: &str = "file:///game.gdl";
 
-/// A small game with mistakes: an unsafe variable, a misspelt keyword.
-const GAME: &str = "(role white) (role black)
+/// A small game with mistakes: an unsafe variable, a misspelt keyword (the
+/// Neovim test opens it too).
+pub const GAME: &str = "(role white) (role black)
 (init (cell a 1 x))
 (<= (legal white (move ?x)) (true (cell ?x ?y ?z)) (not (blocked ?w)))
 (<= (legal black noop) (true (cell a 1 x)))
