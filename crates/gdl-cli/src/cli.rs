@@ -55,6 +55,10 @@ pub enum Command {
     Check(command::check::CheckArgs),
     /// Print the stratification and join plans of a rules file.
     Plan(command::check::PlanArgs),
+    /// Lay rules files out in one canonical layout (or check that they are).
+    Fmt(command::fmt::FmtArgs),
+    /// Serve an editor: a Language Server Protocol server on standard I/O.
+    Lsp(command::lsp::LspArgs),
     /// Step through a game, alone or against the machine.
     Play(command::play::PlayArgs),
     /// Play a random game and print its trace.
@@ -92,6 +96,8 @@ impl Command {
         match self {
             Command::Check(a) => command::check::check(a),
             Command::Plan(a) => command::check::plan(a),
+            Command::Fmt(a) => command::fmt::fmt(a),
+            Command::Lsp(a) => command::lsp::lsp(a),
             Command::Play(a) => command::play::play(a),
             Command::Trace(a) => command::trace_cmd::trace(a),
             Command::Replay(a) => command::trace_cmd::replay(a),

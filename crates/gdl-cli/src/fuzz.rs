@@ -232,8 +232,11 @@ fn bounded(command: &mut Command) -> bool {
             args.max_steps = args.max_steps.min(MAX_STEPS);
             true
         }
-        // It serves the network until it is stopped.
-        Command::Player(_) => false,
+        // It serves the network until it is stopped; `lsp` serves an
+        // editor on standard input until it exits.
+        Command::Player(_) | Command::Lsp(_) => false,
+        // It writes only files named without `/`: in the scratch folder.
+        Command::Fmt(_) => true,
         Command::Check(_)
         | Command::Plan(_)
         | Command::Replay(_)
@@ -338,6 +341,13 @@ pub fn player_request(data: &[u8]) -> Vec<u8> {
         String::from_utf8_lossy(&reply)
     );
     reply
+}
+
+/// The body of the fuzz target of the language server
+/// (`fuzz/fuzz_targets/lsp.rs`): any bytes as the text of an open document,
+/// asked every question the server answers (`crate::lsp::exercise`).
+pub fn lsp_document(data: &[u8]) {
+    crate::lsp::exercise(&String::from_utf8_lossy(data));
 }
 
 #[cfg(test)]

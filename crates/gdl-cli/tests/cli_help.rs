@@ -98,11 +98,10 @@ fn examples(command: &str) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn every_command_has_examples_and_they_run() {
-    // In a copy of `rules/`, so that what the examples write (recorded
-    // games, saved moves) goes there.
-    let dir = scratch("help-examples");
+/// A scratch folder `name` holding a copy of `rules/`, where examples run
+/// (what they write goes there), and the `PATH` that finds this `gdl`.
+fn examples_folder(name: &str) -> (std::path::PathBuf, String) {
+    let dir = scratch(name);
     std::fs::create_dir_all(dir.join("rules")).unwrap();
     copy(&root().join("rules"), &dir.join("rules"));
     let bin = Path::new(env!("CARGO_BIN_EXE_gdl")).parent().unwrap();
@@ -111,6 +110,14 @@ fn every_command_has_examples_and_they_run() {
         bin.display(),
         std::env::var("PATH").unwrap_or_default()
     );
+    (dir, path)
+}
+
+#[test]
+fn every_command_has_examples_and_they_run() {
+    // In a copy of `rules/`, so that what the examples write (recorded
+    // games, saved moves) goes there.
+    let (dir, path) = examples_folder("help-examples");
     for command in COMMANDS {
         let examples = examples(command);
         assert!(!examples.is_empty(), "gdl help {command} has no example");
@@ -170,4 +177,16 @@ fn run_example(example: &str, dir: &Path, path: &str) {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// `gdl fmt` reads no game (its limits are only those of reading a file):
+/// its examples run too, on a copy of `rules/` (formatted already).
+#[test]
+fn fmt_help_has_examples_that_run() {
+    let (dir, path) = examples_folder("help-fmt-examples");
+    let examples = examples("fmt");
+    assert!(examples.len() >= 3, "{examples:?}");
+    for example in examples {
+        run_example(&example, &dir, &path);
+    }
 }

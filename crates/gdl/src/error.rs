@@ -53,6 +53,22 @@ pub struct Diagnostic {
     /// (`runaway`, `too-deep`): each caller names its own way to raise it
     /// (a flag of the command, a keyword of Python).
     pub limit: Option<LimitKind>,
+    /// The replacement the checker proposes, where it has one (its "did
+    /// you mean ...?"): what an editor offers as a quick fix.
+    pub suggestion: Option<Suggestion>,
+}
+
+/// A replacement a diagnostic proposes for a misspelt name: the name
+/// `name`, written within `within` (the name itself, or a sentence that
+/// holds it), replaced by `by`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Suggestion {
+    /// The text that holds the name.
+    pub within: Span,
+    /// The name as the checker knows it (GDL's names match without case).
+    pub name: String,
+    /// What to write instead.
+    pub by: String,
 }
 
 impl Diagnostic {
@@ -67,6 +83,7 @@ impl Diagnostic {
             secondary: Vec::new(),
             notes: Vec::new(),
             limit: None,
+            suggestion: None,
         }
     }
 
@@ -97,6 +114,24 @@ impl Diagnostic {
     /// Adds a note line.
     pub(crate) fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
         self.notes.push(note.into());
+        self
+    }
+
+    /// Proposes `by` for the name `name` written within `within`, saying
+    /// so in a note "did you mean `by`?" followed by `more`, if any.
+    pub(crate) fn with_suggestion(
+        mut self,
+        within: Span,
+        name: &str,
+        by: &str,
+        more: &str,
+    ) -> Diagnostic {
+        self.notes.push(format!("did you mean `{by}`?{more}"));
+        self.suggestion = Some(Suggestion {
+            within,
+            name: name.to_string(),
+            by: by.to_string(),
+        });
         self
     }
 

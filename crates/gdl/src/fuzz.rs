@@ -11,6 +11,7 @@ use crate::game::random::RandomPlayer;
 use crate::game::{EngineChoice, Game, LoadOptions, State};
 use crate::limits::{Limits, DEFAULT_MAX_ATOMS, DEFAULT_MAX_NESTING};
 use crate::source::SourceFile;
+use crate::syntax::format::format_source;
 use crate::syntax::kif::{parse, parse_ground_term, Kif};
 use crate::syntax::symbol::Symbols;
 use crate::GameError;
@@ -32,7 +33,9 @@ pub const FUZZ_STEPS: usize = 6;
 
 /// Parser target: reads the bytes as a rules file, as a typed move and as
 /// KIF terms (a moves file's line, a fact), and renders whatever diagnostics
-/// come out (which computes their locations).
+/// come out (which computes their locations). It formats them too
+/// (`gdl fmt`): a formatted text must read as the same terms, and format to
+/// itself.
 pub fn parse_bytes(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let file = SourceFile::new("fuzz.gdl", text.as_ref());
@@ -41,7 +44,23 @@ pub fn parse_bytes(data: &[u8]) {
         render(&file, &errors, false);
     }
     let _ = parse_ground_term(&text, &mut Symbols::new());
-    let _ = Kif::read_all(&text);
+    let terms = Kif::read_all(&text);
+    match format_source(&text, DEFAULT_MAX_NESTING) {
+        Ok(formatted) => {
+            assert_eq!(
+                Kif::read_all(&formatted),
+                terms,
+                "formatting changed the terms"
+            );
+            let again = format_source(&formatted, DEFAULT_MAX_NESTING);
+            assert_eq!(
+                again.as_ref(),
+                Ok(&formatted),
+                "formatting is not idempotent"
+            );
+        }
+        Err(errors) => assert!(terms.is_err() && !errors.is_empty()),
+    }
 }
 
 /// Checker target: parses, normalises and checks the bytes as a rules

@@ -43,7 +43,8 @@ mod memory;
 mod source;
 // What the stages report: diagnostics of a rules file, errors of a game.
 mod error;
-// Text to rules: symbols, ground terms, the KIF reader, the normal form.
+// Text to rules: symbols, ground terms, the KIF reader, the normal form;
+// and rules files laid out (the formatter).
 mod syntax;
 // Rules to checked rules: the dependency graph, GDL's restrictions.
 mod analysis;
@@ -64,8 +65,11 @@ pub mod record;
 pub mod fuzz;
 
 pub use analysis::check::check_source;
+pub use analysis::outline::{outline_source, Name, NameKind, Occurrence, Outline, RuleOutline};
 pub use cancel::Cancel;
-pub use error::{clip, render, shorten, Diagnostic, GameError, LoadError, Severity, ALLOWANCES};
+pub use error::{
+    clip, render, shorten, Diagnostic, GameError, LoadError, Severity, Suggestion, ALLOWANCES,
+};
 pub use game::random::{Outcome, Players, Playout, RandomPlayer};
 pub use game::stepper::Stepper;
 pub use game::{play_games, Engine, EngineChoice, Game, LoadOptions, Move, Role, State, Stop};
@@ -74,5 +78,7 @@ pub use memory::{default_max_memory, heap_bytes, human_bytes, CountingAllocator}
 pub use plan::{RulePlan, StratumPlan};
 pub use search::{Budget, SearchPlayer, SearchStats, DEFAULT_EXPLORATION, DEFAULT_PLAYOUT_STEPS};
 pub use source::{LineCol, SourceFile, Span};
+pub use syntax::format::format_source;
+pub use syntax::keywords::{keyword_help, KeywordHelp};
 pub use syntax::kif::Kif;
 pub use syntax::natural::natural_cmp;

@@ -1,6 +1,7 @@
 //! The library's tests, one binary: the checker's diagnostics, agreement
 //! with the reference engine's traces, the engines against a naive
-//! evaluator and against each other, the stepper, join plans, and the fuzz
+//! evaluator and against each other, the stepper, join plans, the formatter
+//! on every rules file, and the fuzz
 //! corpus. (Memory over long runs is `tests/memory.rs`, a process of its
 //! own.)
 
@@ -17,6 +18,7 @@ mod choice;
 mod corpus;
 mod demand;
 mod figures;
+mod format;
 mod fuzz_corpus;
 mod grounding;
 mod naive_model;

@@ -427,10 +427,11 @@ impl<'a> Checker<'a> {
                      `(<= head body ...)` whose body binds them",
                 );
                 if closest(self.name(head.name), ["<="]).is_some() {
-                    e = e.with_note(format!(
-                        "did you mean `<=`? `{}` is not GDL's rule arrow, so this is read as a fact",
+                    let more = format!(
+                        " `{}` is not GDL's rule arrow, so this is read as a fact",
                         self.shown(head.name)
-                    ));
+                    );
+                    e = e.with_suggestion(head.name_span, self.shown(head.name), "<=", &more);
                 }
                 self.out.push(e);
             }
@@ -1093,7 +1094,7 @@ impl<'a> Checker<'a> {
                 "a literal of it never holds (and its `not` always does); is the name misspelt?",
             );
             if let Some(other) = closest(name, defined.chain(KEYWORDS.iter().map(|k| k.name))) {
-                w = w.with_note(format!("did you mean `{other}`?"));
+                w = w.with_suggestion(span, name, other, "");
             }
             self.out.push(w);
         }
@@ -1116,11 +1117,9 @@ impl<'a> Checker<'a> {
                 .map(|&(b, _)| self.shown(b));
             let keywords = KEYWORDS.iter().map(|k| k.name).chain(["<="]);
             if let Some(other) = closest(name, keywords.clone()) {
-                w = w.with_note(format!("did you mean `{other}`?"));
+                w = w.with_suggestion(span, name, other, "");
             } else if let Some(other) = closest(name, undefined) {
-                w = w.with_note(format!(
-                    "did you mean `{other}`? It is used, but defined nowhere"
-                ));
+                w = w.with_suggestion(span, name, other, " It is used, but defined nowhere");
             }
             self.out.push(w);
         }

@@ -1,8 +1,10 @@
 //! From rules to checked rules: the dependency graph of the relations, its
-//! strata, and the checks of GDL's restrictions.
+//! strata, and the checks of GDL's restrictions; and the outline of a
+//! file's names that an editor shows.
 
 pub(crate) mod check;
 pub(crate) mod graph;
+pub(crate) mod outline;
 mod reach;
 mod split;
 mod suggest;

@@ -239,7 +239,7 @@ pub(crate) fn never_holding(d: &Description, clauses: &[Clause]) -> Vec<Diagnost
                     let head = d.symbols.spelling(d.rules[c.rule].head.name);
                     let w = never_true(d, s, h, head, defined.contains(&h));
                     out.push(match similar(d, h, &r.holds) {
-                        Some(other) => w.with_note(format!("did you mean `{other}`?")),
+                        Some((name, other)) => w.with_suggestion(s.span, name, other, ""),
                         None => w,
                     });
                 }
@@ -268,8 +268,13 @@ pub(crate) fn never_holding(d: &Description, clauses: &[Clause]) -> Vec<Diagnost
 
 /// The name of a fact, move or relation that does hold and is spelt
 /// nearly as `h`'s (`cel` for `cell`), of the same kind, and of the same
-/// arity where there is one: the likely meaning of a misspelt name.
-fn similar<'a>(d: &'a Description, h: Holder, holds: &FxHashSet<Holder>) -> Option<&'a str> {
+/// arity where there is one: the likely meaning of a misspelt name (after
+/// `h`'s name).
+fn similar<'a>(
+    d: &'a Description,
+    h: Holder,
+    holds: &FxHashSet<Holder>,
+) -> Option<(&'a str, &'a str)> {
     let mut same_kind: Vec<(bool, Symbol)> = (holds.iter())
         .filter_map(|&other| match (h, other) {
             (Holder::State(_, n), Holder::State(g, m))
@@ -291,7 +296,7 @@ fn similar<'a>(d: &'a Description, h: Holder, holds: &FxHashSet<Holder>) -> Opti
         .iter()
         .map(|&(_, g)| d.symbols.spelling(g))
         .collect();
-    super::suggest::closest(name, candidates)
+    super::suggest::closest(name, candidates).map(|other| (name, other))
 }
 
 /// "the 2nd", for an argument place counted from 0.

@@ -12,25 +12,87 @@ pub(crate) struct Keyword {
     pub arity: usize,
     /// How it is written, such as `(legal role move)`.
     pub form: &'static str,
+    /// What it means, in a sentence (for an editor's hover).
+    pub meaning: &'static str,
 }
 
 /// Every keyword relation: those of the game loop first (`role` to `goal`,
 /// in the order the planner numbers them), then `base` and `input`.
 pub(crate) const KEYWORDS: [Keyword; 10] = [
-    keyword("role", 1, "(role name)"),
-    keyword("init", 1, "(init fact)"),
-    keyword("true", 1, "(true fact)"),
-    keyword("does", 2, "(does role move)"),
-    keyword("legal", 2, "(legal role move)"),
-    keyword("next", 1, "(next fact)"),
-    keyword("terminal", 0, "terminal"),
-    keyword("goal", 2, "(goal role value)"),
-    keyword("base", 1, "(base fact)"),
-    keyword("input", 2, "(input role move)"),
+    keyword(
+        "role",
+        1,
+        "(role name)",
+        "declares a player of the game; only facts may define it",
+    ),
+    keyword(
+        "init",
+        1,
+        "(init fact)",
+        "a fact of the initial state; it cannot depend on the state or the moves",
+    ),
+    keyword(
+        "true",
+        1,
+        "(true fact)",
+        "holds when the fact is in the current state; only rule bodies read it",
+    ),
+    keyword(
+        "does",
+        2,
+        "(does role move)",
+        "holds when the role makes the move this step; only rule bodies read it",
+    ),
+    keyword(
+        "legal",
+        2,
+        "(legal role move)",
+        "the move is legal for the role in the current state",
+    ),
+    keyword(
+        "next",
+        1,
+        "(next fact)",
+        "the fact is in the next state, given the current state and the moves; only rule heads make it",
+    ),
+    keyword(
+        "terminal",
+        0,
+        "terminal",
+        "the game is over in the current state",
+    ),
+    keyword(
+        "goal",
+        2,
+        "(goal role value)",
+        "the role's payoff in the current state, a whole number from 0 to 100",
+    ),
+    keyword(
+        "base",
+        1,
+        "(base fact)",
+        "the fact may be in some state: every fact a state can hold, whatever the state",
+    ),
+    keyword(
+        "input",
+        2,
+        "(input role move)",
+        "the move may be legal for the role in some state: every move, whatever the state",
+    ),
 ];
 
-const fn keyword(name: &'static str, arity: usize, form: &'static str) -> Keyword {
-    Keyword { name, arity, form }
+const fn keyword(
+    name: &'static str,
+    arity: usize,
+    form: &'static str,
+    meaning: &'static str,
+) -> Keyword {
+    Keyword {
+        name,
+        arity,
+        form,
+        meaning,
+    }
 }
 
 /// The keyword named `name`, if it is one.
@@ -45,6 +107,47 @@ pub(crate) const OPERATORS: [(&str, &str); 3] = [
     ("or", "(or literal ...)"),
     ("distinct", "(distinct term term)"),
 ];
+
+/// What a word GDL gives a meaning to is and how it is written: a keyword
+/// relation, an operator of rule bodies or the rule arrow `<=`, for an
+/// editor's hover.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeywordHelp {
+    /// How it is written, such as `(legal role move)`.
+    pub form: &'static str,
+    /// What it means, in a sentence.
+    pub meaning: &'static str,
+}
+
+/// What GDL makes of the word `name` (in lower case), if it gives it a
+/// meaning: a keyword relation such as `legal`, an operator (`not`, `or`,
+/// `distinct`) or the rule arrow `<=`.
+///
+/// ```
+/// let help = gdl::keyword_help("legal").unwrap();
+/// assert_eq!(help.form, "(legal role move)");
+/// assert!(gdl::keyword_help("cell").is_none());
+/// ```
+pub fn keyword_help(name: &str) -> Option<KeywordHelp> {
+    if let Some(k) = keyword_named(name) {
+        return Some(KeywordHelp {
+            form: k.form,
+            meaning: k.meaning,
+        });
+    }
+    let meaning = match name {
+        "<=" => "a rule: the head holds whenever every literal of the body does",
+        "not" => "holds when the literal does not (negation as failure)",
+        "or" => "holds when one of the literals does",
+        "distinct" => "holds when the two terms differ",
+        _ => return None,
+    };
+    let form = match name {
+        "<=" => "(<= head literal ...)",
+        _ => OPERATORS.iter().find(|(n, _)| *n == name)?.1,
+    };
+    Some(KeywordHelp { form, meaning })
+}
 
 /// The value of a goal written `text`, if it is one GDL allows: a whole
 /// number from 0 to 100 in digits (`05` is 5; `+5`, `-0` and `5.0` are

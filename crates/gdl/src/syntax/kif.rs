@@ -180,6 +180,67 @@ fn read_sexps(
     max_nesting: usize,
     symbols: &mut Symbols,
 ) -> Result<Vec<Sexp>, Vec<Diagnostic>> {
+    read_forms(text, rule, max_nesting, |top| {
+        top.filter(|p| !matches!(p.as_rule(), G::EOI | G::COMMENT))
+            .map(|p| sexp(p, symbols))
+            .collect()
+    })
+}
+
+/// A form as written, its comments included: what the formatter lays out
+/// (see `syntax::format`). Only places in the text, which the caller reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Written {
+    /// An atom or a variable.
+    Word(Span),
+    /// `( ... )`: its forms and comments in order, and the whole list.
+    List(Vec<Written>, Span),
+    /// `; ...` to the end of its line (the line break not included).
+    Comment(Span),
+}
+
+impl Written {
+    /// Where it is written.
+    pub(crate) fn span(&self) -> Span {
+        match self {
+            Written::Word(s) | Written::List(_, s) | Written::Comment(s) => *s,
+        }
+    }
+}
+
+/// Reads a whole rules file as s-expressions with their comments, with the
+/// errors of the reader of rules (parentheses, nesting, bad characters).
+pub(crate) fn read_written(
+    text: &str,
+    max_nesting: usize,
+) -> Result<Vec<Written>, Vec<Diagnostic>> {
+    read_forms(text, G::file, max_nesting, |top| {
+        top.filter(|p| p.as_rule() != G::EOI).map(written).collect()
+    })
+}
+
+/// Builds a written form from a grammar pair (nesting is bounded by the
+/// scan, so this recursion is too).
+fn written(pair: pest::iterators::Pair<'_, G>) -> Written {
+    let s = pair.as_span();
+    let span = Span::new(s.start(), s.end());
+    match pair.as_rule() {
+        G::atom | G::variable => Written::Word(span),
+        G::COMMENT => Written::Comment(span),
+        G::list => Written::List(pair.into_inner().map(written).collect(), span),
+        other => unreachable!("grammar rule {other:?} is never a form"),
+    }
+}
+
+/// Checks parentheses and nesting, then runs the grammar, retrying past bad
+/// characters so that several can be reported at once; `build` makes the
+/// result of the pairs of the top rule when there is no error.
+fn read_forms<T>(
+    text: &str,
+    rule: G,
+    max_nesting: usize,
+    build: impl FnOnce(pest::iterators::Pairs<'_, G>) -> T,
+) -> Result<T, Vec<Diagnostic>> {
     scan_parentheses(text, max_nesting)?;
     let mut errors = Vec::new();
     let mut patched: Option<String> = None;
@@ -188,11 +249,7 @@ fn read_sexps(
         match KifParser::parse(rule, input) {
             Ok(mut pairs) if errors.is_empty() => {
                 let top = pairs.next().expect("the grammar yields one top pair");
-                return Ok(top
-                    .into_inner()
-                    .filter(|p| p.as_rule() != G::EOI)
-                    .map(|p| sexp(p, symbols))
-                    .collect());
+                return Ok(build(top.into_inner()));
             }
             Ok(_) => return Err(errors),
             Err(e) => {
@@ -308,7 +365,13 @@ fn sexp(pair: pest::iterators::Pair<'_, G>, symbols: &mut Symbols) -> Sexp {
     match pair.as_rule() {
         G::atom => Sexp::Atom(symbols.intern_written(pair.as_str(), span), span),
         G::variable => Sexp::Var(symbols.intern(pair.as_str()), span),
-        G::list => Sexp::List(pair.into_inner().map(|p| sexp(p, symbols)).collect(), span),
+        G::list => Sexp::List(
+            (pair.into_inner())
+                .filter(|p| p.as_rule() != G::COMMENT)
+                .map(|p| sexp(p, symbols))
+                .collect(),
+            span,
+        ),
         other => unreachable!("grammar rule {other:?} is never a form"),
     }
 }
