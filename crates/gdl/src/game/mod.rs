@@ -268,6 +268,37 @@ impl Game {
         Ok(Move(self.intern_ground(&term)))
     }
 
+    /// The state holding these facts, each typed as a ground KIF term such
+    /// as `(cell 1 1 x)` (any order, duplicates allowed; names matched
+    /// without case): the inverse of [`Game::state_facts`], to rebuild a
+    /// state saved as text. Facts outside the rules' `base` are allowed
+    /// (the interpreter answers for such a state). A fact that is not a
+    /// ground term is refused with its position in `facts` and the reason.
+    ///
+    /// ```
+    /// # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rules/tictactoe.gdl");
+    /// let mut game = gdl::Game::load(path)?;
+    /// let start = game.initial_state();
+    /// let facts = game.state_facts(&start);
+    /// assert_eq!(game.state_from_facts(&facts), Ok(start));
+    /// assert!(game.state_from_facts(&["(cell 1 1"]).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn state_from_facts<S: AsRef<str>>(
+        &mut self,
+        facts: &[S],
+    ) -> Result<State, (usize, String)> {
+        let mut terms = Vec::with_capacity(facts.len());
+        for (i, fact) in facts.iter().enumerate() {
+            let term = kif::parse_ground_term(fact.as_ref(), &mut self.symbols)
+                .map_err(|reason| (i, reason))?;
+            terms.push(term);
+        }
+        self.attached();
+        let ids = terms.iter().map(|t| self.intern_ground(t)).collect();
+        Ok(State::from_terms(ids))
+    }
+
     fn intern_ground(&mut self, t: &crate::syntax::ast::Term) -> TermId {
         use crate::syntax::ast::Term;
         match t {
