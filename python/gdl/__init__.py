@@ -28,7 +28,17 @@ from ._errors import (
     NoLegalMoveError,
     TerminalStateError,
 )
-from ._gdl import Diagnostic, Game, Move, State, load, loads, parse_term, term_text
+from ._gdl import (
+    Diagnostic,
+    Game,
+    Move,
+    SearchPlayer,
+    State,
+    load,
+    loads,
+    parse_term,
+    term_text,
+)
 
 __version__ = "0.1.0"
 
@@ -37,6 +47,7 @@ __all__ = [
     "State",
     "Move",
     "Diagnostic",
+    "SearchPlayer",
     "load",
     "loads",
     "parse_term",

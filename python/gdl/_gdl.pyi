@@ -1,7 +1,7 @@
 """Types of the extension module gdl._gdl (see the docstrings at run time)."""
 
 import os
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 Term = Union[str, Tuple["Term", ...]]
 RoleLike = Union[str, int]
@@ -73,7 +73,33 @@ class Game:
         max_steps: int = 1000,
         fast: bool = False,
         state: Optional[State] = None,
+        max_memory: Optional[int] = None,
     ) -> List[Playout]: ...
+    def state_from_facts(self, facts: Iterable[Term]) -> State: ...
+    def draw(self, state: State) -> str: ...
+
+class SearchPlayer:
+    def __init__(
+        self,
+        game: Game,
+        role: Optional[RoleLike] = None,
+        *,
+        iterations: Optional[int] = None,
+        seconds: Optional[float] = None,
+        seed: int = 0,
+        threads: int = 1,
+        exploration: Optional[float] = None,
+        playout_steps: Optional[int] = None,
+    ) -> None: ...
+    @property
+    def game(self) -> Game: ...
+    @property
+    def role(self) -> str: ...
+    @property
+    def stats(self) -> Dict[str, Any]: ...
+    def choose(self, state: State) -> Move: ...
+    def observe(self, joint: Joint) -> None: ...
+    def reset(self) -> None: ...
 
 def load(
     path: Union[str, "os.PathLike[str]"],

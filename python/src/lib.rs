@@ -11,6 +11,7 @@
 mod errors;
 mod game;
 mod playouts;
+mod search;
 mod terms;
 mod values;
 
@@ -33,6 +34,7 @@ fn _gdl(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<values::State>()?;
     m.add_class::<values::Move>()?;
     m.add_class::<values::Diagnostic>()?;
+    m.add_class::<search::SearchPlayer>()?;
     m.add_function(wrap_pyfunction!(game::load, m)?)?;
     m.add_function(wrap_pyfunction!(game::loads, m)?)?;
     m.add_function(wrap_pyfunction!(terms::parse_term, m)?)?;
