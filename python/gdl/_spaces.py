@@ -5,7 +5,7 @@ order), action masks, and goals as rewards."""
 from __future__ import annotations
 
 import os
-from typing import List, Sequence, Union
+from typing import List, Optional, Sequence, Union
 
 import numpy as np
 
@@ -20,6 +20,27 @@ def as_game(game: Union[Game, str, "os.PathLike[str]"]) -> Game:
     if isinstance(game, (str, os.PathLike)):
         return load(game)
     raise TypeError(f"expected a gdl.Game or the path of a rules file, not {type(game).__name__}")
+
+
+def check_render_mode(render_mode: Optional[str]) -> Optional[str]:
+    """``render_mode`` if the environments know it (``None``, ``"ansi"``)."""
+    if render_mode not in (None, "ansi"):
+        raise ValueError(f"render_mode: None or 'ansi', not {render_mode!r}")
+    return render_mode
+
+
+def render(env) -> Optional[str]:
+    """What ``env.render()`` returns: the board of ``env.state`` as ``gdl
+    play`` draws it under ``render_mode="ansi"``; a warning and ``None``
+    without a render mode."""
+    if env.render_mode is None:
+        import gymnasium
+
+        gymnasium.logger.warn("render() without a render_mode: make the env with render_mode='ansi'")
+        return None
+    if env.state is None:
+        raise ValueError("render() before reset()")
+    return env.game.draw(env.state)
 
 
 def reward(goal: int) -> float:

@@ -31,7 +31,7 @@ except ImportError as e:  # pragma: no cover - the message is the point
     ) from e
 
 from ._gdl import Game, State
-from ._spaces import Tables, as_game, reward
+from ._spaces import Tables, as_game, check_render_mode, render, reward
 
 #: The default most moves of an episode before it is truncated.
 DEFAULT_MAX_STEPS = 1000
@@ -56,8 +56,7 @@ class Env(gymnasium.Env):
                 f"{self.game.name} has {len(self.game.roles)} roles: gdl.gymnasium.Env plays "
                 "games of one role (use gdl.pettingzoo for more)"
             )
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode: None or 'ansi', not {render_mode!r}")
+        check_render_mode(render_mode)
         if illegal not in ("lose", "raise"):
             raise ValueError(f"illegal: 'lose' or 'raise', not {illegal!r}")
         self._tables = Tables(self.game)
@@ -111,12 +110,7 @@ class Env(gymnasium.Env):
 
     def render(self) -> Optional[str]:
         """The board as ``gdl play`` draws it (``render_mode="ansi"``)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() without a render_mode: make the env with render_mode='ansi'")
-            return None
-        if self.state is None:
-            raise ValueError("render() before reset()")
-        return self.game.draw(self.state)
+        return render(self)
 
 
 __all__ = ["Env", "DEFAULT_MAX_STEPS"]

@@ -25,7 +25,6 @@ from typing import Dict, List, Optional, Union
 import numpy as np
 
 try:
-    import gymnasium
     import pettingzoo
     from gymnasium import spaces
 except ImportError as e:  # pragma: no cover - the message is the point
@@ -35,7 +34,7 @@ except ImportError as e:  # pragma: no cover - the message is the point
     ) from e
 
 from ._gdl import Game, Move, State
-from ._spaces import Tables, as_game, reward
+from ._spaces import Tables, as_game, check_render_mode, render, reward
 
 #: The default most joint moves of a game before it is truncated.
 DEFAULT_MAX_STEPS = 1000
@@ -55,13 +54,35 @@ def _spaces(tables: Tables, agents: List[str]):
     return obs, act
 
 
-def _check_render_mode(render_mode: Optional[str]) -> Optional[str]:
-    if render_mode not in (None, "ansi"):
-        raise ValueError(f"render_mode: None or 'ansi', not {render_mode!r}")
-    return render_mode
+class _Common:
+    """What both environments answer alike."""
+
+    def _setup(self, game, render_mode: Optional[str], max_steps: int) -> None:
+        #: The ``gdl.Game`` played.
+        self.game = as_game(game)
+        self._tables = Tables(self.game)
+        self.render_mode = check_render_mode(render_mode)
+        self.max_steps = max_steps
+        self.possible_agents = list(self.game.roles)
+        self.observation_spaces, self.action_spaces = _spaces(self._tables, self.possible_agents)
+        #: The ``gdl.State`` of the game (``None`` before ``reset``).
+        self.state: Optional[State] = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def render(self) -> Optional[str]:
+        """The board as ``gdl play`` draws it (``render_mode="ansi"``)."""
+        return render(self)
+
+    def close(self) -> None:
+        pass
 
 
-class AECEnv(pettingzoo.AECEnv):
+class AECEnv(_Common, pettingzoo.AECEnv):
     """A GDL game as a PettingZoo AEC environment (see the module)."""
 
     metadata = {"render_modes": ["ansi"], "name": "gdl_aec_v0", "is_parallelizable": False}
@@ -73,22 +94,8 @@ class AECEnv(pettingzoo.AECEnv):
         max_steps: int = DEFAULT_MAX_STEPS,
     ) -> None:
         super().__init__()
-        #: The ``gdl.Game`` played.
-        self.game = as_game(game)
-        self._tables = Tables(self.game)
-        self.render_mode = _check_render_mode(render_mode)
-        self.max_steps = max_steps
-        self.possible_agents = list(self.game.roles)
-        self.observation_spaces, self.action_spaces = _spaces(self._tables, self.possible_agents)
+        self._setup(game, render_mode, max_steps)
         self._role = {a: r for r, a in enumerate(self.possible_agents)}
-        #: The ``gdl.State`` of the game (``None`` before ``reset``).
-        self.state: Optional[State] = None
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
         """Starts a game from the initial state (GDL games have no chance:
@@ -162,20 +169,8 @@ class AECEnv(pettingzoo.AECEnv):
             self._begin(self.game.next_state(self.state, joint))
         self._accumulate_rewards()
 
-    def render(self) -> Optional[str]:
-        """The board as ``gdl play`` draws it (``render_mode="ansi"``)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() without a render_mode: make the env with render_mode='ansi'")
-            return None
-        if self.state is None:
-            raise ValueError("render() before reset()")
-        return self.game.draw(self.state)
 
-    def close(self) -> None:
-        pass
-
-
-class ParallelEnv(pettingzoo.ParallelEnv):
+class ParallelEnv(_Common, pettingzoo.ParallelEnv):
     """A GDL game as a PettingZoo Parallel environment: every agent acts at
     every step (see the module)."""
 
@@ -187,22 +182,8 @@ class ParallelEnv(pettingzoo.ParallelEnv):
         render_mode: Optional[str] = None,
         max_steps: int = DEFAULT_MAX_STEPS,
     ) -> None:
-        #: The ``gdl.Game`` played.
-        self.game = as_game(game)
-        self._tables = Tables(self.game)
-        self.render_mode = _check_render_mode(render_mode)
-        self.max_steps = max_steps
-        self.possible_agents = list(self.game.roles)
+        self._setup(game, render_mode, max_steps)
         self.agents: List[str] = []
-        self.observation_spaces, self.action_spaces = _spaces(self._tables, self.possible_agents)
-        #: The ``gdl.State`` of the game (``None`` before ``reset``).
-        self.state: Optional[State] = None
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
 
     def _observe(self):
         obs = self._tables.observation(self.state)
@@ -254,18 +235,6 @@ class ParallelEnv(pettingzoo.ParallelEnv):
         if terminal or truncated:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
-
-    def render(self) -> Optional[str]:
-        """The board as ``gdl play`` draws it (``render_mode="ansi"``)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() without a render_mode: make the env with render_mode='ansi'")
-            return None
-        if self.state is None:
-            raise ValueError("render() before reset()")
-        return self.game.draw(self.state)
-
-    def close(self) -> None:
-        pass
 
 
 __all__ = ["AECEnv", "ParallelEnv", "DEFAULT_MAX_STEPS"]
