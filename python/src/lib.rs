@@ -8,6 +8,7 @@
 //! holding what its holder needs).
 #![warn(missing_docs)]
 
+mod batch;
 mod errors;
 mod game;
 mod playouts;
@@ -35,6 +36,7 @@ fn _gdl(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<values::Move>()?;
     m.add_class::<values::Diagnostic>()?;
     m.add_class::<search::SearchPlayer>()?;
+    m.add_class::<batch::Batch>()?;
     m.add_function(wrap_pyfunction!(game::load, m)?)?;
     m.add_function(wrap_pyfunction!(game::loads, m)?)?;
     m.add_function(wrap_pyfunction!(terms::parse_term, m)?)?;

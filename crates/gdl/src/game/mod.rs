@@ -9,6 +9,7 @@ mod batch;
 mod declared;
 mod detached;
 mod ground;
+mod index;
 mod load;
 mod memo;
 mod queries;
@@ -18,6 +19,7 @@ pub(crate) mod stepper;
 mod types;
 
 pub use batch::play_games;
+pub use index::FactIndex;
 pub use load::LoadOptions;
 pub use types::{Engine, EngineChoice, Move, Role, State, Stop};
 
@@ -288,6 +290,12 @@ impl Game {
         &mut self,
         facts: &[S],
     ) -> Result<State, (usize, String)> {
+        Ok(State::from_terms(self.intern_facts(facts)?))
+    }
+
+    /// The terms of facts typed as ground KIF terms, interned; the
+    /// position of the first that is not one, and why.
+    fn intern_facts<S: AsRef<str>>(&mut self, facts: &[S]) -> Result<Vec<TermId>, (usize, String)> {
         let mut terms = Vec::with_capacity(facts.len());
         for (i, fact) in facts.iter().enumerate() {
             let term = kif::parse_ground_term(fact.as_ref(), &mut self.symbols)
@@ -295,8 +303,7 @@ impl Game {
             terms.push(term);
         }
         self.attached();
-        let ids = terms.iter().map(|t| self.intern_ground(t)).collect();
-        Ok(State::from_terms(ids))
+        Ok(terms.iter().map(|t| self.intern_ground(t)).collect())
     }
 
     fn intern_ground(&mut self, t: &crate::syntax::ast::Term) -> TermId {
