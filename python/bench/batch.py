@@ -14,28 +14,18 @@ rounds of S/ROUNDS seconds. Prints a Markdown table.
 """
 
 import argparse
-import json
 import pathlib
 import statistics
-import subprocess
 import sys
 import time
 
 import numpy as np
 
 import gdl
+from bench import gdl_bench
 from gdl.batch import Batch
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-
-
-def gdl_bench(gdl_bin, path, seconds):
-    """States per second of one round of `gdl bench`."""
-    out = subprocess.run(
-        [gdl_bin, "bench", str(path), "--seconds", str(seconds), "--rounds", "1", "--json"],
-        check=True, capture_output=True, text=True,
-    ).stdout
-    return json.loads(out)["states_per_second"]
 
 
 def batch_rate(batch, masks, rng, seconds):
@@ -69,7 +59,7 @@ def main():
         rng = np.random.default_rng(0)
         bench, ours = [], []
         for _ in range(args.rounds):
-            bench.append(gdl_bench(args.gdl, path, each))
+            bench.append(gdl_bench(args.gdl, path, each, "states_per_second"))
             rate, masks = batch_rate(batch, masks, rng, each)
             ours.append(rate)
         b, o = statistics.median(bench), statistics.median(ours)
