@@ -46,13 +46,14 @@ def rate_for(seconds, play_some):
             return count / (now - start)
 
 
-def gdl_bench(gdl_bin, path, seconds):
-    """Playouts per second of one round of `gdl bench`."""
+def gdl_bench(gdl_bin, path, seconds, figure="playouts_per_second"):
+    """Playouts (or another `figure` of its JSON) per second of one round
+    of `gdl bench`."""
     out = subprocess.run(
         [gdl_bin, "bench", str(path), "--seconds", str(seconds), "--rounds", "1", "--json"],
         check=True, capture_output=True, text=True,
     ).stdout
-    return json.loads(out)["playouts_per_second"]
+    return json.loads(out)[figure]
 
 
 def per_step(game, rng):

@@ -12,8 +12,10 @@ Game Playing, from Python.
 
 ``gdl.load`` / ``gdl.loads`` give a ``Game``; states (``State``) and moves
 (``Move``) are values it hands out. ``Game.playouts`` plays random games
-in bulk without the GIL. ``gdl.spiel`` wraps a game in the shape of
-OpenSpiel's game and state API. The guide is docs/python.md.
+in bulk without the GIL; ``gdl.SearchPlayer`` searches. Integrations, each
+an extra of the package: ``gdl.spiel`` (OpenSpiel), ``gdl.pettingzoo`` and
+``gdl.gymnasium`` (environments), ``gdl.batch`` (many games stepped at once,
+NumPy arrays), ``gdl.ray`` (Ray). The guide is docs/python.md.
 """
 
 from ._errors import (
@@ -28,7 +30,17 @@ from ._errors import (
     NoLegalMoveError,
     TerminalStateError,
 )
-from ._gdl import Diagnostic, Game, Move, State, load, loads, parse_term, term_text
+from ._gdl import (
+    Diagnostic,
+    Game,
+    Move,
+    SearchPlayer,
+    State,
+    load,
+    loads,
+    parse_term,
+    term_text,
+)
 
 __version__ = "0.1.0"
 
@@ -37,6 +49,7 @@ __all__ = [
     "State",
     "Move",
     "Diagnostic",
+    "SearchPlayer",
     "load",
     "loads",
     "parse_term",

@@ -1,175 +1,273 @@
-"""A gdl game in the shape of OpenSpiel's game and state API.
+"""GDL games as OpenSpiel games: ``pip install './python[spiel]'``.
 
-``SpielGame`` answers like ``pyspiel.Game`` (``num_players``,
-``num_distinct_actions``, ``new_initial_state``, ``observation_tensor_shape``,
-...) and ``SpielState`` like ``pyspiel.State`` (``current_player``,
-``legal_actions``, ``legal_actions_mask``, ``apply_action``,
-``apply_actions``, ``is_terminal``, ``returns``, ``observation_tensor``,
-``clone``, ``child``, ...). OpenSpiel need not be installed: nothing here
-imports it, and every answer is a plain Python list.
+Importing ``gdl.spiel`` registers the game ``gdl`` with OpenSpiel
+(``pyspiel.register_game``), so that a rules file loads by name::
 
-Actions are numbers: the index of a move in the sorted (natural order)
-union of every role's ``input`` moves, the same numbering for every player.
-Observations are the facts of the state: ``observation_string`` and
-``facts()`` give them as text, ``observation_tensor`` as a 0/1 vector over
-the game's ``base`` facts. GDL games have perfect information, so every
-player observes the same.
+    import pyspiel
+    import gdl.spiel
 
-A GDL step is a joint move: every role moves, turn-taking games giving the
-role not on turn a single move (``noop``). A state where at most one role
-has a choice is a sequential node: ``current_player()`` is that role and
-``apply_action`` plays its move with every other role's only move. A state
-where several roles have a choice is a simultaneous node
-(``current_player() == SIMULTANEOUS``): play it with ``apply_actions``, one
-action per player.
+    game = pyspiel.load_game("gdl", {"rules": "rules/tictactoe.gdl"})
+    game = pyspiel.load_game("gdl(rules=rules/tictactoe.gdl)")   # the same
+
+and OpenSpiel's own code plays it unchanged: ``pyspiel.random_sim_test``,
+``pyspiel.evaluate_bots``, the MCTS bot, ``rl_environment``. A game loaded
+in Python (``gdl.load``, ``gdl.loads``) becomes one with
+``gdl.spiel.SpielGame.from_gdl(game)``.
+
+- **Actions** are numbers: the index of a move in the union of every
+  role's ``input`` moves, sorted in natural order, the same numbering for
+  every player. OpenSpiel needs the number of actions up front, so rules
+  without ``input`` declarations are refused.
+- **Observations**: the observation tensor is a 0/1 vector over the game's
+  ``base`` facts in natural order (``game.base`` names the positions),
+  the observation string the facts one a line. GDL games have perfect
+  information: every player observes the same.
+- **Dynamics**: a GDL step is a joint move of every role. A game where at
+  most one role has a choice in any state (turn-taking games, the others
+  playing ``noop``) is sequential: ``current_player()`` is the role with a
+  choice. Otherwise it is simultaneous: every non-terminal state is a
+  simultaneous node, played with ``apply_actions``. The parameter
+  ``dynamics`` says which (``sequential``, ``simultaneous``); by default
+  (``auto``) random games from the initial state decide.
+- **Returns** are the goals scaled from 0..100 to -1..1 (``goal / 50 -
+  1``): a win and a loss of 100 and 0 are 1 and -1, a draw 0 and 0. The
+  game is zero-sum when the scaled goals of every end that random games
+  reach sum to 0 (``utility``: ``zero_sum``, ``constant_sum``,
+  ``general_sum`` or ``auto``). ``state.goals()`` gives the GDL goals.
+- ``max_game_length`` (default 1,000 joint moves) is the length OpenSpiel
+  is told; a game that goes on past it raises when it is reached.
 """
 
 from __future__ import annotations
 
 import os
-from types import SimpleNamespace
+import random
 from typing import Dict, List, Optional, Sequence, Union
+
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as e:  # pragma: no cover - the message is the point
+    raise ImportError(
+        "gdl.spiel needs OpenSpiel and NumPy: pip install './python[spiel]' "
+        "(or pip install open_spiel numpy)"
+    ) from e
 
 from ._gdl import Game, Move, State, load
 
-#: ``current_player()`` at a simultaneous node (as ``pyspiel.PlayerId.SIMULTANEOUS``).
-SIMULTANEOUS = -2
-#: ``current_player()`` at a terminal state (as ``pyspiel.PlayerId.TERMINAL``).
-TERMINAL = -4
+#: The name the game is registered under.
+SHORT_NAME = "gdl"
+#: The most roles a game may have.
+MAX_PLAYERS = 64
+#: The default ``max_game_length``.
+DEFAULT_MAX_GAME_LENGTH = 1000
+#: Random games played to tell the dynamics and the utility (``auto``).
+PROBE_GAMES = 20
+
+_Dynamics = pyspiel.GameType.Dynamics
+_Utility = pyspiel.GameType.Utility
+
+_DYNAMICS = {"sequential": _Dynamics.SEQUENTIAL, "simultaneous": _Dynamics.SIMULTANEOUS}
+_UTILITIES = {
+    "zero_sum": _Utility.ZERO_SUM,
+    "constant_sum": _Utility.CONSTANT_SUM,
+    "general_sum": _Utility.GENERAL_SUM,
+}
+
+_PARAMETERS = {
+    "rules": "",
+    "engine": "auto",
+    "dynamics": "auto",
+    "utility": "auto",
+    "max_game_length": DEFAULT_MAX_GAME_LENGTH,
+}
 
 
-class SpielGame:
-    """A ``gdl.Game`` in the shape of ``pyspiel.Game``.
+def _game_type(dynamics, utility, tensor: bool) -> "pyspiel.GameType":
+    return pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name="A GDL game (rules: the path of its rules file)",
+        dynamics=dynamics,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=MAX_PLAYERS,
+        min_num_players=1,
+        provides_information_state_string=True,
+        provides_information_state_tensor=tensor,
+        provides_observation_string=True,
+        provides_observation_tensor=tensor,
+        parameter_specification=_PARAMETERS,
+    )
 
-    ``game`` is a loaded ``gdl.Game`` or the path of a rules file. The
-    action numbering and the observation vector come from the rules'
-    ``input`` and ``base`` declarations; without them, actions are numbered
-    as moves are first seen (``num_distinct_actions`` and
-    ``legal_actions_mask`` raise ``ValueError``) and ``observation_tensor``
-    raises ``ValueError``.
-    """
 
-    def __init__(self, game: Union[Game, str, "os.PathLike[str]"]) -> None:
-        if not isinstance(game, Game):
-            game = load(game)
-        #: The wrapped ``gdl.Game``.
-        self.game: Game = game
-        self._roles = game.roles
+#: The type registered: each game's own says its dynamics and utility.
+GAME_TYPE = _game_type(_Dynamics.SEQUENTIAL, _Utility.GENERAL_SUM, True)
+
+
+def _scaled(goals: Sequence[int]) -> List[float]:
+    """GDL goals (0..100) as returns (-1..1)."""
+    return [g / 50.0 - 1.0 for g in goals]
+
+
+def _choosers(game: Game, state: State) -> List[int]:
+    """The roles with more than one legal move in ``state``."""
+    return [r for r in range(len(game.roles)) if len(game.legal_moves(state, r)) > 1]
+
+
+def _probe(game: Game, max_steps: int):
+    """Plays ``PROBE_GAMES`` random games: whether a state had several
+    roles with a choice, and the sums of the scaled goals of their ends."""
+    rng = random.Random(0)
+    simultaneous = False
+    sums = set()
+    for _ in range(PROBE_GAMES):
+        state = game.initial_state()
+        for _ in range(max_steps):
+            if game.is_terminal(state):
+                sums.add(round(sum(_scaled(game.goals(state))), 9))
+                break
+            legal = [game.legal_moves(state, r) for r in range(len(game.roles))]
+            if sum(len(m) > 1 for m in legal) > 1:
+                simultaneous = True
+            state = game.next_state(state, [rng.choice(m) for m in legal])
+    return simultaneous, sums
+
+
+class SpielGame(pyspiel.Game):
+    """A GDL game as a ``pyspiel.Game``, made by ``pyspiel.load_game("gdl",
+    {"rules": path, ...})`` or ``SpielGame.from_gdl(game)``."""
+
+    def __init__(self, params: Optional[Dict] = None, game: Optional[Game] = None) -> None:
+        params = {**_PARAMETERS, **(params or {})}
+        unknown = set(params) - set(_PARAMETERS)
+        if unknown:
+            raise ValueError(
+                f"unknown parameter(s) {sorted(unknown)} of the game gdl: "
+                f"expected {sorted(_PARAMETERS)}"
+            )
+        if game is None:
+            if not params["rules"]:
+                raise ValueError(
+                    'the game gdl needs its rules file: pyspiel.load_game("gdl", '
+                    '{"rules": "path/to/game.gdl"})'
+                )
+            game = load(params["rules"], engine=params["engine"])
+        n = len(game.roles)
+        if n > MAX_PLAYERS:
+            raise ValueError(f"{game.name}: {n} roles, more than the {MAX_PLAYERS} gdl.spiel allows")
+        inputs = [game.input_moves(r) for r in range(n)]
+        if any(i is None for i in inputs):
+            raise ValueError(
+                f"{game.name} declares no input moves: OpenSpiel needs the number of "
+                "actions up front (declare (input ROLE MOVE) for every move)"
+            )
+        actions = [str(m) for m in sorted({m for ms in inputs for m in ms})]
         base = game.base_facts()
-        #: The ``base`` facts in natural order (the observation vector's
+        length = int(params["max_game_length"])
+        if length < 1:
+            raise ValueError(f"max_game_length: at least 1, not {length}")
+        dynamics, utility = params["dynamics"], params["utility"]
+        for name, value, known in (
+            ("dynamics", dynamics, _DYNAMICS),
+            ("utility", utility, _UTILITIES),
+        ):
+            if value != "auto" and value not in known:
+                raise ValueError(f"{name}: {value!r} is not one of auto, {', '.join(known)}")
+        if "auto" in (dynamics, utility):
+            simultaneous, sums = _probe(game, min(length, 300))
+            if dynamics == "auto":
+                dynamics = "simultaneous" if simultaneous else "sequential"
+            if utility == "auto":
+                utility = (
+                    "general_sum" if len(sums) != 1
+                    else "zero_sum" if sums == {0.0}
+                    else "constant_sum"
+                )
+        params = {**params, "dynamics": dynamics, "utility": utility}
+        info = pyspiel.GameInfo(
+            num_distinct_actions=len(actions),
+            max_chance_outcomes=0,
+            num_players=n,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0 if utility == "zero_sum" else None,
+            max_game_length=length,
+        )
+        gtype = _game_type(_DYNAMICS[dynamics], _UTILITIES[utility], base is not None)
+        super().__init__(gtype, info, params)
+        #: The ``gdl.Game`` played.
+        self.gdl: Game = game
+        #: Each action's move text, by action number.
+        self.actions: List[str] = actions
+        self._action_of: Dict[str, int] = {t: a for a, t in enumerate(actions)}
+        #: The ``base`` facts in natural order (the observation tensor's
         #: positions), or ``None``.
         self.base: Optional[List[str]] = base
-        self._base_index = None if base is None else {f: i for i, f in enumerate(base)}
-        inputs = [game.input_moves(r) for r in range(len(self._roles))]
-        self._fixed = all(i is not None for i in inputs)
-        #: Each action's move text, by action number.
-        self.actions: List[str] = []
-        self._action_of: Dict[str, int] = {}
-        if self._fixed:
-            for m in sorted({m for moves in inputs for m in moves}):
-                self._number(str(m))
+        self._base_index = {f: i for i, f in enumerate(base or [])}
+        #: ``"sequential"`` or ``"simultaneous"``.
+        self.dynamics: str = dynamics
+        self._params = params
 
-    def _number(self, text: str) -> int:
-        """The action number of a move's text, numbering it if new."""
-        a = self._action_of.get(text)
-        if a is None:
-            a = len(self.actions)
-            self.actions.append(text)
-            self._action_of[text] = a
-        return a
+    @classmethod
+    def from_gdl(cls, game: Union[Game, str, "os.PathLike[str]"], **params) -> "SpielGame":
+        """The OpenSpiel game of a loaded ``gdl.Game`` (or of a rules file's
+        path), with the parameters ``dynamics``, ``utility`` and
+        ``max_game_length``."""
+        if isinstance(game, Game):
+            return cls({**params, "rules": game.name}, game=game)
+        return cls({**params, "rules": os.fspath(game)})
+
+    def new_initial_state(self) -> "SpielState":
+        """The initial state."""
+        return SpielState(self, self.gdl.initial_state())
+
+    def state_of(self, state: State) -> "SpielState":
+        """The OpenSpiel state standing on a ``gdl.State`` of this game
+        (its history empty)."""
+        if not isinstance(state, State) or state.game is not self.gdl:
+            raise ValueError("expected a gdl.State of this game")
+        return SpielState(self, state)
 
     def action_of(self, move: Union[Move, str]) -> int:
         """The action number of a move (a ``gdl.Move`` or its text)."""
         text = str(move)
         a = self._action_of.get(text)
-        if a is not None:
-            return a
-        if self._fixed:
-            raise ValueError(
-                f"the move {text} is not among the input moves the rules declare"
-            )
-        return self._number(text)
+        if a is None:
+            a = self._action_of.get(str(self.gdl.parse_move(text)))
+        if a is None:
+            raise ValueError(f"the move {text} is not among the input moves the rules declare")
+        return a
 
-    def num_players(self) -> int:
-        """The number of roles."""
-        return len(self._roles)
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        """The observer of the facts: ``base`` as a 0/1 tensor, the facts
+        as text, or the history as text when perfect recall is asked for
+        (information-state strings)."""
+        recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return FactsObserver(self, params, perfect_recall=recall)
 
-    def num_distinct_actions(self) -> int:
-        """How many action numbers there are: the distinct ``input`` moves
-        of all roles."""
-        self._need_input()
-        return len(self.actions)
-
-    def new_initial_state(self) -> "SpielState":
-        """The initial state."""
-        return SpielState(self, self.game.initial_state())
-
-    def observation_tensor_shape(self) -> List[int]:
-        """``[len(base)]``: one 0/1 entry per ``base`` fact."""
-        return [self.observation_tensor_size()]
-
-    def observation_tensor_size(self) -> int:
-        """The number of ``base`` facts."""
-        return len(self._need_base())
-
-    def min_utility(self) -> float:
-        """The least goal value GDL allows, 0."""
-        return 0.0
-
-    def max_utility(self) -> float:
-        """The greatest goal value GDL allows, 100."""
-        return 100.0
-
-    def get_type(self) -> SimpleNamespace:
-        """What kind of game it is, with the attribute names of
-        ``pyspiel.GameType`` (values are plain strings and booleans)."""
-        return SimpleNamespace(
-            short_name="gdl",
-            long_name=f"GDL: {self.game.name}",
-            dynamics="simultaneous-or-sequential",
-            chance_mode="deterministic",
-            information="perfect_information",
-            utility="general_sum",
-            reward_model="terminal",
-            provides_observation_string=True,
-            provides_observation_tensor=self.base is not None,
-            provides_information_state_string=True,
-            provides_information_state_tensor=self.base is not None,
-        )
-
-    def _need_input(self) -> None:
-        if not self._fixed:
-            raise ValueError(
-                f"{self.game.name} declares no input moves: action numbers are given as "
-                "moves are first seen, and there is no fixed number of them"
-            )
-
-    def _need_base(self) -> List[str]:
-        if self.base is None:
-            raise ValueError(
-                f"{self.game.name} declares no base facts: use observation_string() or facts()"
-            )
-        return self.base
-
-    def __repr__(self) -> str:
-        return f"SpielGame({self.game.name!r})"
+    def __reduce__(self):
+        # By the gdl.Game (its rules text), so that a game loaded from text
+        # pickles too.
+        return (_from_pickle, (self.gdl, self._params))
 
 
-class SpielState:
-    """A state of a ``SpielGame``, in the shape of ``pyspiel.State``.
+def _from_pickle(game: Game, params: Dict) -> SpielGame:
+    return SpielGame(params, game=game)
 
-    Unlike a ``gdl.State`` (a value), it changes in place with
-    ``apply_action`` and ``apply_actions``; ``clone()`` and ``child()`` give
-    new ones. ``gdl_state`` is the ``gdl.State`` it stands on.
-    """
 
-    def __init__(self, game: SpielGame, state: State, history: Sequence[int] = ()) -> None:
-        self._game = game
-        self._history = list(history)
+class SpielState(pyspiel.State):
+    """A state of a ``SpielGame``: a ``gdl.State`` (``gdl_state``) and the
+    actions that led to it."""
+
+    def __init__(self, game: SpielGame, state: State) -> None:
+        super().__init__(game)
+        self._spiel = game
         self._set(state)
 
     def _set(self, state: State) -> None:
-        g = self._game.game
+        g = self._spiel.gdl
         #: The ``gdl.State`` it stands on.
         self.gdl_state = state
         self._terminal = g.is_terminal(state)
@@ -178,201 +276,129 @@ class SpielState:
             [[] for _ in range(n)] if self._terminal else [g.legal_moves(state, r) for r in range(n)]
         )
         if self._terminal:
-            self._current = TERMINAL
+            self._current = pyspiel.PlayerId.TERMINAL
+            return
+        if self.move_number() >= self._spiel.max_game_length():
+            raise ValueError(
+                f"{g.name}: the game went on past max_game_length="
+                f"{self._spiel.max_game_length()} joint moves: load it with a larger one"
+            )
+        if self._spiel.dynamics == "simultaneous":
+            self._current = pyspiel.PlayerId.SIMULTANEOUS
             return
         choosers = [r for r in range(n) if len(self._legal[r]) > 1]
-        if len(choosers) == 1:
+        if len(choosers) > 1:
+            raise ValueError(
+                f"{g.name}: roles {', '.join(g.roles[r] for r in choosers)} all have a choice "
+                "here, in a game loaded as sequential: load it with dynamics=simultaneous"
+            )
+        if choosers:
             self._current = choosers[0]
-        elif choosers:
-            self._current = SIMULTANEOUS
         else:
-            # Every move forced: the role whose move is not noop "moves".
-            forced = [r for r in range(n) if self._legal[r] and str(self._legal[r][0]) != "noop"]
+            # Every move forced: the role whose move is not noop moves.
+            forced = [r for r in range(n) if str(self._legal[r][0]).lower() != "noop"]
             self._current = forced[0] if forced else 0
 
-    def get_game(self) -> SpielGame:
-        """The game."""
-        return self._game
-
-    def num_players(self) -> int:
-        """The number of roles."""
-        return self._game.num_players()
-
     def current_player(self) -> int:
-        """The role to move at a sequential node, ``SIMULTANEOUS`` (-2)
-        when several roles have a choice, ``TERMINAL`` (-4) at the end."""
+        """The role to move (sequential), ``SIMULTANEOUS`` or ``TERMINAL``."""
         return self._current
 
-    def is_terminal(self) -> bool:
-        """Whether the game is over."""
-        return self._terminal
-
-    def is_simultaneous_node(self) -> bool:
-        """Whether several roles have a choice here."""
-        return self._current == SIMULTANEOUS
-
-    def is_chance_node(self) -> bool:
-        """Always ``False``: GDL games have no chance."""
-        return False
-
-    def is_player_node(self) -> bool:
-        """Whether one role is to move (a sequential node)."""
-        return self._current >= 0
-
-    def _player(self, player: Optional[int]) -> int:
-        if player is None:
-            if self._current < 0:
-                raise ValueError("name the player: this is not a sequential node")
-            return self._current
-        if not 0 <= player < self.num_players():
-            raise ValueError(f"no player {player}: the game has {self.num_players()}")
-        return player
-
-    def legal_actions(self, player: Optional[int] = None) -> List[int]:
-        """The action numbers of ``player``'s legal moves (the current
-        player's by default), sorted; empty at a terminal state."""
-        p = self._player(player)
-        return sorted(self._game.action_of(m) for m in self._legal[p])
-
-    def legal_actions_mask(self, player: Optional[int] = None) -> List[int]:
-        """A 0/1 list of ``num_distinct_actions()`` entries: 1 for each
-        legal action of ``player`` (the current player's by default)."""
-        mask = [0] * self._game.num_distinct_actions()
-        for a in self.legal_actions(player):
-            mask[a] = 1
-        return mask
-
-    def legal_moves(self, player: Optional[int] = None) -> List[Move]:
-        """``player``'s legal moves as ``gdl.Move`` objects."""
-        return list(self._legal[self._player(player)])
+    def _legal_actions(self, player: int) -> List[int]:
+        """The action numbers of ``player``'s legal moves, sorted (none for
+        a player not on turn at a sequential node)."""
+        if self._current >= 0 and player != self._current:
+            return []
+        return sorted(self._spiel.action_of(m) for m in self._legal[player])
 
     def _move(self, player: int, action: int) -> Move:
-        actions = self._game.actions
+        actions = self._spiel.actions
         if not 0 <= action < len(actions):
-            raise ValueError(f"no action {action}")
+            raise ValueError(f"no action {action}: the game has {len(actions)}")
         text = actions[action]
         for m in self._legal[player]:
             if str(m) == text:
                 return m
         raise ValueError(
-            f"action {action} ({text}) is not legal for player {player} ({self._game.game.roles[player]})"
+            f"action {action} ({text}) is not legal for player {player} "
+            f"({self._spiel.gdl.roles[player]})"
         )
 
-    def apply_action(self, action: int) -> None:
-        """Plays ``action`` for the current player, with every other
-        role's only legal move. At a simultaneous node, use
-        ``apply_actions``."""
+    def _apply_action(self, action: int) -> None:
         if self._terminal:
             raise ValueError("the game is over")
-        if self._current == SIMULTANEOUS:
-            raise ValueError("a simultaneous node: use apply_actions, one action per player")
         p = self._current
-        joint = [self._move(p, action) if r == p else self._legal[r][0] for r in range(self.num_players())]
-        self._history.append(action)
-        self._set(self._game.game.next_state(self.gdl_state, joint))
+        joint = [self._move(p, action) if r == p else self._legal[r][0] for r in range(len(self._legal))]
+        self._set(self._spiel.gdl.next_state(self.gdl_state, joint))
 
-    def apply_actions(self, actions: Sequence[int]) -> None:
-        """Plays one action per player, in player order (any node)."""
+    def _apply_actions(self, actions: Sequence[int]) -> None:
         if self._terminal:
             raise ValueError("the game is over")
-        if len(actions) != self.num_players():
-            raise ValueError(f"expected {self.num_players()} actions, got {len(actions)}")
+        if len(actions) != len(self._legal):
+            raise ValueError(f"expected {len(self._legal)} actions, got {len(actions)}")
         joint = [self._move(p, a) for p, a in enumerate(actions)]
-        self._history.extend(actions)
-        self._set(self._game.game.next_state(self.gdl_state, joint))
+        self._set(self._spiel.gdl.next_state(self.gdl_state, joint))
 
-    def child(self, action: int) -> "SpielState":
-        """A new state: this one after ``apply_action(action)``."""
-        c = self.clone()
-        c.apply_action(action)
-        return c
+    def _action_to_string(self, player: int, action: int) -> str:
+        if not 0 <= action < len(self._spiel.actions):
+            raise ValueError(f"no action {action}: the game has {len(self._spiel.actions)}")
+        return self._spiel.actions[action]
 
-    def clone(self) -> "SpielState":
-        """A copy (cheap: ``gdl.State`` is an immutable value)."""
-        c = SpielState.__new__(SpielState)
-        c.__dict__.update(self.__dict__)
-        c._history = list(self._history)
-        return c
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self._terminal
 
-    def history(self) -> List[int]:
-        """The actions applied so far (a simultaneous node adds one per
-        player, in player order)."""
-        return list(self._history)
-
-    def move_number(self) -> int:
-        """The number of actions applied so far."""
-        return len(self._history)
+    def goals(self) -> List[int]:
+        """The GDL goals (0..100) at a terminal state."""
+        return self._spiel.gdl.goals(self.gdl_state)
 
     def returns(self) -> List[float]:
-        """Each player's goal value at a terminal state, 0 before."""
+        """The goals scaled to -1..1 at a terminal state, 0 before."""
         if not self._terminal:
-            return [0.0] * self.num_players()
-        return [float(g) for g in self._game.game.goals(self.gdl_state)]
+            return [0.0] * len(self._legal)
+        return _scaled(self.goals())
 
-    def rewards(self) -> List[float]:
-        """The rewards of the last step: the goals at a terminal state
-        (GDL rewards only at the end), 0 before."""
-        return self.returns()
-
-    def player_return(self, player: int) -> float:
-        """``returns()[player]``."""
-        return self.returns()[player]
-
-    def action_to_string(self, player_or_action: int, action: Optional[int] = None) -> str:
-        """The move text of an action: ``action_to_string(action)`` or, as
-        OpenSpiel also writes it, ``action_to_string(player, action)``."""
-        a = player_or_action if action is None else action
-        if not 0 <= a < len(self._game.actions):
-            raise ValueError(f"no action {a}")
-        return self._game.actions[a]
-
-    def string_to_action(self, player_or_text: Union[int, str], text: Optional[str] = None) -> int:
-        """The action of a move's text (``string_to_action(text)`` or
-        ``string_to_action(player, text)``)."""
-        t = player_or_text if text is None else text
-        return self._game.action_of(self._game.game.parse_move(t))
-
-    def facts(self) -> frozenset:
-        """The observation as a set: the facts that hold, as KIF text."""
-        return frozenset(self.gdl_state.facts())
-
-    def observation_string(self, player: Optional[int] = None) -> str:
-        """The facts that hold, one a line, in natural order (the same for
-        every player)."""
-        return "\n".join(self.gdl_state.facts())
-
-    def observation_tensor(self, player: Optional[int] = None) -> List[float]:
-        """A 0/1 list over the game's ``base`` facts (in natural order):
-        1.0 where the fact holds (the same for every player). Facts
-        outside ``base`` are not shown."""
-        base = self._game._need_base()
-        index = self._game._base_index
-        tensor = [0.0] * len(base)
-        for f in self.gdl_state.facts():
-            i = index.get(f)
-            if i is not None:
-                tensor[i] = 1.0
-        return tensor
-
-    def information_state_string(self, player: Optional[int] = None) -> str:
-        """As ``observation_string`` (perfect information)."""
-        return self.observation_string(player)
-
-    def information_state_tensor(self, player: Optional[int] = None) -> List[float]:
-        """As ``observation_tensor`` (perfect information)."""
-        return self.observation_tensor(player)
+    def facts(self) -> List[str]:
+        """The facts that hold, as KIF text, in natural order."""
+        return self.gdl_state.facts()
 
     def __str__(self) -> str:
-        return self.observation_string()
-
-    def __repr__(self) -> str:
-        return f"<SpielState of {self._game.game.name!r} after {len(self._history)} actions>"
+        return "\n".join(self.gdl_state.facts())
 
 
-def load_game(path: Union[str, "os.PathLike[str]"]) -> SpielGame:
-    """A ``SpielGame`` of the rules file at ``path`` (as
-    ``pyspiel.load_game`` gives a game by name)."""
-    return SpielGame(load(path))
+class FactsObserver:
+    """OpenSpiel's observer of a GDL state: ``tensor`` is 0/1 over the
+    game's ``base`` facts (empty without them), ``dict["facts"]`` the same
+    array; the string is the facts one a line, or with ``perfect_recall``
+    the actions played so far. The same for every player (GDL games have
+    perfect information, and the facts of a state decide all that
+    follows)."""
+
+    def __init__(self, game: SpielGame, params=None, perfect_recall: bool = False) -> None:
+        if params:
+            raise ValueError(f"the observer of gdl takes no parameters, got {params}")
+        self._recall = perfect_recall
+        self._index = game._base_index
+        self.tensor = np.zeros(len(game.base or []), np.float32)
+        self.dict = {"facts": self.tensor}
+
+    def set_from(self, state: SpielState, player: int) -> None:
+        self.tensor.fill(0)
+        for f in state.gdl_state.facts():
+            i = self._index.get(f)
+            if i is not None:
+                self.tensor[i] = 1
+
+    def string_from(self, state: SpielState, player: int) -> str:
+        if self._recall:
+            return " ".join(str(a) for a in state.history())
+        return "\n".join(state.gdl_state.facts())
 
 
-__all__ = ["SpielGame", "SpielState", "load_game", "SIMULTANEOUS", "TERMINAL"]
+def load_game(path: Union[str, "os.PathLike[str]"], **params) -> SpielGame:
+    """``pyspiel.load_game("gdl", {"rules": path, **params})``."""
+    return pyspiel.load_game(SHORT_NAME, {**params, "rules": os.fspath(path)})
+
+
+pyspiel.register_game(GAME_TYPE, SpielGame)
+
+__all__ = ["SpielGame", "SpielState", "FactsObserver", "load_game", "GAME_TYPE", "SHORT_NAME"]

@@ -54,7 +54,7 @@ pub fn raise(
 }
 
 /// A value as a Python object, for the attributes of an exception.
-fn obj<'py>(py: Python<'py>, value: impl IntoPyObject<'py>) -> Py<PyAny> {
+pub fn obj<'py>(py: Python<'py>, value: impl IntoPyObject<'py>) -> Py<PyAny> {
     match value.into_pyobject(py) {
         Ok(v) => v.into_any().unbind(),
         Err(_) => py.None(),

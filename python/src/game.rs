@@ -8,11 +8,13 @@ use crate::values::{Diagnostic, Move, State};
 use gdl::{natural_cmp, GameError, RandomPlayer, Role};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyFrozenSet, PyInt, PyList, PySet, PyString, PyTuple};
+use pyo3::types::{
+    PyDict, PyFrozenSet, PyInt, PyList, PySet, PyString, PyTuple, PyWeakrefReference,
+};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 
 /// The number of the next game loaded: states and moves know their game by
 /// it.
@@ -26,10 +28,17 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 /// (``('mark', 1, 1)``). States and moves belong to the game that made
 /// them. A game may be used from several threads (calls take turns);
 /// ``playouts`` runs without the GIL.
-#[pyclass(frozen, module = "gdl")]
+#[pyclass(frozen, weakref, module = "gdl")]
 pub struct Game {
     /// Its number, unique in the process.
     pub(crate) id: u64,
+    /// A weak reference to its own Python object, which its moves keep to
+    /// pickle themselves with their game (a strong one would make a cycle
+    /// through the cache of moves).
+    me: OnceLock<Py<PyWeakrefReference>>,
+    /// How it was loaded (`engine` and `limits` of `load`), to load it
+    /// anew from a pickle.
+    asked: Asked,
     /// The library's game, its caches included.
     inner: Mutex<gdl::Game>,
     /// The role names, in the order of the `role` facts.
@@ -38,6 +47,9 @@ pub struct Game {
     name: String,
     /// The Python object of each move handed out so far.
     moves: Mutex<HashMap<gdl::Move, Py<Move>>>,
+    /// The board `draw` draws on, made when first asked (it learns the
+    /// cells from every state it draws).
+    board: Mutex<Option<gdl::record::Board>>,
 }
 
 /// A move as given by the caller: known already, or text to read.
@@ -48,21 +60,39 @@ pub(crate) enum MoveArg {
     Text(String),
 }
 
+/// The keywords a game was loaded with, as given.
+#[derive(Clone, Default)]
+pub(crate) struct Asked {
+    /// The engine asked for (`auto`, `ground` or `interpreter`).
+    engine: String,
+    /// The limits set, by name.
+    limits: Vec<(String, u64)>,
+}
+
 impl Game {
-    /// Wraps a loaded library game.
-    fn new(game: gdl::Game) -> Game {
+    /// Wraps a loaded library game as its Python object.
+    pub(crate) fn wrap(py: Python<'_>, game: gdl::Game, asked: Asked) -> PyResult<Py<Game>> {
         let roles = game
             .roles()
             .into_iter()
             .map(|r| game.role_name(r).to_string())
             .collect();
-        Game {
-            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
-            name: game.source().name.clone(),
-            inner: Mutex::new(game),
-            roles,
-            moves: Mutex::new(HashMap::new()),
-        }
+        let made = Py::new(
+            py,
+            Game {
+                id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+                me: OnceLock::new(),
+                asked,
+                name: game.source().name.clone(),
+                inner: Mutex::new(game),
+                roles,
+                moves: Mutex::new(HashMap::new()),
+                board: Mutex::new(None),
+            },
+        )?;
+        let me = PyWeakrefReference::new(made.bind(py).as_any())?;
+        let _ = made.get().me.set(me.unbind());
+        Ok(made)
     }
 
     /// The library's game. A panic while it was held (a bug, reported as
@@ -244,6 +274,7 @@ impl Game {
                 py,
                 Move {
                     game_id: self.id,
+                    game: self.me.get().map(|w| w.clone_ref(py)),
                     id: moves[i],
                     text: PyString::new(py, &text).unbind(),
                 },
@@ -253,6 +284,34 @@ impl Game {
             out[i] = Some(kept.clone_ref(py));
         }
         Ok(out.into_iter().flatten().collect())
+    }
+
+    /// The name of role `i`.
+    pub(crate) fn role_name(&self, i: usize) -> String {
+        self.roles[i].clone()
+    }
+
+    /// The file's name as given.
+    pub(crate) fn file_name(&self) -> &str {
+        &self.name
+    }
+
+    /// A joint move as given (see `joint_arg`), read into library moves.
+    pub(crate) fn joint_moves_of(
+        &self,
+        py: Python<'_>,
+        joint: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<gdl::Move>> {
+        let args = self.joint_arg(joint)?;
+        if args.len() != self.roles.len() {
+            let e = GameError::WrongMoveCount {
+                expected: self.roles.len(),
+                given: args.len(),
+            };
+            return Err(game_error(py, e));
+        }
+        let moves = Game::resolve(&mut self.lock(), args);
+        moves.map_err(|e| game_error(py, e))
     }
 
     /// A `State` of this game.
@@ -491,9 +550,10 @@ impl Game {
     /// faster, still one game per seed, but not the game ``gdl trace``
     /// plays. Ctrl-C interrupts within a tenth of a second, the games under
     /// way included. A count whose results would not fit in the memory
-    /// budget (``limits={"max_memory": ...}`` of ``gdl.load``) raises
-    /// ``LimitError`` before any game is played.
-    #[pyo3(signature = (n, seed=0, threads=1, max_steps=1000, fast=false, state=None))]
+    /// budget raises ``LimitError`` before any game is played: the budget
+    /// is ``max_memory`` (bytes) when given, else the game's
+    /// (``limits={"max_memory": ...}`` of ``gdl.load``).
+    #[pyo3(signature = (n, seed=0, threads=1, max_steps=1000, fast=false, state=None, max_memory=None))]
     #[allow(clippy::too_many_arguments)]
     fn playouts<'py>(
         &self,
@@ -504,6 +564,7 @@ impl Game {
         max_steps: usize,
         fast: bool,
         state: Option<&Bound<'py, PyAny>>,
+        max_memory: Option<usize>,
     ) -> PyResult<Bound<'py, PyList>> {
         guard(py, || {
             let start = match state {
@@ -520,10 +581,14 @@ impl Game {
                     threads,
                     max_steps,
                     fast,
+                    max_memory,
                 },
             )?;
             let list = PyList::empty(py);
-            for (steps, goals) in outcomes {
+            for (k, (steps, goals)) in outcomes.into_iter().enumerate() {
+                if k % (1 << 16) == 0 {
+                    py.check_signals()?;
+                }
                 let goals: Bound<'py, PyAny> = match goals {
                     Some(g) => PyTuple::new(py, g)?.into_any(),
                     None => py.None().into_bound(py),
@@ -532,6 +597,88 @@ impl Game {
             }
             Ok(list)
         })
+    }
+
+    /// The state holding ``facts``: an iterable of facts, each KIF text
+    /// such as ``"(cell 1 1 x)"`` or a tuple such as ``('cell', 1, 1, 'x')``
+    /// (any order, duplicates allowed, names in any case): the inverse of
+    /// ``State.facts()``. Facts outside the rules' ``base`` are allowed.
+    /// Raises ``ValueError`` naming the fact that is not a ground term.
+    fn state_from_facts(slf: &Bound<'_, Self>, facts: &Bound<'_, PyAny>) -> PyResult<State> {
+        let py = slf.py();
+        guard(py, || {
+            let items = facts.try_iter().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "facts are an iterable of facts (text or tuples), not {}",
+                    type_name(facts)
+                ))
+            })?;
+            if facts.is_instance_of::<PyString>() {
+                return Err(PyTypeError::new_err(
+                    "facts are an iterable of facts (text or tuples), not one string",
+                ));
+            }
+            let texts = items
+                .map(|f| py_to_text(&f?))
+                .collect::<PyResult<Vec<String>>>()?;
+            let made = slf.get().lock().state_from_facts(&texts);
+            let state = made.map_err(|(i, reason)| {
+                PyValueError::new_err(format!(
+                    "fact {i} ({:?}) is not a ground term: {reason}",
+                    gdl::clip(&texts[i])
+                ))
+            })?;
+            Ok(Game::py_state(slf, state))
+        })
+    }
+
+    /// The state drawn as ``gdl play`` draws it: a grid when one relation
+    /// looks like a board (or as the rules' ``;! board`` annotations say),
+    /// then the other facts; the facts one a line otherwise. The game's
+    /// board learns its cells from every state it draws.
+    fn draw(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<String> {
+        guard(py, || {
+            let state = self.state_of(state)?;
+            let facts = self.facts_of(&state);
+            let mut board = self.board.lock().unwrap_or_else(|p| p.into_inner());
+            let board = board.get_or_insert_with(|| {
+                let text = self.lock().source().text.clone();
+                gdl::record::Board::new(gdl::record::BoardSpec::from_source(&text).0)
+            });
+            board.observe(&facts);
+            Ok(board.draw(&facts))
+        })
+    }
+
+    /// Pickles the game by its rules text, name, engine and limits.
+    /// Unpickled in the process that pickled it, it is this very game (so
+    /// its states and moves stay equal to theirs); elsewhere the rules are
+    /// loaded anew, once per process.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        guard(py, || {
+            let this = slf.get();
+            let text = this.lock().source().text.clone();
+            let limits = PyDict::new(py);
+            for (name, value) in &this.asked.limits {
+                limits.set_item(name, value)?;
+            }
+            let args =
+                (text, this.name.clone(), this.asked.engine.clone(), limits).into_pyobject(py)?;
+            let restore = py.import("gdl._restore")?;
+            restore.getattr("remember")?.call1((slf, &args))?;
+            (restore.getattr("game")?, args).into_pyobject(py)
+        })
+    }
+
+    /// The game itself: a game is shared, not copied.
+    fn __copy__(slf: &Bound<'_, Self>) -> Py<Game> {
+        slf.clone().unbind()
+    }
+
+    /// The game itself: a game is shared, not copied.
+    fn __deepcopy__(slf: &Bound<'_, Self>, _memo: &Bound<'_, PyAny>) -> Py<Game> {
+        slf.clone().unbind()
     }
 
     fn __repr__(&self) -> String {
@@ -570,11 +717,12 @@ pub fn load(
     path: PathBuf,
     engine: &str,
     limits: Option<&Bound<'_, PyDict>>,
-) -> PyResult<Game> {
-    let options = load_options(engine, limits)?;
+) -> PyResult<Py<Game>> {
+    let (options, asked) = load_options(engine, limits)?;
     guard(py, || {
         let loaded = py.detach(|| gdl::Game::load_with(&path, options));
-        loaded.map(Game::new).map_err(|e| load_error(py, e))
+        let loaded = loaded.map_err(|e| load_error(py, e))?;
+        Game::wrap(py, loaded, asked)
     })
 }
 
@@ -589,18 +737,26 @@ pub fn loads(
     name: &str,
     engine: &str,
     limits: Option<&Bound<'_, PyDict>>,
-) -> PyResult<Game> {
-    let options = load_options(engine, limits)?;
+) -> PyResult<Py<Game>> {
+    let (options, asked) = load_options(engine, limits)?;
     guard(py, || {
         let loaded = py.detach(|| gdl::Game::from_source_with(name, text, options));
-        loaded.map(Game::new).map_err(|e| load_error(py, e))
+        let loaded = loaded.map_err(|e| load_error(py, e))?;
+        Game::wrap(py, loaded, asked)
     })
 }
 
-/// The library's load options from `load`'s keywords: `ValueError` for an
-/// unknown engine or limit, `TypeError` for a limit that is not a whole
-/// number.
-fn load_options(engine: &str, limits: Option<&Bound<'_, PyDict>>) -> PyResult<gdl::LoadOptions> {
+/// The library's load options from `load`'s keywords, and the keywords as
+/// given: `ValueError` for an unknown engine or limit, `TypeError` for a
+/// limit that is not a whole number.
+fn load_options(
+    engine: &str,
+    limits: Option<&Bound<'_, PyDict>>,
+) -> PyResult<(gdl::LoadOptions, Asked)> {
+    let mut asked = Asked {
+        engine: engine.to_string(),
+        limits: Vec::new(),
+    };
     let engine: gdl::EngineChoice = engine
         .parse()
         .map_err(|e: String| PyValueError::new_err(format!("engine: {e}")))?;
@@ -614,6 +770,9 @@ fn load_options(engine: &str, limits: Option<&Bound<'_, PyDict>>) -> PyResult<gd
                 PyTypeError::new_err(format!("limits: {name} is {what}, a whole number from 0"))
             })
         };
+        if let Ok(n) = value.extract::<u64>() {
+            asked.limits.push((name.clone(), n));
+        }
         let size = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
         match name.as_str() {
             "max_facts" => l.max_facts = size(number("a count of facts")?),
@@ -640,5 +799,5 @@ fn load_options(engine: &str, limits: Option<&Bound<'_, PyDict>>) -> PyResult<gd
             }
         }
     }
-    Ok(gdl::LoadOptions { limits: l, engine })
+    Ok((gdl::LoadOptions { limits: l, engine }, asked))
 }

@@ -8,9 +8,11 @@
 //! holding what its holder needs).
 #![warn(missing_docs)]
 
+mod batch;
 mod errors;
 mod game;
 mod playouts;
+mod search;
 mod terms;
 mod values;
 
@@ -33,6 +35,8 @@ fn _gdl(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<values::State>()?;
     m.add_class::<values::Move>()?;
     m.add_class::<values::Diagnostic>()?;
+    m.add_class::<search::SearchPlayer>()?;
+    m.add_class::<batch::Batch>()?;
     m.add_function(wrap_pyfunction!(game::load, m)?)?;
     m.add_function(wrap_pyfunction!(game::loads, m)?)?;
     m.add_function(wrap_pyfunction!(terms::parse_term, m)?)?;

@@ -1,8 +1,8 @@
 //! Random games in bulk, on threads of their own, without the GIL.
 
-use crate::errors::game_error_at;
+use crate::errors::{game_error_at, obj, raise};
 use crate::game::Game;
-use gdl::{GameError, LimitKind, RandomPlayer, State, Stop};
+use gdl::{Cancel, GameError, RandomPlayer, State, Stop};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::ops::ControlFlow;
@@ -29,6 +29,9 @@ pub struct Batch {
     /// (`RandomPlayer::in_engine_order`) rather than in natural order
     /// (`RandomPlayer::new`).
     pub fast: bool,
+    /// The most bytes the results may take (`None`: the game's
+    /// `max_memory`).
+    pub max_memory: Option<usize>,
 }
 
 /// Plays one game: as `gdl random` and `gdl trace --seed` do (natural
@@ -66,9 +69,11 @@ fn result_bytes(roles: usize) -> usize {
 }
 
 /// Plays the batch on clones of `game` (`gdl::play_games`), without the
-/// GIL, looking at Python's signals every tenth of a second; a series
-/// whose results would not fit in the memory budget is refused before
-/// it starts.
+/// GIL, looking at Python's signals every tenth of a second: Ctrl-C sets a
+/// `gdl::Cancel` that every game runs under, so that even an evaluation
+/// under way (a join of a large game) stops at its next look. A series
+/// whose results would not fit in the memory budget is refused before it
+/// starts: what the results take is all a call keeps, whatever its count.
 pub fn run(py: Python<'_>, game: &Game, b: &Batch) -> PyResult<Vec<Outcome>> {
     if b.threads > MAX_THREADS {
         return Err(PyValueError::new_err(format!(
@@ -77,28 +82,20 @@ pub fn run(py: Python<'_>, game: &Game, b: &Batch) -> PyResult<Vec<Outcome>> {
         )));
     }
     let inner = game.clone_inner();
-    let max_memory = inner.limits().max_memory;
+    let budget = b.max_memory.unwrap_or(inner.limits().max_memory);
     let bytes = b.n.saturating_mul(result_bytes(inner.roles().len()));
-    if bytes > max_memory {
-        let e = GameError::Limit {
-            kind: LimitKind::Memory,
-            value: max_memory,
-            relation: "the results of playouts".into(),
-        };
-        let at = format!(
-            "playouts({}) would keep about {} of results (ask for fewer at a time): ",
-            b.n,
-            gdl::human_bytes(bytes)
-        );
-        return Err(game_error_at(py, e, &at));
+    if bytes > budget {
+        return Err(over_budget(py, b.n, bytes, budget));
     }
+    let stop_all = Cancel::new();
     let seed_of = |i: usize| b.seed.wrapping_add(i as u64);
     let mut outcomes = Vec::with_capacity(b.n.min(1 << 16));
     let mut failed: Option<(usize, GameError)> = None;
     let mut interrupted: Option<PyErr> = None;
     let mut looked = Instant::now();
-    let play =
-        |game: &mut gdl::Game, i: usize, cancel: &AtomicBool| play_one(game, b, seed_of(i), cancel);
+    let play = |game: &mut gdl::Game, i: usize, cancel: &AtomicBool| {
+        stop_all.scope(|| play_one(game, b, seed_of(i), cancel))
+    };
     py.detach(|| {
         gdl::play_games(&inner, b.n, b.threads, play, |result| {
             match result {
@@ -112,6 +109,7 @@ pub fn run(py: Python<'_>, game: &Game, b: &Batch) -> PyResult<Vec<Outcome>> {
             if looked.elapsed() >= SIGNALS {
                 looked = Instant::now();
                 if let Err(e) = Python::attach(|py| py.check_signals()) {
+                    stop_all.cancel();
                     interrupted = Some(e);
                     return ControlFlow::Break(());
                 }
@@ -128,4 +126,24 @@ pub fn run(py: Python<'_>, game: &Game, b: &Batch) -> PyResult<Vec<Outcome>> {
     }
     py.check_signals()?;
     Ok(outcomes)
+}
+
+/// The `LimitError` of a call to `playouts(n)` whose results would take
+/// `bytes`, over `budget`: it names the budget and the keywords that raise
+/// it.
+fn over_budget(py: Python<'_>, n: usize, bytes: usize, budget: usize) -> PyErr {
+    let message = format!(
+        "playouts({n}) would keep about {} of results, over the memory budget of {} \
+         (max_memory): ask for fewer games at a time, or raise the budget of this call with \
+         playouts(..., max_memory=...) or of every call with \
+         gdl.load(..., limits={{\"max_memory\": ...}})",
+        gdl::human_bytes(bytes),
+        gdl::human_bytes(budget)
+    );
+    let attributes = [
+        ("limit", obj(py, gdl::LimitKind::Memory.name())),
+        ("value", obj(py, budget)),
+        ("relation", obj(py, "the results of playouts")),
+    ];
+    raise(py, "LimitError", message, &attributes)
 }

@@ -8,7 +8,9 @@ use gdl::{natural_cmp, SourceFile};
 use pyo3::basic::CompareOp;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyIterator, PyList, PyString};
+use pyo3::types::{
+    PyBool, PyIterator, PyList, PyString, PyTuple, PyWeakrefMethods, PyWeakrefReference,
+};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
@@ -30,6 +32,8 @@ fn py_bool(py: Python<'_>, b: bool) -> Py<PyAny> {
 pub struct Move {
     /// The game it belongs to (`Game::id`).
     pub(crate) game_id: u64,
+    /// A weak reference to that game, to pickle the move with it.
+    pub(crate) game: Option<Py<PyWeakrefReference>>,
     /// The move in its game.
     pub(crate) id: gdl::Move,
     /// Its text, as a Python string (hashed once).
@@ -56,6 +60,28 @@ impl Move {
 
     fn __str__(&self, py: Python<'_>) -> Py<PyString> {
         self.text.clone_ref(py)
+    }
+
+    /// Pickles the move as its game (by its rules text) and its text.
+    /// Raises ``ValueError`` when its game is gone.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let game = (self.game.as_ref())
+            .and_then(|w| w.bind(py).upgrade())
+            .ok_or_else(|| {
+                PyValueError::new_err("cannot pickle a move whose game has been freed")
+            })?;
+        let restore = py.import("gdl._restore")?.getattr("move")?;
+        (restore, (game, self.text.clone_ref(py))).into_pyobject(py)
+    }
+
+    /// The move itself: moves are immutable values.
+    fn __copy__(slf: &Bound<'_, Self>) -> Py<Move> {
+        slf.clone().unbind()
+    }
+
+    /// The move itself: moves are immutable values.
+    fn __deepcopy__(slf: &Bound<'_, Self>, _memo: &Bound<'_, PyAny>) -> Py<Move> {
+        slf.clone().unbind()
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
@@ -166,6 +192,26 @@ impl State {
 
     fn __len__(&self) -> usize {
         self.inner.len()
+    }
+
+    /// Pickles the state as its game (by its rules text) and its facts;
+    /// ``Game.state_from_facts`` makes it again.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        guard(py, || {
+            let restore = py.import("gdl._restore")?.getattr("state")?;
+            let facts = self.fact_texts().to_vec();
+            (restore, (self.game.clone_ref(py), facts)).into_pyobject(py)
+        })
+    }
+
+    /// The state itself: states are immutable values.
+    fn __copy__(slf: &Bound<'_, Self>) -> Py<State> {
+        slf.clone().unbind()
+    }
+
+    /// The state itself: states are immutable values.
+    fn __deepcopy__(slf: &Bound<'_, Self>, _memo: &Bound<'_, PyAny>) -> Py<State> {
+        slf.clone().unbind()
     }
 
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {

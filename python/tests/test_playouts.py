@@ -3,8 +3,8 @@ bulk on threads, without holding the GIL."""
 
 import json
 import subprocess
+import sys
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -93,28 +93,44 @@ def test_playouts_from_a_state_and_cut_short(tictactoe):
     assert g.playouts(2, state=end) == [(0, tuple(g.goals(end)))] * 2
 
 
-def test_playouts_release_the_gil(rules):
-    game = gdl.load(rules / "breakthrough.gdl")
-    done = threading.Event()
+def test_playouts_release_the_gil():
+    # The main thread plays games that never end: only another Python
+    # thread can end the call, by interrupting the main thread, and it can
+    # run only while the call has released the GIL. It interrupts once a
+    # profile hook has seen the main thread enter the call, so that an
+    # interrupt made before the call does not pass for one made during it.
+    # (Holding the GIL, the call would never end.)
+    import _thread
+
+    game = gdl.loads(ENDLESS)
+    entered = threading.Event()
+
+    def hook(frame, event, arg):
+        if event == "c_call" and getattr(arg, "__name__", None) == "playouts":
+            entered.set()
+
+    def interrupt():
+        entered.wait()
+        _thread.interrupt_main()
+
+    helper = threading.Thread(target=interrupt)
+    helper.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            sys.setprofile(hook)
+            game.playouts(2, threads=2, max_steps=10**12)
+    finally:
+        sys.setprofile(None)
+        entered.set()
+        helper.join()
+
+
+def test_playouts_on_a_thread_of_their_own(tictactoe):
     result = []
-
-    def play():
-        result.append(game.playouts(4000, seed=1, fast=True))
-        done.set()
-
-    worker = threading.Thread(target=play)
-    ticks = 0
-    start = time.perf_counter()
+    worker = threading.Thread(target=lambda: result.append(tictactoe.playouts(500, seed=3)))
     worker.start()
-    while not done.is_set():
-        ticks += 1
     worker.join()
-    elapsed = time.perf_counter() - start
-    assert len(result[0]) == 4000
-    # Holding the GIL, playouts would leave this loop a tick or two per
-    # switch interval (5 ms); free, it spins all along.
-    assert elapsed > 0.05, "too fast to tell: play more games"
-    assert ticks > 20 * elapsed / 0.005
+    assert result == [tictactoe.playouts(500, seed=3)]
 
 
 def test_a_game_shared_by_threads(tictactoe):
@@ -155,15 +171,28 @@ def test_ctrl_c_stops_the_games_under_way(engine, threads):
         game.playouts(4, threads=threads, max_steps=10**12)
 
 
-def test_results_beyond_the_memory_budget_are_refused_before_playing(tictactoe, rules):
-    start = time.perf_counter()
+# A game whose first state has no legal move: any game played raises.
+STUCK = ("(role r) (init (s 0)) (<= (legal r go) (true (s 1))) (<= (next (s 1)) (does r go))"
+         "(<= terminal (true (s 1))) (goal r 0)")
+
+
+def test_results_beyond_the_memory_budget_are_refused_before_playing(rules):
+    # Refused before any game is played: a game played would raise
+    # NoLegalMoveError instead.
+    stuck = gdl.loads(STUCK)
+    with pytest.raises(gdl.NoLegalMoveError):
+        stuck.playouts(1)
     with pytest.raises(gdl.LimitError) as caught:
-        tictactoe.playouts(2**63, threads=2)
-    assert time.perf_counter() - start < 5
+        stuck.playouts(2**63, threads=2)
     e = caught.value
     assert e.limit == "memory" and "playouts(9223372036854775808)" in str(e), str(e)
-    assert 'limits={"max_memory": ...}' in str(e), str(e)
+    assert "max_memory=" in str(e) and 'limits={"max_memory": ...}' in str(e), str(e)
+    # The budget of one call, and of every call of a game.
+    with pytest.raises(gdl.LimitError) as caught:
+        stuck.playouts(100_000, max_memory=1 << 20)
+    assert caught.value.value == 1 << 20 and "1 MiB" in str(caught.value)
     small = gdl.load(rules / "tictactoe.gdl", limits={"max_memory": 1 << 20})
     with pytest.raises(gdl.LimitError):
         small.playouts(100_000)
     assert len(small.playouts(1000)) == 1000
+    assert len(small.playouts(100_000, max_memory=1 << 30)) == 100_000

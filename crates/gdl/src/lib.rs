@@ -72,7 +72,9 @@ pub use error::{
 };
 pub use game::random::{Outcome, Players, Playout, RandomPlayer};
 pub use game::stepper::Stepper;
-pub use game::{play_games, Engine, EngineChoice, Game, LoadOptions, Move, Role, State, Stop};
+pub use game::{
+    play_games, Engine, EngineChoice, FactIndex, Game, LoadOptions, Move, Role, State, Stop,
+};
 pub use limits::{LimitKind, Limits, DEFAULT_MAX_NESTING, MAX_NESTING_CEILING, MAX_SOURCE_BYTES};
 pub use memory::{default_max_memory, heap_bytes, human_bytes, CountingAllocator};
 pub use plan::{RulePlan, StratumPlan};

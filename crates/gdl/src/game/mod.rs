@@ -9,6 +9,7 @@ mod batch;
 mod declared;
 mod detached;
 mod ground;
+mod index;
 mod load;
 mod memo;
 mod queries;
@@ -18,6 +19,7 @@ pub(crate) mod stepper;
 mod types;
 
 pub use batch::play_games;
+pub use index::FactIndex;
 pub use load::LoadOptions;
 pub use types::{Engine, EngineChoice, Move, Role, State, Stop};
 
@@ -266,6 +268,42 @@ impl Game {
         })?;
         self.attached();
         Ok(Move(self.intern_ground(&term)))
+    }
+
+    /// The state holding these facts, each typed as a ground KIF term such
+    /// as `(cell 1 1 x)` (any order, duplicates allowed; names matched
+    /// without case): the inverse of [`Game::state_facts`], to rebuild a
+    /// state saved as text. Facts outside the rules' `base` are allowed
+    /// (the interpreter answers for such a state). A fact that is not a
+    /// ground term is refused with its position in `facts` and the reason.
+    ///
+    /// ```
+    /// # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rules/tictactoe.gdl");
+    /// let mut game = gdl::Game::load(path)?;
+    /// let start = game.initial_state();
+    /// let facts = game.state_facts(&start);
+    /// assert_eq!(game.state_from_facts(&facts), Ok(start));
+    /// assert!(game.state_from_facts(&["(cell 1 1"]).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn state_from_facts<S: AsRef<str>>(
+        &mut self,
+        facts: &[S],
+    ) -> Result<State, (usize, String)> {
+        Ok(State::from_terms(self.intern_facts(facts)?))
+    }
+
+    /// The terms of facts typed as ground KIF terms, interned; the
+    /// position of the first that is not one, and why.
+    fn intern_facts<S: AsRef<str>>(&mut self, facts: &[S]) -> Result<Vec<TermId>, (usize, String)> {
+        let mut terms = Vec::with_capacity(facts.len());
+        for (i, fact) in facts.iter().enumerate() {
+            let term = kif::parse_ground_term(fact.as_ref(), &mut self.symbols)
+                .map_err(|reason| (i, reason))?;
+            terms.push(term);
+        }
+        self.attached();
+        Ok(terms.iter().map(|t| self.intern_ground(t)).collect())
     }
 
     fn intern_ground(&mut self, t: &crate::syntax::ast::Term) -> TermId {

@@ -504,15 +504,18 @@ impl Stepper {
         if let Some(known) = &self.known {
             return known.clone();
         }
-        let t = &*self.tables;
-        let state = State::from_terms(
-            (0..t.true_facts.len() as u32)
-                .filter(|&l| self.eval.holds(t.first_true + l))
-                .map(|l| t.true_facts[l as usize])
-                .collect(),
-        );
+        let state = State::from_terms(self.holding().collect());
         self.known = Some(state.clone());
         state
+    }
+
+    /// The facts of the position, on the ground rules (see `is_off`),
+    /// without building a `State`.
+    pub(crate) fn holding(&self) -> impl Iterator<Item = TermId> + '_ {
+        let t = &*self.tables;
+        (0..t.true_facts.len() as u32)
+            .filter(move |&l| self.eval.holds(t.first_true + l))
+            .map(move |l| t.true_facts[l as usize])
     }
 
     /// Whether the position is terminal.
