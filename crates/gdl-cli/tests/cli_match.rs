@@ -148,7 +148,8 @@ fn against_gdl_player_over_http() {
     assert!(lines[1].starts_with(&format!(
         "mean goals over 1 finished matches: xplayer ({url}) "
     )));
-    let log = player.stderr();
+    // The last line the match made the player write.
+    let log = player.wait_for("-> done (goals xplayer ");
     assert!(
         log.contains(" as xplayer (clocks 1 s, 1 s) -> ready ("),
         "{log}"

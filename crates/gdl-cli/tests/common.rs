@@ -232,15 +232,23 @@ impl Process {
     /// Waits (at most 30 seconds) for standard error to hold `text`;
     /// returns it all.
     pub fn wait_for(&self, text: &str) -> String {
+        self.wait_for_count(text, 1)
+    }
+
+    /// Waits (at most 30 seconds) for standard error to hold `text` at
+    /// least `count` times (what the process wrote reaches the test
+    /// through a reader thread: a line written may not be read yet);
+    /// returns it all.
+    pub fn wait_for_count(&self, text: &str, count: usize) -> String {
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
         loop {
             let now = self.stderr();
-            if now.contains(text) {
+            if now.matches(text).count() >= count {
                 return now;
             }
             assert!(
                 std::time::Instant::now() < deadline,
-                "no `{text}` on standard error in 30 s:\n{now}"
+                "not {count} times `{text}` on standard error in 30 s:\n{now}"
             );
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
