@@ -133,7 +133,7 @@ fn literals_that_never_hold_are_found_only_where_they_are() {
 
 /// Replays a game's traces on the engine loading picks, then their first
 /// steps on the interpreter alone (unless loading picked it).
-fn agree(rules: &Path, traces: &[PathBuf]) -> Result<(), String> {
+pub(crate) fn agree(rules: &Path, traces: &[PathBuf]) -> Result<(), String> {
     let traces = (traces.iter())
         .map(|t| {
             let text = std::fs::read_to_string(t).unwrap();

@@ -19,6 +19,7 @@ mod demand;
 mod figures;
 mod fuzz_corpus;
 mod grounding;
+mod more_games;
 mod naive_model;
 mod plan_order;
 mod playout;
