@@ -39,12 +39,7 @@ fn the_files_gdl_refuses_are_the_listed_ones() {
         eprintln!("skipped: no published games at ../shared/more-games beside the repository");
         return;
     };
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "kif"))
-        .collect();
-    files.sort();
+    let files = crate::corpus::files_of(&dir, "kif");
     assert!(
         files.len() > 800,
         "{} files in {}",
@@ -121,28 +116,7 @@ fn the_games_that_load_agree_with_their_reference_traces() {
         }
     }
     let games: Vec<_> = games.into_iter().collect();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let failures: Vec<String> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..2)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut failures = Vec::new();
-                    while let Some((rules, traces)) =
-                        games.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
-                    {
-                        if let Err(e) = crate::corpus::agree(rules, traces) {
-                            failures.push(format!("{}: {e}", rules.display()));
-                        }
-                    }
-                    failures
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap())
-            .collect()
-    });
+    let failures = crate::corpus::agree_all(&games);
     eprintln!("the reference traces of {} games replayed", games.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
