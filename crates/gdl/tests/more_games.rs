@@ -87,6 +87,28 @@ fn the_files_gdl_refuses_are_the_listed_ones() {
     assert!(differences.is_empty(), "{}", differences.join("\n"));
 }
 
+/// The games whose reference traces gdl does not replay, each proved from
+/// its rules: the reference is wrong on them (both engines of gdl agree).
+const DISAGREEMENTS: [(&str, &str); 2] = [
+    (
+        "ggp-org-ggp-base__ggp-base_games_rulesheets_wargame03_5d4b898.kif",
+        // `verticalTerrorist` and `VerticalTerrorist` (and `timeout`,
+        // `blockedEast`) are one name in GDL, which compares names without
+        // case, and two in ggp-base: the terrorist's moves differ from step 1.
+        "names that differ only in case",
+    ),
+    (
+        "fezvez-ggp-ic2012__games_games_ticTacHeaven_ticTacHeaven_c011809.kif",
+        // `(<= (next (cell_small ?m ?n b)) (true (cell_small ?m ?n b)) ...
+        // (not (does ?player (mark_small ?m ?n))))`: `?player` only under
+        // `not` (negated-unbound) reads "no player marks the cell", so a cell
+        // xplayer marks holds x alone. The reference keeps
+        // `(cell_small 2 2 b)` beside `(cell_small 2 2 x)` at step 1: two
+        // values in one cell, which no rule of the game allows for.
+        "a variable only under `not` in a `does`",
+    ),
+];
+
 #[test]
 fn the_games_that_load_agree_with_their_reference_traces() {
     let Some(dir) = collection() else {
@@ -116,7 +138,23 @@ fn the_games_that_load_agree_with_their_reference_traces() {
         }
     }
     let games: Vec<_> = games.into_iter().collect();
+    let differ = |rules: &Path| {
+        let name = rules.file_name().unwrap().to_string_lossy();
+        DISAGREEMENTS.iter().any(|(known, _)| *known == name)
+    };
+    let (known, games): (Vec<_>, Vec<_>) = games.into_iter().partition(|(r, _)| differ(r));
     let failures = crate::corpus::agree_all(&games);
+    // The known disagreements still disagree (else they leave the list).
+    let agreeing: Vec<String> = (known.iter())
+        .filter(|(rules, traces)| {
+            crate::corpus::agree_all(&[(rules.clone(), traces.clone())]).is_empty()
+        })
+        .map(|(rules, _)| rules.display().to_string())
+        .collect();
+    assert!(
+        agreeing.is_empty(),
+        "listed as disagreeing, but agree: {agreeing:?}"
+    );
     eprintln!("the reference traces of {} games replayed", games.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
