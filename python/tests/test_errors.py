@@ -44,7 +44,7 @@ def test_loading_files(tmp_path):
     with pytest.raises(IsADirectoryError):
         gdl.load(tmp_path)
     binary = tmp_path / "binary.gdl"
-    binary.write_bytes(b"(role x)\n\xff\xfe")
+    binary.write_bytes(b"(role x)\n\xff\xfe\x00")
     with pytest.raises(gdl.LoadError) as caught:
         gdl.load(binary)
     assert caught.value.code == "not-text"

@@ -62,13 +62,25 @@ fn binary_file() {
     );
 }
 
+/// Text in another encoding is read with each byte that is not UTF-8
+/// replaced (the allowance `not-utf8`, as ggp-base reads it): harmless in
+/// a comment, a syntax error in a name.
 #[test]
 fn text_that_is_not_utf8() {
+    let comment = [b"; caf\xe9 au lait\n".as_slice(), GAME.as_bytes()].concat();
     let dir = files(
         "not_utf8",
-        &[("latin1.gdl", b"(role you)\n(role caf\xe9)\n")],
+        &[
+            ("latin1.gdl", b"(role you)\n(role caf\xe9)\n".as_slice()),
+            ("comment.gdl", comment.as_slice()),
+        ],
     );
     insta::assert_snapshot!(expect(&dir, &["check", "latin1.gdl"], 1).screen());
+    insta::assert_snapshot!(
+        "text_that_is_not_utf8_in_a_comment",
+        expect(&dir, &["check", "comment.gdl"], 0).screen()
+    );
+    expect(&dir, &["check", "--strict", "comment.gdl"], 1);
 }
 
 #[test]
@@ -223,7 +235,7 @@ fn a_move_of_an_unknown_role() {
     let dir = files("unknown_role", &[("ghost.gdl", text.as_bytes())]);
     insta::assert_snapshot!(
         "unknown_role_in_rules",
-        expect(&dir, &["check", "ghost.gdl"], 1).screen()
+        expect(&dir, &["check", "ghost.gdl"], 0).screen()
     );
     let run = gdl(
         &["play", "tests/cli/tictactoe.gdl", "--random", "ghost"],

@@ -26,11 +26,11 @@ fn check_gives_each_diagnostic_with_its_place_code_and_severity() {
     let unsafe_variable = (diagnostics.iter())
         .find(|d| d["code"] == "unsafe-variable")
         .unwrap();
-    // As the text says: `tests/cli/unsafe.gdl:3:66`, the `?w`.
+    // As the text says: `tests/cli/unsafe.gdl:3:27`, the `?w` of the head.
     assert_eq!(unsafe_variable["severity"], "error");
     assert_eq!(unsafe_variable["line"], 3);
-    assert_eq!(unsafe_variable["column"], 66);
-    assert_eq!(unsafe_variable["end_column"], 68);
+    assert_eq!(unsafe_variable["column"], 27);
+    assert_eq!(unsafe_variable["end_column"], 29);
     let text = gdl(&["check", "tests/cli/unsafe.gdl"], "").stdout;
     assert!(text.contains(unsafe_variable["message"].as_str().unwrap()));
     for d in diagnostics {

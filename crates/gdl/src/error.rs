@@ -21,15 +21,37 @@ pub enum Severity {
 
 /// The codes of the published-game allowances (see
 /// [`Diagnostic::is_allowance`]): `no-init` (the game starts from the empty
-/// state), `unknown-role-goal` (a goal of a role that does not play) and
-/// `zero-argument-term` (`(f)`, a term distinct from `f`) and
+/// state), `unknown-role-goal` (a goal of a role that does not play),
+/// `unknown-role-move` (a move of one: never asked for, and its `does`
+/// never holds), `zero-argument-term` (`(f)`, a term distinct from `f`),
 /// `split-by-constants` (a relation stratified once split by the constants
-/// of its heads).
-pub const ALLOWANCES: [&str; 4] = [
+/// of its heads), `several-arities` (a name written with several numbers
+/// of arguments: one relation or function for each), `keyword-as-relation`
+/// (a keyword written with another number of arguments: a relation of its
+/// own), `unsafe-fact-dropped` (a fact with a variable that no rule reads),
+/// `empty-or` (`(or)`, which never holds), `dynamic-base-input` (`base`
+/// or `input` defined through the state or the moves: not listed),
+/// `unbound-role` (a role variable of `legal` or `goal` that the body does
+/// not bind: it ranges over the roles), `negated-unbound` (a variable
+/// only under `not`: no value of it makes the literal hold) and
+/// `unrestricted-recursion` (a recursion GDL's recursion restriction
+/// forbids: evaluated within the limits) and `not-utf8` (text in another
+/// encoding: each byte that is not UTF-8 read as U+FFFD).
+pub const ALLOWANCES: [&str; 14] = [
     "no-init",
     "unknown-role-goal",
+    "unknown-role-move",
     "zero-argument-term",
     "split-by-constants",
+    "several-arities",
+    "keyword-as-relation",
+    "unsafe-fact-dropped",
+    "empty-or",
+    "dynamic-base-input",
+    "unbound-role",
+    "negated-unbound",
+    "unrestricted-recursion",
+    "not-utf8",
 ];
 
 /// One message about a rules file, pointing at the text it concerns.

@@ -71,6 +71,15 @@ valid_files! {
     tictactoe: [],
     race: ["case-variant"],
     split_by_constants: ["split-by-constants"],
+    unknown_role_move: ["unknown-role-goal", "unknown-role-move"],
+    several_arities: ["several-arities", "unused-relation", "no-base-input"],
+    keyword_as_relation: ["keyword-as-relation", "unused-relation", "no-base-input"],
+    unsafe_fact_dropped: ["unsafe-fact-dropped", "unused-relation", "no-base-input"],
+    empty_or: ["empty-or", "no-base-input"],
+    dynamic_base_input: ["dynamic-base-input"],
+    negated_unbound: ["negated-unbound", "no-base-input"],
+    unbound_role: ["unbound-role", "no-base-input"],
+    unrestricted_recursion: ["unrestricted-recursion"],
     warnings: ["no-base-input", "undefined-relation", "unused-relation"],
     mistakes: [
         "impossible-constant",
@@ -86,26 +95,20 @@ invalid_files! {
     unsafe_fact: ["unsafe-fact"],
     rule_arrow: ["unsafe-fact"],
     negation_cycle: ["negation-cycle"],
-    recursion_restriction: ["recursion-restriction"],
     role_rule: ["role-rule"],
     keyword_in_head: ["keyword-in-head"],
     next_in_body: ["next-in-body"],
     init_dependency: ["keyword-dependency"],
     does_dependency: ["keyword-dependency"],
-    base_dependency: ["keyword-dependency"],
     keyword_arity: ["keyword-arity"],
     reserved_name: ["reserved-name"],
-    arity_relation: ["arity"],
-    arity_function: ["arity"],
     duplicate_role: ["duplicate-role"],
-    unknown_role: ["unknown-role"],
     goal_value: ["goal-value"],
     gdl_ii: ["gdl-ii"],
     missing_keywords: ["missing-keyword"],
     empty: ["missing-keyword"],
     syntax: ["syntax"],
     several_errors: [
-        "arity",
         "duplicate-role",
         "goal-value",
         "keyword-dependency",
@@ -296,4 +299,112 @@ fn a_relation_split_by_constants_plays_as_written() {
         assert!(game.is_terminal(&end).unwrap());
         assert_eq!(game.goals(&end).unwrap(), [100, 0], "{}", game.engine());
     }
+}
+
+/// The states of the game of `tests/check/valid/{name}.gdl` when its one
+/// role plays its first legal move (in the order of their texts) until the end (at most 5 moves), each
+/// as its sorted facts, with the legal moves of the first state and the
+/// goals at the end; on the engine `max_ground_work` picks.
+fn play_first_moves(name: &str, max_ground_work: u64) -> (Vec<Vec<String>>, Vec<String>, Vec<u8>) {
+    let limits = gdl::Limits {
+        max_ground_work,
+        ..gdl::Limits::default()
+    };
+    let path = crate::path(&format!("tests/check/valid/{name}.gdl"));
+    let mut game = gdl::Game::load_with(path, limits).unwrap();
+    let you = game.roles()[0];
+    let mut state = game.initial_state();
+    let mut legal: Vec<String> = (game.legal_moves(&state, you).unwrap().into_iter())
+        .map(|m| game.move_text(m))
+        .collect();
+    legal.sort();
+    let mut states = Vec::new();
+    for _ in 0..5 {
+        let mut facts = game.state_facts(&state);
+        facts.sort();
+        states.push(facts);
+        if game.is_terminal(&state).unwrap() {
+            break;
+        }
+        let mut moves = game.legal_moves(&state, you).unwrap();
+        moves.sort_by_key(|&m| game.move_text(m));
+        state = game.next_state(&state, &moves[..1]).unwrap();
+    }
+    assert!(
+        game.is_terminal(&state).unwrap(),
+        "{name} on {}",
+        game.engine()
+    );
+    (states, legal, game.goals(&state).unwrap())
+}
+
+/// The readings of loose rules play as ggp-base plays them, on both
+/// engines: each arity of a name is a relation or a term of its own, a
+/// keyword of another arity is an ordinary relation, a `does` of a role
+/// that does not play never holds, `(or)` never holds, `base` and
+/// `input` defined through the state are not listed, a variable only
+/// under `not` is any value, a role variable any role, and a recursion
+/// the restriction forbids is evaluated as written.
+#[test]
+fn loose_rules_play_as_the_reference_reads_them() {
+    let facts = |fs: &[&str]| fs.iter().map(|f| f.to_string()).collect::<Vec<_>>();
+    for max_ground_work in [gdl::Limits::default().max_ground_work, 0] {
+        let (states, _, goals) = play_first_moves("several_arities", max_ground_work);
+        assert_eq!(
+            states,
+            [
+                facts(&["(count 0)", "(pos 1 2)"]),
+                facts(&["(count 1)", "(pos 1 2 3)"]),
+                facts(&["(count 2)", "(mark 1)", "(pos 1 2)"]),
+            ]
+        );
+        assert_eq!(goals, [100]);
+        let (states, _, _) = play_first_moves("keyword_as_relation", max_ground_work);
+        let counts: Vec<Vec<String>> = ["(count 0)", "(count 1)", "(count 2)"]
+            .iter()
+            .map(|c| facts(&[c]))
+            .collect();
+        assert_eq!(states, counts);
+        let (states, _, _) = play_first_moves("unknown_role_move", max_ground_work);
+        assert_eq!(states, counts[..2]);
+        let (_, legal, _) = play_first_moves("empty_or", max_ground_work);
+        assert_eq!(legal, ["go"]);
+        let (states, _, _) = play_first_moves("unsafe_fact_dropped", max_ground_work);
+        assert_eq!(states, counts[..2]);
+        let (states, _, _) = play_first_moves("dynamic_base_input", max_ground_work);
+        assert_eq!(states, counts[..2]);
+        let (_, legal, _) = play_first_moves("negated_unbound", max_ground_work);
+        assert_eq!(legal, ["(mark 1)", "(mark 2)", "go"]);
+        let (_, legal, _) = play_first_moves("unrestricted_recursion", max_ground_work);
+        assert_eq!(legal, ["go", "mark"]);
+        // Each role's `legal` and `goal` as if the role were bound.
+        let limits = gdl::Limits {
+            max_ground_work,
+            ..gdl::Limits::default()
+        };
+        let path = crate::path("tests/check/valid/unbound_role.gdl");
+        let mut game = gdl::Game::load_with(path, limits).unwrap();
+        let mut state = game.initial_state();
+        for turn in [["go", "noop"], ["noop", "go"]] {
+            let mut moves = Vec::new();
+            for (&role, expected) in game.roles().to_vec().iter().zip(turn) {
+                let legal = game.legal_moves(&state, role).unwrap();
+                let mut texts: Vec<String> = legal.iter().map(|&m| game.move_text(m)).collect();
+                texts.sort();
+                assert_eq!(texts, [expected, "wait"], "{}", game.engine());
+                moves.push(game.parse_move(expected).unwrap());
+            }
+            state = game.next_state(&state, &moves).unwrap();
+        }
+        assert!(game.is_terminal(&state).unwrap());
+        assert_eq!(game.goals(&state).unwrap(), [50, 50]);
+    }
+    let mut game =
+        gdl::Game::load(crate::path("tests/check/valid/dynamic_base_input.gdl")).unwrap();
+    assert_eq!(game.base_facts().unwrap(), None);
+    let you = game.roles()[0];
+    assert_eq!(game.input_moves(you).unwrap(), None);
+    let mut game =
+        gdl::Game::load(crate::path("tests/check/valid/unsafe_fact_dropped.gdl")).unwrap();
+    assert_eq!(game.base_facts().unwrap(), None);
 }

@@ -30,12 +30,7 @@ fn every_published_game_agrees_with_its_reference_traces() {
         eprintln!("skipped: no published corpus at ../shared/corpus beside the repository");
         return;
     };
-    let mut traces: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    traces.sort();
+    let traces = files_of(&dir, "json");
     assert!(
         traces.len() > 100,
         "{} traces in {}",
@@ -51,31 +46,7 @@ fn every_published_game_agrees_with_its_reference_traces() {
         games.entry(rules).or_default().push(trace.clone());
     }
     let games: Vec<_> = games.into_iter().collect();
-    // Two workers: the games are independent, and CI has two cores.
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let failures: Vec<String> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..2)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut failures = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some((rules, traces)) = games.get(i) else {
-                            break;
-                        };
-                        if let Err(e) = agree(rules, traces) {
-                            failures.push(format!("{}: {e}", rules.display()));
-                        }
-                    }
-                    failures
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap())
-            .collect()
-    });
+    let failures = agree_all(&games);
     eprintln!(
         "{} reference traces of {} games replayed",
         traces.len(),
@@ -94,12 +65,7 @@ fn literals_that_never_hold_are_found_only_where_they_are() {
         eprintln!("skipped: no published corpus at ../shared/corpus beside the repository");
         return;
     };
-    let mut games: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "kif"))
-        .collect();
-    games.sort();
+    let games = files_of(&dir, "kif");
     let mut found = Vec::new();
     for path in &games {
         let text = std::fs::read_to_string(path).unwrap();
@@ -129,6 +95,47 @@ fn literals_that_never_hold_are_found_only_where_they_are() {
         "wargame01.kif:379 impossible-constant",
     ];
     assert_eq!(found, expected);
+}
+
+/// The files of `dir` with the extension `extension`, sorted.
+pub(crate) fn files_of(dir: &Path, extension: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == extension))
+        .collect();
+    files.sort();
+    files
+}
+
+/// [`agree`] on every game (its rules and its traces), on two workers (the
+/// games are independent, and CI has two cores): the failures, each
+/// naming its game.
+pub(crate) fn agree_all(games: &[(PathBuf, Vec<PathBuf>)]) -> Vec<String> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut failures = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some((rules, traces)) = games.get(i) else {
+                            break;
+                        };
+                        if let Err(e) = agree(rules, traces) {
+                            failures.push(format!("{}: {e}", rules.display()));
+                        }
+                    }
+                    failures
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect()
+    })
 }
 
 /// Replays a game's traces on the engine loading picks, then their first

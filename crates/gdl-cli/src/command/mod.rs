@@ -217,8 +217,9 @@ pub const LIMITS: &str = "Limits";
 #[derive(clap::Args, Clone, Debug)]
 pub struct LimitArgs {
     /// Refuse, as errors, what GDL forbids or leaves unsaid but published
-    /// games do and gdl allows with a warning (no `init`; a goal of a role
-    /// that does not play).
+    /// games do and gdl reads as ggp-base does, with a warning (no `init`,
+    /// a goal of a role that does not play, a name of several arities...:
+    /// the allowances of docs/language.md).
     #[arg(long)]
     pub strict: bool,
     /// Refuse, as errors, the warnings of the rules file (all but the

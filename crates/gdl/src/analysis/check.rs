@@ -27,7 +27,7 @@ use std::collections::VecDeque;
 const MAX_CYCLE_REPORTS: usize = 10;
 
 /// The note of an allowance (see [`crate::Diagnostic::is_allowance`]).
-pub(super) const ALLOWED_IN_PUBLISHED_GAMES: &str =
+pub(crate) const ALLOWED_IN_PUBLISHED_GAMES: &str =
     "published games do this and ggp-base plays them, so gdl allows it";
 
 /// Keywords every game must define, with what each gives.
@@ -101,6 +101,7 @@ pub fn check(d: &Description, clauses: &[Clause]) -> Vec<Diagnostic> {
     c.arities();
     c.facts_and_roles();
     c.zero_argument_terms();
+    c.empty_ors();
     c.case_variants();
     c.required();
     c.safety();
@@ -314,76 +315,59 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// Every relation and every function with one arity throughout (the
-    /// keywords' own arities are checked by `keyword_discipline`).
+    /// Every function with one arity throughout, or the allowance
+    /// `several-arities` (ggp-base reads `(f a)` and `(f a b)` as two
+    /// terms, and so does gdl), once per name. Relations with several
+    /// arities are several relations already (see `loose`), and the
+    /// keywords' own arities are checked by `keyword_discipline`.
     fn arities(&mut self) {
         let d = self.d;
-        let mut relations: FxHashMap<Symbol, (usize, Span)> = FxHashMap::default();
-        let mut functions: FxHashMap<Symbol, (usize, Span)> = FxHashMap::default();
+        let mut functions: FxHashMap<Symbol, Vec<(usize, Span)>> = FxHashMap::default();
+        let mut order: Vec<Symbol> = Vec::new();
+        let mut note = |f: Symbol, arity: usize, span: Span| {
+            let uses = functions.entry(f).or_insert_with(|| {
+                order.push(f);
+                Vec::new()
+            });
+            if !uses.iter().any(|&(a, _)| a == arity) {
+                uses.push((arity, span));
+            }
+        };
         for rule in &d.rules {
             Self::for_each_sentence(rule, &mut |s, _| {
-                if !has_fixed_meaning(self.name(s.name)) {
-                    self.same_arity(&mut relations, "relation", s.name, s.args.len(), s.span);
-                }
-                for t in &s.args {
-                    self.term_arities(&mut functions, t);
-                }
+                s.args.iter().for_each(|t| term_arities(t, &mut note));
             });
             for lit in &rule.body {
-                self.distinct_arities(&mut functions, lit);
+                distinct_arities(lit, &mut note);
             }
         }
-    }
-
-    /// Checks the functions inside the terms of `distinct` literals.
-    fn distinct_arities(&mut self, functions: &mut FxHashMap<Symbol, (usize, Span)>, l: &Literal) {
-        match l {
-            Literal::Pos(_) => {}
-            Literal::Not(inner, _) => self.distinct_arities(functions, inner),
-            Literal::Distinct(a, b, _) => {
-                self.term_arities(functions, a);
-                self.term_arities(functions, b);
-            }
-            Literal::Or(ls, _) => ls.iter().for_each(|l| self.distinct_arities(functions, l)),
-        }
-    }
-
-    fn term_arities(&mut self, functions: &mut FxHashMap<Symbol, (usize, Span)>, t: &Term) {
-        if let Term::Func(f, args, span) = t {
-            self.same_arity(functions, "function", *f, args.len(), *span);
-            for a in args {
-                self.term_arities(functions, a);
-            }
-        }
-    }
-
-    /// Records the first arity of `name`, or reports a use that differs.
-    fn same_arity(
-        &mut self,
-        seen: &mut FxHashMap<Symbol, (usize, Span)>,
-        kind: &str,
-        name: Symbol,
-        arity: usize,
-        span: Span,
-    ) {
-        let &mut (first, first_span) = seen.entry(name).or_insert((arity, span));
-        if first != arity {
+        for f in order {
+            let uses = &functions[&f];
+            let [(first, first_at), (second, second_at), ..] = uses.as_slice() else {
+                continue;
+            };
+            let counts: Vec<String> = uses.iter().map(|u| u.0.to_string()).collect();
+            let shown = self.shown(f);
             self.out.push(
-                Diagnostic::error(
-                    "arity",
-                    span,
+                Diagnostic::warning(
+                    "several-arities",
+                    *second_at,
                     format!(
-                        "{kind} `{}` has {} here, but {} where it is first used",
-                        self.shown(name),
-                        arguments(arity),
-                        arguments(first)
+                        "function `{shown}` is written with {} arguments: each is a term of \
+                         its own",
+                        list(&counts)
                     ),
                 )
-                .with_label(arguments(arity))
-                .with_secondary(first_span, format!("first used with {}", arguments(first)))
+                .with_label(format!("{} here", arguments(*second)))
+                .with_secondary(
+                    *first_at,
+                    format!("first written with {}", arguments(*first)),
+                )
                 .with_note(format!(
-                    "a {kind} must have the same number of arguments everywhere in the file"
-                )),
+                    "GDL gives a name one arity; ggp-base, and gdl, read `({shown} a)` and \
+                     `({shown} a b)` as two different terms"
+                ))
+                .with_note(ALLOWED_IN_PUBLISHED_GAMES),
             );
         }
     }
@@ -508,15 +492,17 @@ impl<'a> Checker<'a> {
                 "`{text}` in `{}` is not a role of the game",
                 self.shown(keyword)
             );
-            let keyword = self.name(keyword);
-            // A goal of a role that does not play is never asked for: an
-            // allowance; a move of one is a mistake.
-            let d = if keyword == "goal" {
-                Diagnostic::warning("unknown-role-goal", span, message)
-                    .with_note(ALLOWED_IN_PUBLISHED_GAMES)
-            } else {
-                Diagnostic::error("unknown-role", span, message)
-            };
+            // A goal or a move of a role that does not play is never asked
+            // for, and a `does` of one never holds: allowances, as ggp-base
+            // plays such rules.
+            let d = match self.name(keyword) {
+                "goal" => Diagnostic::warning("unknown-role-goal", span, message),
+                "does" => Diagnostic::warning("unknown-role-move", span, message)
+                    .with_note("no such role moves, so this `does` never holds"),
+                _ => Diagnostic::warning("unknown-role-move", span, message)
+                    .with_note("the game never asks for this role's moves"),
+            }
+            .with_note(ALLOWED_IN_PUBLISHED_GAMES);
             self.out.push(
                 d.with_label("not declared by `(role ...)`")
                     .with_note(format!("the roles are {}", declared.join(", "))),
@@ -587,6 +573,41 @@ impl<'a> Checker<'a> {
                     .with_note(ALLOWED_IN_PUBLISHED_GAMES),
                 );
             }
+        }
+    }
+
+    /// Each `(or)`, an `or` of no alternative, is an allowance: it never
+    /// holds (and its `not` always does), as in ggp-base.
+    fn empty_ors(&mut self) {
+        fn walk(l: &Literal, positive: bool, found: &mut Vec<(Span, bool)>) {
+            match l {
+                Literal::Or(ls, span) if ls.is_empty() => found.push((*span, positive)),
+                Literal::Or(ls, _) => ls.iter().for_each(|l| walk(l, positive, found)),
+                Literal::Not(inner, _) => walk(inner, !positive, found),
+                Literal::Pos(_) | Literal::Distinct(..) => {}
+            }
+        }
+        let mut found = Vec::new();
+        for rule in &self.d.rules {
+            rule.body.iter().for_each(|l| walk(l, true, &mut found));
+        }
+        for (span, positive) in found {
+            let (message, label) = if positive {
+                (
+                    "`(or)` has no alternative, so it never holds: this rule never applies",
+                    "never holds",
+                )
+            } else {
+                (
+                    "`(or)` has no alternative, so it never holds, and its `not` always does",
+                    "never holds, so its `not` always does",
+                )
+            };
+            self.out.push(
+                Diagnostic::warning("empty-or", span, message)
+                    .with_label(label)
+                    .with_note(ALLOWED_IN_PUBLISHED_GAMES),
+            );
         }
     }
 
@@ -890,7 +911,8 @@ impl<'a> Checker<'a> {
 
     /// In a recursive rule, each argument of a recursive positive body
     /// literal is ground, or a variable that also occurs in the head or in a
-    /// positive non-recursive body literal.
+    /// positive non-recursive body literal; else the allowance
+    /// `unrestricted-recursion` (the engines' limits bound what it derives).
     fn recursion_restriction(
         &mut self,
         clauses: &[Clause],
@@ -979,15 +1001,20 @@ impl<'a> Checker<'a> {
                         )
                     };
                     self.out.push(
-                        Diagnostic::error("recursion-restriction", span, message)
+                        Diagnostic::warning("unrestricted-recursion", span, message)
                             .with_label(label)
                             .with_secondary(c.head.span, "the head of the recursive rule")
                             .with_note(format!(
-                                "{through}; each argument of a recursive literal must be ground, \
-                                 or a variable that also occurs in the head or in a positive \
-                                 literal that is not recursive, so that the recursion stays \
-                                 finite"
-                            )),
+                                "{through}; GDL wants each argument of a recursive literal \
+                                 ground, or a variable that also occurs in the head or in a \
+                                 positive literal that is not recursive, so that the recursion \
+                                 stays finite"
+                            ))
+                            .with_note(
+                                "ggp-base evaluates such rules as long as they end, and gdl \
+                                 too: its limits on facts and term depth stop one that does not",
+                            )
+                            .with_note(ALLOWED_IN_PUBLISHED_GAMES),
                     );
                 }
             }
@@ -1025,15 +1052,20 @@ impl<'a> Checker<'a> {
                         self.shown(graph.name(first.body))
                     )
                 };
-                let mut diag = Diagnostic::error(
-                    "keyword-dependency",
-                    first.span,
-                    if edges.len() == 1 {
-                        format!("`{source}` depends on `{target}`")
-                    } else {
-                        format!("`{source}` depends on `{target}` ({chain})")
-                    },
-                )
+                let message = if edges.len() == 1 {
+                    format!("`{source}` depends on `{target}`")
+                } else {
+                    format!("`{source}` depends on `{target}` ({chain})")
+                };
+                // `base` and `input` are lists for tools, which play never
+                // reads (nor does ggp-base's): an allowance, and the lists
+                // are then not given.
+                let dynamic = matches!(source, "base" | "input");
+                let mut diag = if dynamic {
+                    Diagnostic::warning("dynamic-base-input", first.span, message)
+                } else {
+                    Diagnostic::error("keyword-dependency", first.span, message)
+                }
                 .with_label(label);
                 for e in &edges[1..] {
                     diag = diag.with_secondary(
@@ -1045,7 +1077,16 @@ impl<'a> Checker<'a> {
                         ),
                     );
                 }
-                self.out.push(diag.with_note(why));
+                diag = diag.with_note(why);
+                if dynamic {
+                    diag = diag
+                        .with_note(format!(
+                            "play never reads `{source}`, so the game plays as written, but \
+                             it lists no `{source}`"
+                        ))
+                        .with_note(ALLOWED_IN_PUBLISHED_GAMES);
+                }
+                self.out.push(diag);
             }
         }
     }
@@ -1155,8 +1196,39 @@ fn has_fixed_meaning(name: &str) -> bool {
     keyword_named(name).is_some() || OPERATORS.iter().any(|(r, _)| *r == name) || name == "sees"
 }
 
+/// Calls `note` with the name, arity and place of every function term
+/// inside `t`.
+fn term_arities(t: &Term, note: &mut impl FnMut(Symbol, usize, Span)) {
+    if let Term::Func(f, args, span) = t {
+        note(*f, args.len(), *span);
+        args.iter().for_each(|a| term_arities(a, note));
+    }
+}
+
+/// Calls `note` on the function terms inside the `distinct` literals of `l`.
+fn distinct_arities(l: &Literal, note: &mut impl FnMut(Symbol, usize, Span)) {
+    match l {
+        Literal::Pos(_) => {}
+        Literal::Not(inner, _) => distinct_arities(inner, note),
+        Literal::Distinct(a, b, _) => {
+            term_arities(a, note);
+            term_arities(b, note);
+        }
+        Literal::Or(ls, _) => ls.iter().for_each(|l| distinct_arities(l, note)),
+    }
+}
+
+/// "1", "1 and 3", "1, 3 and 5".
+pub(super) fn list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
 /// "no arguments", "1 argument", "3 arguments".
-fn arguments(n: usize) -> String {
+pub(super) fn arguments(n: usize) -> String {
     match n {
         0 => "no arguments".to_string(),
         1 => "1 argument".to_string(),

@@ -4,6 +4,7 @@
 
 pub(crate) mod check;
 pub(crate) mod graph;
+mod loose;
 pub(crate) mod outline;
 mod reach;
 mod split;
@@ -26,15 +27,21 @@ pub(crate) struct Analysed {
 }
 
 /// The front end of every door into a rules file (loading a game and
-/// `check_source`): parse, normal form, analysis. Every diagnostic of the
+/// `check_source`): parse, the reference's reading of loose rules (see
+/// `loose`), normal form, analysis. Every diagnostic of the
 /// file, sorted, when one is an error.
 pub(crate) fn front_end(
     file: &SourceFile,
     max_nesting: usize,
 ) -> Result<Analysed, Vec<Diagnostic>> {
     let mut description = kif::parse(file, max_nesting)?;
+    let loose = loose::read_loosely(&mut description);
     let clauses = normal::normalize(&description)?;
-    let (clauses, diagnostics) = analyse(&mut description, clauses);
+    let (clauses, mut diagnostics) = analyse(&mut description, clauses);
+    if !loose.is_empty() {
+        diagnostics.extend(loose);
+        sort(&mut diagnostics);
+    }
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);
     }
@@ -45,16 +52,25 @@ pub(crate) fn front_end(
     })
 }
 
-/// The analysis of a parsed file in normal form: relations that depend on
-/// themselves through `not` only across constants are split by them (see
-/// `split`), then every restriction of GDL is checked. Returns the clauses
+/// The analysis of a parsed file in normal form: variables that only the
+/// reference's questions or `not` bind are given its reading (see
+/// `loose`), relations that depend on themselves through `not` only across
+/// constants are split by them (see `split`), then every restriction of
+/// GDL is checked. Returns the clauses
 /// to plan and every diagnostic, sorted by position.
 fn analyse(d: &mut Description, clauses: Vec<Clause>) -> (Vec<Clause>, Vec<Diagnostic>) {
-    let (clauses, mut diagnostics) = split::split_by_constants(d, clauses);
+    let (clauses, mut diagnostics) = loose::bind_loosely(d, clauses);
+    let (clauses, split) = split::split_by_constants(d, clauses);
+    diagnostics.extend(split);
     diagnostics.extend(check::check(d, &clauses));
     // Given beside errors too: a misspelt name is often what the errors
     // are about, and hiding it until they are fixed cost a round trip.
     diagnostics.extend(reach::never_holding(d, &clauses));
-    diagnostics.sort_by_key(|d| (d.span.start, d.span.end, std::cmp::Reverse(d.severity)));
+    sort(&mut diagnostics);
     (clauses, diagnostics)
+}
+
+/// Sorts diagnostics by position, an error before a warning at the same.
+fn sort(diagnostics: &mut [Diagnostic]) {
+    diagnostics.sort_by_key(|d| (d.span.start, d.span.end, std::cmp::Reverse(d.severity)));
 }

@@ -305,7 +305,7 @@ fn scan_parentheses(text: &str, max_nesting: usize) -> Result<(), Vec<Diagnostic
     while i < bytes.len() {
         match bytes[i] {
             b';' => {
-                while i < bytes.len() && bytes[i] != b'\n' {
+                while i < bytes.len() && !matches!(bytes[i], b'\n' | b'\r') {
                     i += 1;
                 }
                 continue;
@@ -490,10 +490,8 @@ impl Reader {
                         return Some(Literal::Not(Box::new(inner), *span));
                     }
                     "or" => {
-                        if args.is_empty() {
-                            self.error(*op_span, "`or` needs at least one literal", "here");
-                            return None;
-                        }
+                        // `(or)`, no alternative, never holds (as in
+                        // ggp-base); the checker warns (`empty-or`).
                         let ls: Vec<_> = args.iter().map(|l| self.literal(l)).collect();
                         return Some(Literal::Or(ls.into_iter().collect::<Option<_>>()?, *span));
                     }

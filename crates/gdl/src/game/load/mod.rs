@@ -103,8 +103,28 @@ impl Game {
             Ok(text) => Game::build(SourceFile::new(name, text), options.into()),
             Err(e) => {
                 let at = e.utf8_error().valid_up_to();
+                let binary = e.as_bytes().contains(&0);
                 let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
                 let file = SourceFile::new(name, text);
+                if !binary {
+                    // Text in another encoding (Latin-1 in a comment, most
+                    // often): read with each bad byte replaced, as ggp-base
+                    // reads it; a replaced byte outside a comment is then
+                    // a syntax error.
+                    let d = Diagnostic::warning(
+                        "not-utf8",
+                        crate::source::Span::new(at, at + '\u{FFFD}'.len_utf8()),
+                        "the file is not UTF-8 text: each byte that is not is read as \
+                         the character \u{FFFD}",
+                    )
+                    .with_label("this byte is not valid UTF-8")
+                    .with_note(
+                        "a byte of another encoding, such as Latin-1, in a comment changes \
+                         nothing; ggp-base reads such files alike",
+                    )
+                    .with_note(crate::analysis::check::ALLOWED_IN_PUBLISHED_GAMES);
+                    return Game::build_with(file, options.into(), vec![d]);
+                }
                 let d = Diagnostic::error(
                     "not-text",
                     crate::source::Span::new(at, at + 1),
@@ -139,6 +159,16 @@ impl Game {
     /// next look and the load ends with [`LoadError::Cancelled`] (whatever
     /// a stage made of its error: grounding, say, gives up quietly).
     fn build(file: SourceFile, options: LoadOptions) -> Result<Game, LoadError> {
+        Game::build_with(file, options, Vec::new())
+    }
+
+    /// [`Game::build`], with the warnings of reading the file (`read`)
+    /// before the analysis's.
+    fn build_with(
+        file: SourceFile,
+        options: LoadOptions,
+        read: Vec<Diagnostic>,
+    ) -> Result<Game, LoadError> {
         let invalid = |file: SourceFile, diagnostics: Vec<Diagnostic>| LoadError::Invalid {
             file: Box::new(file),
             diagnostics,
@@ -152,10 +182,11 @@ impl Game {
         if let Some(e) = cancelled() {
             return Err(e);
         }
-        let analysed = match analysed {
+        let mut analysed = match analysed {
             Ok(analysed) => analysed,
-            Err(diagnostics) => return Err(invalid(file, diagnostics)),
+            Err(diagnostics) => return Err(invalid(file, [read, diagnostics].concat())),
         };
+        analysed.warnings.splice(0..0, read);
         let mut symbols = analysed.description.symbols.clone();
         let mut clauses = analysed.clauses;
         let prepared = prepare::derive_static(&mut clauses, &mut symbols, &limits);

@@ -1,0 +1,480 @@
+//! Loose rules read as the reference reads them: what published games
+//! write that GDL forbids, given the meaning ggp-base's prover gives it,
+//! before the rules are put in normal form and checked. Each reading is an
+//! allowance (a warning that `--strict` refuses, see
+//! [`crate::Diagnostic::is_allowance`]):
+//!
+//! - `several-arities`: a relation written with several numbers of
+//!   arguments, such as the metadata facts `(arg terminal/0)` and `(arg
+//!   does/2 0 black/0)`, is one relation for each number (ggp-base matches
+//!   a literal only with the facts and rules of its arity). The uses of
+//!   each arity but the first are renamed `name/arity`.
+//! - `keyword-as-relation`: a keyword written with another number of
+//!   arguments than its own, such as `(next 1 2)` for a successor
+//!   relation, is a relation of its own (renamed `next/2`), which the game
+//!   never reads as the keyword, as in ggp-base.
+//! - `unbound-role`: a variable at the role of a `legal` or `goal` head
+//!   that no positive literal of the body binds, as in `(<= (legal ?r
+//!   noop) (not (true (control ?r))))` or the fact `(legal ?r noop)`,
+//!   ranges over the roles: ggp-base asks for each role's moves and goals,
+//!   and the question binds it.
+//! - `negated-unbound`: a variable of a negated literal that nothing else
+//!   in the rule binds, as `?x` in `(not (true (cell ?x 1 b)))`, reads "no
+//!   value of it makes the literal hold", as ggp-base evaluates it: the
+//!   literal becomes the negation of a helper relation without that
+//!   variable.
+//! - `unsafe-fact-dropped`: a fact with a variable, of a relation that no
+//!   rule reads (metadata such as `(arg ?x 0)`), is dropped: nothing could
+//!   use it. A `base` or `input` with such a fact (`(base (cell ?x ?y
+//!   ?v))`) is dropped whole: tools list them, play never reads them. A
+//!   fact with a variable that a rule reads stays an error, and so does
+//!   one whose name is a misspelt rule arrow, `(<- head body)`.
+
+use crate::analysis::check::{arguments, list, ALLOWED_IN_PUBLISHED_GAMES};
+use crate::analysis::suggest::closest;
+use crate::error::Diagnostic;
+use crate::source::Span;
+use crate::syntax::ast::{Description, Literal, Rule, Sentence, Term};
+use crate::syntax::keywords::{keyword_named, OPERATORS};
+use crate::syntax::normal::{Clause, NLit};
+use crate::syntax::symbol::Symbol;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Gives the loose parts of a parsed file the reference's reading (see the
+/// module's comment), in place; the warning of each.
+pub(crate) fn read_loosely(d: &mut Description) -> Vec<Diagnostic> {
+    let mut out = by_arity(d);
+    out.extend(bind_roles_of_facts(d));
+    out.extend(drop_unread_unsafe_facts(d));
+    out
+}
+
+/// A `legal` or `goal` fact whose only variable is its role, such as
+/// `(legal ?player noop)`, holds for every role (`unbound-role`): it
+/// becomes the rule `(<= (legal ?player noop) (role ?player))`.
+fn bind_roles_of_facts(d: &mut Description) -> Vec<Diagnostic> {
+    let Some(role) = d.symbols.get("role") else {
+        return Vec::new();
+    };
+    let mut found: Vec<(usize, Symbol, Span)> = Vec::new();
+    for (i, rule) in d.rules.iter().enumerate() {
+        let keyword = d.symbols.name(rule.head.name);
+        if !rule.body.is_empty() || !matches!(keyword, "legal" | "goal") {
+            continue;
+        }
+        if let [Term::Var(v, at), rest @ ..] = rule.head.args.as_slice() {
+            if rest.iter().all(Term::is_ground) {
+                found.push((i, *v, *at));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (i, v, at) in found {
+        out.push(unbound_role(d, v, at, d.rules[i].head.name));
+        d.rules[i].body.push(Literal::Pos(Sentence {
+            name: role,
+            name_span: at,
+            args: vec![Term::Var(v, at)],
+            span: at,
+        }));
+    }
+    out
+}
+
+/// The warning `unbound-role` for the role variable `v` at `at` of a
+/// `legal` or `goal` head (`keyword`).
+fn unbound_role(d: &Description, v: Symbol, at: Span, keyword: Symbol) -> Diagnostic {
+    let name = d.symbols.spelling(v);
+    let keyword = d.symbols.spelling(keyword);
+    Diagnostic::warning(
+        "unbound-role",
+        at,
+        format!(
+            "variable `{name}` is the role of `{keyword}` but no positive literal of the \
+             body binds it: it ranges over the roles"
+        ),
+    )
+    .with_label("bound by no positive literal")
+    .with_note(format!(
+        "ggp-base asks for each role's `{keyword}` with the role given, which binds \
+         `{name}`; GDL wants a literal that binds it, such as `(role {name})`"
+    ))
+    .with_note(ALLOWED_IN_PUBLISHED_GAMES)
+}
+
+/// Calls `f` on every sentence of a rule, the head first, then the body's
+/// in the order written (inside `not` and `or` too).
+fn for_each_sentence_mut(rule: &mut Rule, f: &mut impl FnMut(&mut Sentence)) {
+    fn literal(l: &mut Literal, f: &mut impl FnMut(&mut Sentence)) {
+        match l {
+            Literal::Pos(s) => f(s),
+            Literal::Not(inner, _) => literal(inner, f),
+            Literal::Distinct(..) => {}
+            Literal::Or(ls, _) => ls.iter_mut().for_each(|l| literal(l, f)),
+        }
+    }
+    f(&mut rule.head);
+    rule.body.iter_mut().for_each(|l| literal(l, f));
+}
+
+/// Calls `f` on every sentence of a rule with whether it is the head.
+fn for_each_sentence(rule: &Rule, f: &mut impl FnMut(&Sentence, bool)) {
+    f(&rule.head, true);
+    for l in &rule.body {
+        l.for_each_sentence(true, &mut |s, _| f(s, false));
+    }
+}
+
+/// Names whose arity no reading changes: the body operators (a sentence
+/// named so is an error of its own), `role` (ggp-base counts any `role`
+/// fact's first argument a role) and GDL-II's `sees` (refused by name).
+fn keeps_its_arity(name: &str) -> bool {
+    OPERATORS.iter().any(|(o, _)| *o == name) || name == "role" || name == "sees"
+}
+
+/// One relation per name and arity: the uses of every arity but the main
+/// one (a keyword's own, else the first written) are renamed.
+fn by_arity(d: &mut Description) -> Vec<Diagnostic> {
+    // Per name, its arities in order of first use, with that use.
+    let mut arities: FxHashMap<Symbol, Vec<(usize, Span)>> = FxHashMap::default();
+    let mut order: Vec<Symbol> = Vec::new();
+    for rule in &d.rules {
+        for_each_sentence(rule, &mut |s, _| {
+            if keeps_its_arity(d.symbols.name(s.name)) {
+                return;
+            }
+            let list = arities.entry(s.name).or_insert_with(|| {
+                order.push(s.name);
+                Vec::new()
+            });
+            if !list.iter().any(|&(a, _)| a == s.args.len()) {
+                list.push((s.args.len(), s.span));
+            }
+        });
+    }
+    let mut renamed: FxHashMap<(Symbol, usize), Symbol> = FxHashMap::default();
+    let mut out = Vec::new();
+    for name in order {
+        let uses = &arities[&name];
+        let keyword = keyword_named(d.symbols.name(name));
+        let main = keyword.map_or(uses[0].0, |k| k.arity);
+        let others: Vec<(usize, Span)> = uses.iter().filter(|u| u.0 != main).copied().collect();
+        if others.is_empty() {
+            continue;
+        }
+        let shown = d.symbols.spelling(name).to_string();
+        let mut aliases = Vec::new();
+        for &(arity, _) in &others {
+            let (alias, symbol) = fresh(d, format!("{shown}/{arity}"));
+            renamed.insert((name, arity), symbol);
+            aliases.push(alias);
+        }
+        match keyword {
+            Some(k) => {
+                for (&(arity, span), alias) in others.iter().zip(&aliases) {
+                    out.push(
+                        Diagnostic::warning(
+                            "keyword-as-relation",
+                            span,
+                            format!(
+                                "`{shown}` takes {}, but has {} here: read as a relation \
+                                 `{alias}` of its own, not as the keyword",
+                                arguments(k.arity),
+                                arguments(arity)
+                            ),
+                        )
+                        .with_label(format!("not `{}`", k.form))
+                        .with_note(format!(
+                            "the game reads `{shown}` with {} only, as ggp-base does; \
+                             written with {} it is an ordinary relation",
+                            arguments(k.arity),
+                            arguments(arity)
+                        ))
+                        .with_note(ALLOWED_IN_PUBLISHED_GAMES),
+                    );
+                }
+            }
+            None => {
+                let counts: Vec<String> = uses.iter().map(|u| u.0.to_string()).collect();
+                let (first, (second, second_at)) = (uses[0], others[0]);
+                out.push(
+                    Diagnostic::warning(
+                        "several-arities",
+                        second_at,
+                        format!(
+                            "relation `{shown}` is written with {} arguments: read as {} \
+                             relations, one for each ({})",
+                            list(&counts),
+                            uses.len(),
+                            std::iter::once(shown.clone())
+                                .chain(aliases.iter().cloned())
+                                .map(|a| format!("`{a}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    )
+                    .with_label(format!("{} here", arguments(second)))
+                    .with_secondary(
+                        first.1,
+                        format!("first written with {}", arguments(first.0)),
+                    )
+                    .with_note(
+                        "GDL gives a name one arity; ggp-base matches a literal only with the \
+                         facts and rules of its arity, so each arity is a relation of its own",
+                    )
+                    .with_note(ALLOWED_IN_PUBLISHED_GAMES),
+                );
+            }
+        }
+    }
+    if !renamed.is_empty() {
+        for rule in &mut d.rules {
+            for_each_sentence_mut(rule, &mut |s| {
+                if let Some(&alias) = renamed.get(&(s.name, s.args.len())) {
+                    s.name = alias;
+                }
+            });
+        }
+    }
+    out
+}
+
+/// Drops the facts with a variable whose relation no rule body reads and
+/// the game does not read either (any but `base` and `input`, which tools
+/// list, and the keywords of play).
+fn drop_unread_unsafe_facts(d: &mut Description) -> Vec<Diagnostic> {
+    let mut read: FxHashSet<Symbol> = FxHashSet::default();
+    for rule in &d.rules {
+        for_each_sentence(rule, &mut |s, head| {
+            if !head {
+                read.insert(s.name);
+            }
+        });
+    }
+    let unread = |r: &Rule| {
+        r.body.is_empty()
+            && !r.head.is_ground()
+            && !read.contains(&r.head.name)
+            && keyword_named(d.symbols.name(r.head.name)).is_none()
+            && !keeps_its_arity(d.symbols.name(r.head.name))
+            // A misspelt rule arrow, `(<- head body)`, is a mistake to tell.
+            && closest(d.symbols.name(r.head.name), ["<="]).is_none()
+    };
+    let unsafe_fact = |r: &Rule| r.body.is_empty() && !r.head.is_ground();
+    // `base` and `input` list facts and moves for tools, and play never
+    // reads them: one with a fact that has a variable is no list, and all
+    // of it is dropped (a `base` short of facts would mislead grounding).
+    let declarations: Vec<Symbol> = ["base", "input"]
+        .iter()
+        .filter_map(|k| d.symbols.get(k))
+        .filter(|k| !read.contains(k))
+        .filter(|&k| d.rules.iter().any(|r| r.head.name == k && unsafe_fact(r)))
+        .collect();
+    let dropped: Vec<usize> = (0..d.rules.len())
+        .filter(|&i| unread(&d.rules[i]) || declarations.contains(&d.rules[i].head.name))
+        .collect();
+    let mut out = Vec::new();
+    // One warning per relation, at its first dropped fact.
+    let mut warned: FxHashMap<Symbol, usize> = FxHashMap::default();
+    for &i in &dropped {
+        let head = &d.rules[i].head;
+        if !unsafe_fact(&d.rules[i]) {
+            continue; // a safe rule of a declaration dropped whole
+        }
+        if let Some(&w) = warned.get(&head.name) {
+            let n: &mut Diagnostic = &mut out[w];
+            n.secondary.push((head.span, "dropped too".to_string()));
+            continue;
+        }
+        let mut var: Option<(Symbol, Span)> = None;
+        head.for_each_var(&mut |v, at| {
+            var.get_or_insert((v, at));
+        });
+        let (v, at) = var.expect("a fact that is not ground has a variable");
+        let shown = d.symbols.spelling(head.name);
+        warned.insert(head.name, out.len());
+        let (what, why) = if declarations.contains(&head.name) {
+            (
+                format!("every rule of `{shown}` is dropped"),
+                format!(
+                    "`{shown}` lists what a game may hold or play for tools, and play never \
+                     reads it; with a variable in a fact it is no list, so the game lists \
+                     no `{shown}`"
+                ),
+            )
+        } else {
+            (
+                "it is dropped".to_string(),
+                format!(
+                    "no rule body uses `{shown}` and the game does not read it, so the fact \
+                     changes no game; ggp-base keeps it unused"
+                ),
+            )
+        };
+        out.push(
+            Diagnostic::warning(
+                "unsafe-fact-dropped",
+                at,
+                format!(
+                    "the fact `{}` contains the variable `{}`, but a fact must be ground: \
+                     no rule reads `{shown}`, so {what}",
+                    d.show_sentence(head),
+                    d.symbols.spelling(v)
+                ),
+            )
+            .with_label(format!("`{}` has no value here", d.symbols.spelling(v)))
+            .with_note(why)
+            .with_note(ALLOWED_IN_PUBLISHED_GAMES),
+        );
+    }
+    let mut i = 0;
+    d.rules.retain(|_| {
+        i += 1;
+        dropped.binary_search(&(i - 1)).is_err()
+    });
+    out
+}
+
+/// A name no symbol of `d` has yet, made from `name` (primes added until it
+/// is new), and its symbol.
+fn fresh(d: &mut Description, mut name: String) -> (String, Symbol) {
+    while d.symbols.get(&name).is_some() {
+        name.push('\'');
+    }
+    let symbol = d.symbols.intern(&name);
+    (name, symbol)
+}
+
+/// The variables of the positive literals of a clause's body.
+fn bound_by_body(c: &Clause) -> FxHashSet<Symbol> {
+    let mut bound = FxHashSet::default();
+    for l in &c.body {
+        if let NLit::Pos(s) = l {
+            s.for_each_var(&mut |v, _| {
+                bound.insert(v);
+            });
+        }
+    }
+    bound
+}
+
+/// The readings `unbound-role` and `negated-unbound` on clauses in normal
+/// form (see the module's comment): the clauses to check and plan, and a
+/// warning for each rule and variable so read.
+pub(crate) fn bind_loosely(
+    d: &mut Description,
+    mut clauses: Vec<Clause>,
+) -> (Vec<Clause>, Vec<Diagnostic>) {
+    let mut out = Vec::new();
+    let mut warned: FxHashSet<(usize, Symbol)> = FxHashSet::default();
+    let role = d.symbols.get("role");
+    let mut helpers: Vec<Clause> = Vec::new();
+    // The helper made for each negated sentence, by its text and the
+    // variables it keeps, so that one is made once.
+    let mut made: FxHashMap<String, Symbol> = FxHashMap::default();
+    for c in &mut clauses {
+        // unbound-role
+        let head = d.symbols.name(c.head.name);
+        if let (Some(role), "legal" | "goal", Some(Term::Var(v, at))) =
+            (role, head, c.head.args.first())
+        {
+            let (v, at) = (*v, *at);
+            if !bound_by_body(c).contains(&v) {
+                c.body.insert(
+                    0,
+                    NLit::Pos(Sentence {
+                        name: role,
+                        name_span: at,
+                        args: vec![Term::Var(v, at)],
+                        span: at,
+                    }),
+                );
+                if warned.insert((c.rule, v)) {
+                    out.push(unbound_role(d, v, at, c.head.name));
+                }
+            }
+        }
+        // negated-unbound
+        let mut bound = bound_by_body(c);
+        c.head.for_each_var(&mut |v, _| {
+            bound.insert(v);
+        });
+        for lit in &mut c.body {
+            let NLit::Neg(s) = &*lit else { continue };
+            let mut local: Vec<(Symbol, Span)> = Vec::new();
+            let mut kept: Vec<(Symbol, Span)> = Vec::new();
+            s.for_each_var(&mut |v, at| {
+                let list = if bound.contains(&v) {
+                    &mut kept
+                } else {
+                    &mut local
+                };
+                if !list.iter().any(|&(w, _)| w == v) {
+                    list.push((v, at));
+                }
+            });
+            if local.is_empty() {
+                continue;
+            }
+            let s = s.clone();
+            let mut key = d.show_sentence(&s).to_string();
+            for (v, _) in &kept {
+                key.push(' ');
+                key.push_str(d.symbols.name(*v));
+            }
+            let helper = match made.get(&key) {
+                Some(&h) => h,
+                None => {
+                    let base = format!("some~{}", d.symbols.spelling(s.name));
+                    let (_, h) = fresh(d, base);
+                    let args: Vec<Term> = kept.iter().map(|&(v, at)| Term::Var(v, at)).collect();
+                    helpers.push(Clause {
+                        head: Sentence {
+                            name: h,
+                            name_span: s.name_span,
+                            args,
+                            span: s.span,
+                        },
+                        body: vec![NLit::Pos(s.clone())],
+                        rule: c.rule,
+                        span: c.span,
+                    });
+                    made.insert(key, h);
+                    h
+                }
+            };
+            *lit = NLit::Neg(Sentence {
+                name: helper,
+                name_span: s.name_span,
+                args: kept.iter().map(|&(v, at)| Term::Var(v, at)).collect(),
+                span: s.span,
+            });
+            for (v, at) in local {
+                if !warned.insert((c.rule, v)) {
+                    continue;
+                }
+                let name = d.symbols.spelling(v);
+                out.push(
+                    Diagnostic::warning(
+                        "negated-unbound",
+                        at,
+                        format!(
+                            "variable `{name}` occurs only under `not`: `{}` is read as \
+                             \"no value of `{name}` makes it hold\"",
+                            d.show_sentence(&s)
+                        ),
+                    )
+                    .with_label(format!("no positive literal binds `{name}`"))
+                    .with_note(
+                        "GDL wants every variable of a rule bound by a positive literal; \
+                         ggp-base evaluates the `not` with the variable free, so it holds \
+                         when no value of it makes the literal true",
+                    )
+                    .with_note(ALLOWED_IN_PUBLISHED_GAMES),
+                );
+            }
+        }
+    }
+    clauses.extend(helpers);
+    (clauses, out)
+}

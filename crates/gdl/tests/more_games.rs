@@ -1,0 +1,160 @@
+//! The published games of other collections beside the repository
+//! (`../shared/more-games`, issue 29): every file is checked, and the files
+//! gdl refuses are exactly those of `tests/more_games_refused.txt`, each
+//! with the codes of its errors and why it is not GDL, so that a file that
+//! starts or stops loading is seen. Where reference traces made by
+//! `scripts/more-games-traces` lie under `target/more-games/traces/` (they
+//! are not part of the repository, so CI has none), each game that loads
+//! replays them on both engines, as the corpus test does. Without the
+//! collection (a clone of the project alone) the test says it skipped.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The collection, if it is beside the repository.
+fn collection() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/more-games");
+    dir.is_dir().then_some(dir)
+}
+
+/// The refused files and their error codes, as `tests/more_games_refused.txt`
+/// lists them: `NAME CODE,CODE  reason` a line (`#` starts a comment).
+fn expected_refusals() -> BTreeMap<String, String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/more_games_refused.txt");
+    let text = std::fs::read_to_string(&path).unwrap();
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let mut words = l.split_whitespace();
+            let name = words.next().unwrap().to_string();
+            let codes = words.next().unwrap_or_default().to_string();
+            (name, codes)
+        })
+        .collect()
+}
+
+#[test]
+fn the_files_gdl_refuses_are_the_listed_ones() {
+    let Some(dir) = collection() else {
+        eprintln!("skipped: no published games at ../shared/more-games beside the repository");
+        return;
+    };
+    let files = crate::corpus::files_of(&dir, "kif");
+    assert!(
+        files.len() > 800,
+        "{} files in {}",
+        files.len(),
+        dir.display()
+    );
+    let mut refused: BTreeMap<String, String> = BTreeMap::new();
+    for path in &files {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let bytes = std::fs::read(path).unwrap();
+        let text = String::from_utf8_lossy(&bytes);
+        let (_, diagnostics) = gdl::check_source(&name, &text);
+        let mut codes: Vec<&str> = (diagnostics.iter())
+            .filter(|d| d.is_error())
+            .map(|d| d.code)
+            .collect();
+        codes.sort_unstable();
+        codes.dedup();
+        if !codes.is_empty() {
+            refused.insert(name, codes.join(","));
+        }
+    }
+    let expected = expected_refusals();
+    let differences: Vec<String> = (refused.iter().map(|(n, c)| (n, Some(c), expected.get(n))))
+        .chain(
+            (expected.iter())
+                .filter(|(n, _)| !refused.contains_key(*n))
+                .map(|(n, c)| (n, None, Some(c))),
+        )
+        .filter(|(_, now, listed)| now != listed)
+        .map(|(name, now, listed)| {
+            format!(
+                "{name}: refused for {}, listed for {}",
+                now.map_or("nothing", String::as_str),
+                listed.map_or("nothing", String::as_str)
+            )
+        })
+        .collect();
+    eprintln!(
+        "{} files checked: {} load, {} refused",
+        files.len(),
+        files.len() - refused.len(),
+        refused.len()
+    );
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+}
+
+/// The games whose reference traces gdl does not replay, each proved from
+/// its rules: the reference is wrong on them (both engines of gdl agree).
+const DISAGREEMENTS: [(&str, &str); 2] = [
+    (
+        "ggp-org-ggp-base__ggp-base_games_rulesheets_wargame03_5d4b898.kif",
+        // `verticalTerrorist` and `VerticalTerrorist` (and `timeout`,
+        // `blockedEast`) are one name in GDL, which compares names without
+        // case, and two in ggp-base: the terrorist's moves differ from step 1.
+        "names that differ only in case",
+    ),
+    (
+        "fezvez-ggp-ic2012__games_games_ticTacHeaven_ticTacHeaven_c011809.kif",
+        // `(<= (next (cell_small ?m ?n b)) (true (cell_small ?m ?n b)) ...
+        // (not (does ?player (mark_small ?m ?n))))`: `?player` only under
+        // `not` (negated-unbound) reads "no player marks the cell", so a cell
+        // xplayer marks holds x alone. The reference keeps
+        // `(cell_small 2 2 b)` beside `(cell_small 2 2 x)` at step 1: two
+        // values in one cell, which no rule of the game allows for.
+        "a variable only under `not` in a `does`",
+    ),
+];
+
+#[test]
+fn the_games_that_load_agree_with_their_reference_traces() {
+    let Some(dir) = collection() else {
+        eprintln!("skipped: no published games at ../shared/more-games beside the repository");
+        return;
+    };
+    let traces = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/more-games/traces");
+    let Ok(entries) = std::fs::read_dir(&traces) else {
+        eprintln!(
+            "skipped: no reference traces under target/more-games/traces \
+             (scripts/more-games-traces makes them)"
+        );
+        return;
+    };
+    let mut games: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
+    for trace in entries.map(|e| e.unwrap().path()) {
+        let name = trace.file_name().unwrap().to_string_lossy().into_owned();
+        let Some(stem) = name.strip_suffix(".json") else {
+            continue;
+        };
+        let Some((game, _)) = stem.rsplit_once('.') else {
+            continue;
+        };
+        let rules = dir.join(format!("{game}.kif"));
+        if rules.exists() {
+            games.entry(rules).or_default().push(trace);
+        }
+    }
+    let games: Vec<_> = games.into_iter().collect();
+    let differ = |rules: &Path| {
+        let name = rules.file_name().unwrap().to_string_lossy();
+        DISAGREEMENTS.iter().any(|(known, _)| *known == name)
+    };
+    let (known, games): (Vec<_>, Vec<_>) = games.into_iter().partition(|(r, _)| differ(r));
+    let failures = crate::corpus::agree_all(&games);
+    // The known disagreements still disagree (else they leave the list).
+    let agreeing: Vec<String> = (known.iter())
+        .filter(|(rules, traces)| {
+            crate::corpus::agree_all(&[(rules.clone(), traces.clone())]).is_empty()
+        })
+        .map(|(rules, _)| rules.display().to_string())
+        .collect();
+    assert!(
+        agreeing.is_empty(),
+        "listed as disagreeing, but agree: {agreeing:?}"
+    );
+    eprintln!("the reference traces of {} games replayed", games.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
