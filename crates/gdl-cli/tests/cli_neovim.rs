@@ -98,7 +98,7 @@ fn neovim_shows_the_diagnostics_jumps_and_renames() {
         )
     });
     let lines: Vec<&str> = said.lines().collect();
-    assert!(lines.contains(&"diagnostic 3:66 unsafe-variable"), "{said}");
+    assert!(lines.contains(&"diagnostic 3:66 negated-unbound"), "{said}");
     assert!(lines.contains(&"definition 8:6"), "{said}");
     assert!(
         lines

@@ -107,46 +107,52 @@ fn analyse_and_bench_stopped_by_the_time_limit_print_what_finished() {
 /// Ctrl-C, sent once the rules are loaded (their warning is the first line
 /// on standard error): the summary of the games that finished, marked
 /// partial, and exit status 130.
+/// Runs `gdl ARGS` in `dir`, sends it Ctrl-C once the rules are loaded
+/// (their warning, `never-true`, is the first line on standard error), and
+/// checks that it ends as interrupted (exit status 130, the last line of
+/// standard error saying so): its standard output.
+#[cfg(unix)]
+fn interrupted_once_loaded(dir: &std::path::Path, args: &[&str]) -> String {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::{Command, Stdio};
+    let mut command = Command::new(env!("CARGO_BIN_EXE_gdl"));
+    command
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    default_sigint(&mut command);
+    let mut child = command.spawn().expect("the gdl binary runs");
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut first = String::new();
+    stderr.read_line(&mut first).unwrap();
+    assert!(first.starts_with("warning[never-true]"), "{first}");
+    // SAFETY: a plain kill(2) of our own child process.
+    let sent = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    assert_eq!(sent, 0);
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(130), "{stdout}\n{rest}");
+    assert!(
+        rest.ends_with("interrupted (Ctrl-C): the summary above is of what finished\n"),
+        "{rest}"
+    );
+    stdout
+}
+
 #[cfg(unix)]
 #[test]
 fn random_interrupted_by_ctrl_c_prints_what_finished() {
-    use std::io::{BufRead, BufReader, Read};
-    use std::process::{Command, Stdio};
     let dir = games("partial_sigint");
     for format in ["text", "json"] {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_gdl"));
-        command
-            .args([
-                "random",
-                "endless.gdl",
-                "--games",
-                "1000000000",
-                "--max-steps",
-                "100",
-            ])
-            .args(["--format", format])
-            .current_dir(&dir)
-            .env("NO_COLOR", "1")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        default_sigint(&mut command);
-        let mut child = command.spawn().expect("the gdl binary runs");
-        let mut stderr = BufReader::new(child.stderr.take().unwrap());
-        let mut first = String::new();
-        stderr.read_line(&mut first).unwrap();
-        assert!(first.starts_with("warning[never-true]"), "{first}");
-        // SAFETY: a plain kill(2) of our own child process.
-        let sent = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-        assert_eq!(sent, 0);
-        let mut rest = String::new();
-        stderr.read_to_string(&mut rest).unwrap();
-        let out = child.wait_with_output().unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(out.status.code(), Some(130), "{stdout}\n{rest}");
-        assert!(
-            rest.ends_with("interrupted (Ctrl-C): the summary above is of what finished\n"),
-            "{rest}"
+        let args = ["random", "endless.gdl", "--games", "1000000000"];
+        let stdout = interrupted_once_loaded(
+            &dir,
+            &[&args[..], &["--max-steps", "100", "--format", format]].concat(),
         );
         if format == "text" {
             assert!(
@@ -189,33 +195,13 @@ const SLOW_PATH: usize = 2000;
 #[cfg(unix)]
 #[test]
 fn random_interrupted_inside_a_long_step_prints_what_finished() {
-    use std::io::{BufRead, BufReader, Read};
-    use std::process::{Command, Stdio};
     let dir = scratch("partial_long_step");
     std::fs::write(dir.join("slow.gdl"), slow_steps()).unwrap();
-    let mut command = Command::new(env!("CARGO_BIN_EXE_gdl"));
-    command
-        .args(["random", "slow.gdl", "--games", "1000000000"])
-        .args(["--engine", "interpreter", "--format", "json"])
-        .current_dir(&dir)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    default_sigint(&mut command);
-    let mut child = command.spawn().expect("the gdl binary runs");
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut first = String::new();
-    stderr.read_line(&mut first).unwrap();
-    assert!(first.starts_with("warning[never-true]"), "{first}");
-    // SAFETY: a plain kill(2) of our own child process.
-    let sent = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-    assert_eq!(sent, 0);
-    let mut rest = String::new();
-    stderr.read_to_string(&mut rest).unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(130), "{stdout}\n{rest}");
+    let args = ["random", "slow.gdl", "--games", "1000000000"];
+    let stdout = interrupted_once_loaded(
+        &dir,
+        &[&args[..], &["--engine", "interpreter", "--format", "json"]].concat(),
+    );
     let value: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
     assert_eq!(value["partial"], true, "{stdout}");
     assert_eq!(value["stopped_by"], "interrupt");
