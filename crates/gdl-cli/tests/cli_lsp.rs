@@ -337,3 +337,94 @@ fn the_fuzz_corpus_is_answered_without_a_panic() {
         gdl_cli::fuzz::lsp_document(&std::fs::read(&path).unwrap());
     }
 }
+
+/// `GAME` in infix, as `gdl fmt --to infix` writes it.
+const INFIX_GAME: &str = "role(white)
+role(black)
+init(cell(a, 1, x))
+legal(white, move(X)) :- true(cell(X, Y, Z)) & ~blocked(W)
+legal(black, noop) :- true(cell(a, 1, x))
+next(cell(a, 1, x)) :- does(white, move(a))
+terminal :- true(cell(a, 1, x))
+goal(R, 100) :- role(R) & terminal
+blocked(X) :- intit(X)
+";
+
+#[test]
+fn an_infix_file_is_answered_in_infix() {
+    const HRF: &str = "file:///game.hrf";
+    let on = |line: u32, character: u32| json!({"textDocument": {"uri": HRF}, "position": {"line": line, "character": character}});
+    let mut client = Client::start();
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": HRF, "languageId": "gdl-infix", "version": 1, "text": INFIX_GAME}}),
+    );
+    // The diagnostics are located in the infix text: `intit` on line 9.
+    let diagnostics = client.diagnostics();
+    let found: Vec<(String, u64, u64)> = (diagnostics["diagnostics"].as_array().unwrap().iter())
+        .map(|d| {
+            let start = &d["range"]["start"];
+            (
+                d["code"].as_str().unwrap().to_string(),
+                start["line"].as_u64().unwrap(),
+                start["character"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let column =
+        |line: usize, word: &str| INFIX_GAME.lines().nth(line).unwrap().find(word).unwrap() as u64;
+    let expected = [
+        ("never-true", 3, column(3, "~blocked")),
+        ("negated-unbound", 3, column(3, "W)")),
+        ("undefined-relation", 8, column(8, "intit")),
+    ];
+    for (code, line, character) in expected {
+        assert!(
+            found.contains(&(code.into(), line, character)),
+            "{code}: {found:?}"
+        );
+    }
+    // `blocked` in the body of line 4: a relation defined on line 9.
+    let blocked = column(3, "blocked") as u32 + 2;
+    let hover = client.request("textDocument/hover", on(3, blocked));
+    let text = hover["result"]["contents"]["value"].as_str().unwrap();
+    assert!(text.contains("blocked"), "{text}");
+    let definition = client.request("textDocument/definition", on(3, blocked));
+    assert_eq!(
+        definition["result"][0]["range"]["start"],
+        json!({"line": 8, "character": 0})
+    );
+    // `~` is `not`.
+    let hover = client.request("textDocument/hover", on(3, column(3, "~") as u32));
+    let text = hover["result"]["contents"]["value"].as_str().unwrap();
+    assert!(text.contains("(not literal)"), "{text}");
+    let mut rename = on(3, blocked);
+    rename["newName"] = json!("Stuck");
+    let refused = client.request("textDocument/rename", rename);
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("infix"),
+        "{refused}"
+    );
+    let mut rename = on(3, blocked);
+    rename["newName"] = json!("stuck");
+    let rename = client.request("textDocument/rename", rename);
+    assert_eq!(
+        rename["result"]["changes"][HRF].as_array().unwrap().len(),
+        2,
+        "{rename}"
+    );
+    let formatting = client.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": HRF}, "options": {"tabSize": 4, "insertSpaces": true}}),
+    );
+    assert_eq!(
+        formatting["result"],
+        json!([]),
+        "already in the infix layout"
+    );
+    let (_, status) = client.shut_down();
+    assert_eq!(status, Some(0));
+}

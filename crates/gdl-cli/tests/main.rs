@@ -21,6 +21,7 @@ mod cli_fmt;
 mod cli_ggp;
 mod cli_help;
 mod cli_hostile;
+mod cli_infix;
 mod cli_json;
 mod cli_lsp;
 mod cli_match;

@@ -61,6 +61,35 @@ pub fn parse_bytes(data: &[u8]) {
         }
         Err(errors) => assert!(terms.is_err() && !errors.is_empty()),
     }
+    infix_round_trips(&text);
+}
+
+/// The infix syntax on the same text: read as an infix file, its errors
+/// rendered; a text that reads as rules in either syntax converts to the
+/// other and back, the infix layout formats to itself, and the conversion
+/// reads in the other syntax.
+fn infix_round_trips(text: &str) {
+    use crate::syntax::convert::convert_source;
+    use crate::syntax::Syntax;
+    let file = SourceFile::new("fuzz.hrf", text);
+    if let Err(errors) = parse(&file, DEFAULT_MAX_NESTING) {
+        assert!(!errors.is_empty(), "a failed parse reports an error");
+        render(&file, &errors, false);
+    }
+    for (name, other) in [("fuzz.hrf", Syntax::Kif), ("fuzz.kif", Syntax::Infix)] {
+        if Syntax::of(name, text) == other {
+            continue;
+        }
+        let Ok(converted) = convert_source(name, text, Some(other), DEFAULT_MAX_NESTING) else {
+            continue;
+        };
+        let other_name = format!("converted.{}", other.extension());
+        let back = convert_source(&other_name, &converted, None, DEFAULT_MAX_NESTING)
+            .unwrap_or_else(|e| panic!("the conversion does not read: {e:?}\n{converted}"));
+        if other == Syntax::Infix {
+            assert_eq!(back, converted, "the infix layout is not idempotent");
+        }
+    }
 }
 
 /// Checker target: parses, normalises and checks the bytes as a rules

@@ -80,7 +80,9 @@ pub use memory::{default_max_memory, heap_bytes, human_bytes, CountingAllocator}
 pub use plan::{RulePlan, StratumPlan};
 pub use search::{Budget, SearchPlayer, SearchStats, DEFAULT_EXPLORATION, DEFAULT_PLAYOUT_STEPS};
 pub use source::{LineCol, SourceFile, Span};
+pub use syntax::convert::convert_source;
 pub use syntax::format::format_source;
 pub use syntax::keywords::{keyword_help, KeywordHelp};
 pub use syntax::kif::Kif;
 pub use syntax::natural::natural_cmp;
+pub use syntax::Syntax;

@@ -21,6 +21,7 @@ mod figures;
 mod format;
 mod fuzz_corpus;
 mod grounding;
+mod infix;
 mod more_games;
 mod naive_model;
 mod plan_order;

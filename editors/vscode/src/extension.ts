@@ -1,5 +1,5 @@
 // The extension: a language client that starts `gdl lsp` for GDL rules files
-// (.gdl, .kif), and commands that check, trace and play the open file in a
+// (.gdl, .kif, and the infix syntax's .hrf), and commands that check, trace and play the open file in a
 // terminal. Everything the editor shows about the rules comes from the
 // server; this file only starts it and runs `gdl`.
 import * as vscode from "vscode";
@@ -20,7 +20,7 @@ async function start(context: vscode.ExtensionContext): Promise<void> {
     debug: { command, args: ["lsp"] },
   };
   const clientOptions: LanguageClientOptions = {
-    documentSelector: [{ language: "ggp-gdl" }],
+    documentSelector: [{ language: "ggp-gdl" }, { language: "ggp-gdl-infix" }],
   };
   client = new LanguageClient("ggp-gdl", "GDL language server", serverOptions, clientOptions);
   await client.start();
@@ -34,8 +34,9 @@ function quoted(path: string): string {
 /** Runs `gdl SUBCOMMAND FILE ARGS...` on the open rules file in a terminal. */
 function inTerminal(subcommand: string, args: string[]): void {
   const editor = vscode.window.activeTextEditor;
-  if (!editor || editor.document.languageId !== "ggp-gdl") {
-    vscode.window.showErrorMessage("Open a GDL rules file (.gdl or .kif) first.");
+  const languages = ["ggp-gdl", "ggp-gdl-infix"];
+  if (!editor || !languages.includes(editor.document.languageId)) {
+    vscode.window.showErrorMessage("Open a GDL rules file (.gdl, .kif or .hrf) first.");
     return;
   }
   const run = () => {

@@ -1,6 +1,6 @@
 // The TextMate grammar of the extension, run as VS Code runs it
 // (vscode-textmate with the Oniguruma regular expressions of VS Code) on
-// lines of KIF: each word must get the scope that colours it.
+// lines of KIF and of infix: each word must get the scope that colours it.
 const assert = require("assert");
 const fs = require("fs");
 const path = require("path");
@@ -8,8 +8,9 @@ const vsctm = require("vscode-textmate");
 const oniguruma = require("vscode-oniguruma");
 
 const grammarPath = path.join(__dirname, "..", "syntaxes", "ggp-gdl.tmLanguage.json");
+const infixPath = path.join(__dirname, "..", "syntaxes", "ggp-gdl-infix.tmLanguage.json");
 
-async function grammar() {
+async function grammar(scopeName = "source.ggp-gdl") {
   const wasm = fs.readFileSync(path.join(path.dirname(require.resolve("vscode-oniguruma")), "onig.wasm"));
   await oniguruma.loadWASM(wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength));
   const registry = new vsctm.Registry({
@@ -17,12 +18,12 @@ async function grammar() {
       createOnigScanner: (patterns) => new oniguruma.OnigScanner(patterns),
       createOnigString: (s) => new oniguruma.OnigString(s),
     }),
-    loadGrammar: async (scope) =>
-      scope === "source.ggp-gdl"
-        ? vsctm.parseRawGrammar(fs.readFileSync(grammarPath, "utf8"), grammarPath)
-        : null,
+    loadGrammar: async (scope) => {
+      const file = { "source.ggp-gdl": grammarPath, "source.ggp-gdl-infix": infixPath }[scope];
+      return file ? vsctm.parseRawGrammar(fs.readFileSync(file, "utf8"), file) : null;
+    },
   });
-  return registry.loadGrammar("source.ggp-gdl");
+  return registry.loadGrammar(scopeName);
 }
 
 /** The innermost scope of the token that is `word` (white space aside). */
@@ -54,6 +55,26 @@ async function main() {
   assert.strictEqual(scopeOf(g, ";! board cell x=2 y=1 piece=3", ";! board cell x=2 y=1 piece=3"),
     "comment.line.semicolon.annotation.ggp-gdl");
   assert.strictEqual(scopeOf(g, '(role "white")', '"'), "invalid.illegal.ggp-gdl");
+  const infix = await grammar("source.ggp-gdl-infix");
+  const line = 'legal(R, mark(M, 3)) :- true(control(R)) & ~distinct(M, "B-1") % why';
+  const infixExpected = {
+    ":-": "keyword.operator.rule.ggp-gdl-infix",
+    legal: "support.function.keyword.ggp-gdl-infix",
+    true: "support.function.keyword.ggp-gdl-infix",
+    mark: "entity.name.function.ggp-gdl-infix",
+    R: "variable.other.ggp-gdl-infix",
+    "3": "constant.numeric.ggp-gdl-infix",
+    "&": "keyword.operator.logical.ggp-gdl-infix",
+    "~": "keyword.operator.logical.ggp-gdl-infix",
+    distinct: "keyword.control.ggp-gdl-infix",
+    '"B-1"': "string.quoted.double.ggp-gdl-infix",
+    "% why": "comment.line.percentage.ggp-gdl-infix",
+  };
+  for (const [word, scope] of Object.entries(infixExpected)) {
+    assert.strictEqual(scopeOf(infix, line, word), scope, word);
+  }
+  assert.strictEqual(scopeOf(infix, "terminal :- ~open", "terminal"), "support.constant.keyword.ggp-gdl-infix");
+  assert.strictEqual(scopeOf(infix, "p(?x)", "?"), "invalid.illegal.ggp-gdl-infix");
   console.log("grammar: every scope as expected");
 }
 

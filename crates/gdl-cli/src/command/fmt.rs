@@ -1,5 +1,6 @@
-//! `gdl fmt FILE...`: rules files in their canonical layout
-//! (`gdl::format_source`), rewritten in place or checked (`--check`).
+//! `gdl fmt FILE...`: rules files in their canonical layout, KIF or infix
+//! (`gdl::convert_source`), rewritten in place or checked (`--check`), or
+//! converted to the other syntax (`--to`).
 
 use super::{color, file_name, is_stdin, read_rules, write_file, Existing, Failure, LimitArgs};
 use gdl::SourceFile;
@@ -15,7 +16,9 @@ with one item a line, aligned under its first argument (a rule's head on its
 first line, a body literal a line); one blank line kept where the author left
 some between forms; facts written on one line kept together; comments kept
 where they are. Only white space changes, so the rules stay the same, and
-formatting twice changes nothing more.
+formatting twice changes nothing more. An infix file (`.hrf`, or text such
+as `role(x)`) is laid out in infix: one statement a line, a long rule one
+literal a line after `head :-`. `--to` converts to the other syntax.
 
 Examples:
   # Format rules files in place:
@@ -23,7 +26,10 @@ Examples:
   # In CI: list the files that are not formatted, exit 1 if any is:
   gdl fmt --check rules/*.gdl
   # Format standard input to standard output (for an editor):
-  gdl fmt - < rules/tictactoe.gdl")]
+  gdl fmt - < rules/tictactoe.gdl
+  # Convert to the infix syntax of the Stanford course, and back:
+  gdl fmt --to infix rules/tictactoe.gdl > tictactoe.hrf
+  gdl fmt --to kif tictactoe.hrf")]
 pub struct FmtArgs {
     /// The rules files (`-`: standard input, written formatted to standard
     /// output).
@@ -33,6 +39,11 @@ pub struct FmtArgs {
     /// output) and exit with status 1 if any is.
     #[arg(long)]
     pub check: bool,
+    /// Convert to this syntax (`kif` or `infix`), written to standard
+    /// output; the file is read in the syntax of its name (`.hrf` is
+    /// infix) or its text.
+    #[arg(long, value_name = "SYNTAX", value_parser = ["kif", "infix"], conflicts_with = "check")]
+    pub to: Option<String>,
     /// Deepest nesting of lists read (at most 10000).
     #[arg(long, help_heading = super::LIMITS, value_name = "N",
           value_parser = clap::value_parser!(u16).range(1..=gdl::MAX_NESTING_CEILING as i64))]
@@ -81,11 +92,16 @@ enum Outcome {
 pub fn fmt(args: FmtArgs) -> Result<ExitCode, Failure> {
     let limits = args.limits();
     let max_nesting = limits.to_limits().max_nesting;
+    let to = match args.to.as_deref() {
+        Some("infix") => Some(gdl::Syntax::Infix),
+        Some(_) => Some(gdl::Syntax::Kif),
+        None => None,
+    };
     let mut status = 0u8;
     for path in &args.files {
         let bytes = read_rules(path, &limits)?;
         let name = file_name(path);
-        let outcome = format_one(path, &name, bytes, max_nesting, args.check)?;
+        let outcome = format_one(path, &name, bytes, max_nesting, args.check, to)?;
         match outcome {
             Outcome::Formatted => {}
             Outcome::Changed if args.check => {
@@ -100,13 +116,15 @@ pub fn fmt(args: FmtArgs) -> Result<ExitCode, Failure> {
 }
 
 /// Formats one file read as `bytes`, writing it back where it changed
-/// (standard input to standard output, always) unless `check`.
+/// (standard input to standard output, always) unless `check`; converted
+/// to `to`, it goes to standard output.
 fn format_one(
     path: &std::path::Path,
     name: &str,
     bytes: Vec<u8>,
     max_nesting: usize,
     check: bool,
+    to: Option<gdl::Syntax>,
 ) -> Result<Outcome, Failure> {
     let text = match String::from_utf8(bytes) {
         Ok(text) => text,
@@ -118,7 +136,7 @@ fn format_one(
             return Ok(Outcome::Invalid);
         }
     };
-    let formatted = match gdl::format_source(&text, max_nesting) {
+    let formatted = match gdl::convert_source(name, &text, to, max_nesting) {
         Ok(formatted) => formatted,
         Err(diagnostics) => {
             let file = SourceFile::new(name, text);
@@ -135,7 +153,7 @@ fn format_one(
     if check {
         return Ok(outcome);
     }
-    if is_stdin(path) {
+    if is_stdin(path) || to.is_some() {
         let mut stdout = std::io::stdout().lock();
         stdout
             .write_all(formatted.as_bytes())

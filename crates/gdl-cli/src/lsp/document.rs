@@ -8,6 +8,8 @@ use lsp_types::{Position, Range, TextDocumentContentChangeEvent};
 
 /// A document the editor has open.
 pub struct Document {
+    /// Its name, for the syntax it is read in (`.hrf`: infix).
+    pub name: String,
     /// Its text.
     pub text: String,
     /// The version the editor gave its text.
@@ -24,9 +26,17 @@ pub struct Document {
 }
 
 impl Document {
-    /// A document of `text`, analysed.
+    /// A document of `text`, analysed (its syntax that of its text).
+    #[cfg(test)]
     pub fn new(text: String, version: i32) -> Document {
+        Document::named("document".to_string(), text, version)
+    }
+
+    /// A document named `name` (a path: `.hrf` is infix) of `text`,
+    /// analysed.
+    pub fn named(name: String, text: String, version: i32) -> Document {
         let mut document = Document {
+            name,
             text,
             version,
             line_starts: Vec::new(),
@@ -60,7 +70,7 @@ impl Document {
     /// Reads the text through the library: diagnostics and outline.
     fn analyse(&mut self) {
         self.index_lines();
-        let (_, diagnostics, outline) = gdl::outline_source("document", &self.text);
+        let (_, diagnostics, outline) = gdl::outline_source(&self.name, &self.text);
         self.diagnostics = diagnostics;
         if outline.is_some() {
             self.last_outline.clone_from(&outline);
@@ -72,6 +82,11 @@ impl Document {
         self.line_starts.clear();
         self.line_starts.push(0);
         (self.line_starts).extend(self.text.match_indices('\n').map(|(i, _)| i + 1));
+    }
+
+    /// The syntax of the text, KIF or infix.
+    pub fn syntax(&self) -> gdl::Syntax {
+        gdl::Syntax::of(&self.name, &self.text)
     }
 
     /// The protocol's position of a byte offset (clamped to the text, and

@@ -76,9 +76,18 @@ pub fn hover(document: &Document, offset: usize) -> Option<Hover> {
         Some((outline, span, Some(i))) => (describe(document, outline, i), span),
         // An operator, or text that does not read: a keyword still has a
         // meaning.
-        _ => {
-            let span = document.word_at(offset)?;
-            let help = gdl::keyword_help(&document.slice(span).to_ascii_lowercase())?;
+        found => {
+            let span = match found {
+                Some((_, span, None)) => span,
+                _ => document.word_at(offset)?,
+            };
+            // Infix writes `not` and `<=` as `~` and `:-`.
+            let word = match document.slice(span) {
+                "~" => "not".to_string(),
+                ":-" => "<=".to_string(),
+                word => word.to_ascii_lowercase(),
+            };
+            let help = gdl::keyword_help(&word)?;
             (format!("`{}`: {}", help.form, help.meaning), span)
         }
     };
@@ -259,7 +268,33 @@ pub fn rename(
     let i = i.ok_or_else(cannot_rename)?;
     let name = &outline.names[i];
     let word = !new.is_empty() && new.bytes().all(|b| is_name_byte(b) && b != b'?');
+    if document.syntax() == gdl::Syntax::Infix {
+        let infix_word = |first: fn(&u8) -> bool| {
+            new.as_bytes().first().is_some_and(first)
+                && new.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        };
+        let valid = match name.kind {
+            NameKind::Variable => infix_word(|b| b.is_ascii_uppercase() || *b == b'_'),
+            _ => infix_word(|b| b.is_ascii_lowercase() || b.is_ascii_digit()),
+        };
+        if !valid {
+            return Err(format!(
+                "`{new}` is not an infix {}: use letters, digits and _, starting with {}",
+                if name.kind == NameKind::Variable {
+                    "variable"
+                } else {
+                    "name"
+                },
+                if name.kind == NameKind::Variable {
+                    "a capital letter or _"
+                } else {
+                    "a lower-case letter or a digit"
+                }
+            ));
+        }
+    }
     let valid = match name.kind {
+        _ if document.syntax() == gdl::Syntax::Infix => true,
         NameKind::Variable => {
             new.len() > 1 && new.starts_with('?') && {
                 new[1..].bytes().all(|b| is_name_byte(b) && b != b'?')
@@ -391,7 +426,8 @@ const COMMENT: u32 = 6;
 /// relations, functions, constants (numbers apart) and variables; from the
 /// outline, or from the words alone when the text does not read.
 pub fn semantic_tokens(document: &Document) -> Vec<SemanticToken> {
-    let mut tokens: Vec<(Span, u32)> = comments(&document.text)
+    let infix = document.syntax() == gdl::Syntax::Infix;
+    let mut tokens: Vec<(Span, u32)> = comments(&document.text, infix)
         .into_iter()
         .map(|s| (s, COMMENT))
         .collect();
@@ -416,7 +452,9 @@ pub fn semantic_tokens(document: &Document) -> Vec<SemanticToken> {
         None => {
             for span in words(&document.text) {
                 let word = document.slice(span);
-                let kind = if word.starts_with('?') {
+                let kind = if word.starts_with('?')
+                    || (infix && word.starts_with(|c: char| c.is_ascii_uppercase() || c == '_'))
+                {
                     VARIABLE
                 } else if gdl::keyword_help(&word.to_ascii_lowercase()).is_some() {
                     KEYWORD
@@ -457,8 +495,12 @@ pub fn semantic_tokens(document: &Document) -> Vec<SemanticToken> {
 }
 
 /// The comments of a text (a `;` is never part of a word, so each one
-/// starts a comment that ends with its line), without their line breaks.
-fn comments(text: &str) -> Vec<Span> {
+/// starts a comment that ends with its line), without their line breaks;
+/// in infix, from `%` or `//` outside double quotes.
+fn comments(text: &str, infix: bool) -> Vec<Span> {
+    if infix {
+        return infix_comments(text);
+    }
     let mut out = Vec::new();
     let mut from = 0;
     while let Some(i) = text[from..].find(';') {
@@ -467,6 +509,33 @@ fn comments(text: &str) -> Vec<Span> {
         let end = start + text[start..end].trim_end().len();
         out.push(Span::new(start, end));
         from = end.max(start + 1);
+    }
+    out
+}
+
+/// The comments of an infix text: from `%` or `//` outside double quotes
+/// to the end of the line.
+fn infix_comments(text: &str) -> Vec<Span> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut quoted = false;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => quoted = !quoted,
+            b'\n' => quoted = false,
+            b'%' | b'/' if !quoted && (bytes[i] == b'%' || bytes.get(i + 1) == Some(&b'/')) => {
+                let start = i;
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                let end = start + text[start..i].trim_end().len();
+                out.push(Span::new(start, end));
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
     }
     out
 }
@@ -541,7 +610,12 @@ pub fn completion(document: &Document) -> Vec<CompletionItem> {
 /// The edit that lays the whole document out as `gdl fmt` does (none when
 /// it already is), or the first syntax error that stops it.
 pub fn formatting(document: &Document) -> Result<Vec<TextEdit>, String> {
-    match gdl::format_source(&document.text, gdl::DEFAULT_MAX_NESTING) {
+    match gdl::convert_source(
+        &document.name,
+        &document.text,
+        None,
+        gdl::DEFAULT_MAX_NESTING,
+    ) {
         Ok(formatted) if formatted == document.text => Ok(Vec::new()),
         Ok(formatted) => Ok(vec![TextEdit::new(document.whole(), formatted)]),
         Err(errors) => {

@@ -279,7 +279,8 @@ impl Server {
                     return Vec::new();
                 };
                 let item = p.text_document;
-                let document = catch_unwind(|| Document::new(item.text, item.version));
+                let name = item.uri.path().to_string();
+                let document = catch_unwind(|| Document::named(name, item.text, item.version));
                 match document {
                     Ok(document) => self.documents.insert(item.uri.clone(), document),
                     Err(_) => return Vec::new(),
@@ -340,11 +341,19 @@ fn publish(uri: Url, diagnostics: Vec<lsp_types::Diagnostic>, version: Option<i3
 /// Every answer of the server on a document of `text`, at a few places in
 /// it, then again after an edit that cuts the text in half: the body of
 /// the fuzz target of `gdl lsp` (`fuzz/fuzz_targets/lsp.rs`), which the
-/// tests also run on the checked-in corpus. None may panic.
+/// tests also run on the checked-in corpus. None may panic. The text is
+/// read twice: as a `.gdl` file (KIF or infix, as its text says), then as
+/// a `.hrf` file (infix).
 #[doc(hidden)]
 pub fn exercise(text: &str) {
-    let uri: Url = "file:///fuzz.gdl".parse().expect("a valid URI");
-    let mut document = Document::new(text.to_string(), 0);
+    exercise_as("/fuzz.gdl", text);
+    exercise_as("/fuzz.hrf", text);
+}
+
+/// `exercise` on a document named `name`.
+fn exercise_as(name: &str, text: &str) {
+    let uri: Url = format!("file://{name}").parse().expect("a valid URI");
+    let mut document = Document::named(name.to_string(), text.to_string(), 0);
     let answer_all = |document: &Document| {
         let len = document.text.len();
         features::diagnostics(document, &uri);

@@ -139,7 +139,8 @@ pub fn outline_source(name: &str, text: &str) -> (SourceFile, Vec<Diagnostic>, O
         Ok(d) => d,
         Err(diagnostics) => return (file, diagnostics, None),
     };
-    let mut outline = Reader::read(&d, &file.text);
+    let infix = crate::syntax::Syntax::of(name, text) == crate::syntax::Syntax::Infix;
+    let mut outline = Reader::read(&d, &file.text, infix);
     let clauses = match normal::normalize(&d) {
         Ok(clauses) => clauses,
         Err(diagnostics) => return (file, diagnostics, Some(outline)),
@@ -215,6 +216,8 @@ type Key = (Symbol, NameKind, usize);
 struct Reader<'a> {
     d: &'a Description,
     text: &'a str,
+    /// Whether the text is infix (else KIF).
+    infix: bool,
     /// The names met, by symbol and kind (variables by rule too).
     index: IndexMap<Key, Name>,
     /// Each word: its place, its name (none for an operator), whether in a head.
@@ -224,10 +227,11 @@ struct Reader<'a> {
 
 impl<'a> Reader<'a> {
     /// The outline of a parsed description of `text`.
-    fn read(d: &'a Description, text: &'a str) -> Outline {
+    fn read(d: &'a Description, text: &'a str, infix: bool) -> Outline {
         let mut r = Reader {
             d,
             text,
+            infix,
             index: IndexMap::new(),
             occurrences: Vec::new(),
             rule: 0,
@@ -236,8 +240,12 @@ impl<'a> Reader<'a> {
         let mut roles = Vec::new();
         for (i, rule) in d.rules.iter().enumerate() {
             r.rule = i;
-            if let Some(arrow) = r.operator_span(rule.span) {
-                if r.slice(arrow) == "<=" {
+            let arrow = match r.infix {
+                true => r.infix_arrow(rule.head.span.end as usize),
+                false => r.operator_span(rule.span),
+            };
+            if let Some(arrow) = arrow {
+                if matches!(r.slice(arrow), "<=" | ":-") {
                     r.occurrences.push((arrow, None, false));
                 }
             }
@@ -280,9 +288,51 @@ impl<'a> Reader<'a> {
             .unwrap_or("")
     }
 
+    /// The `:-` of an infix rule whose head ends at `at`, if any.
+    fn infix_arrow(&self, mut at: usize) -> Option<Span> {
+        let text = self.text.as_bytes();
+        loop {
+            match text.get(at)? {
+                b' ' | b'\t' | b'\r' | b'\n' | 0x0C => at += 1,
+                b'%' | b'/' => {
+                    while text.get(at).is_some_and(|&b| b != b'\n') {
+                        at += 1;
+                    }
+                }
+                b':' if text.get(at + 1) == Some(&b'-') => return Some(Span::new(at, at + 2)),
+                _ => return None,
+            }
+        }
+    }
+
+    /// The name or operator that starts `span` in an infix text: `~`, a
+    /// name in quotes (without them), or a plain name.
+    fn infix_operator_span(&self, span: Span) -> Option<Span> {
+        let text = self.text.as_bytes();
+        let at = span.start as usize;
+        let end = (span.end as usize).min(text.len());
+        match text.get(at)? {
+            b'~' => Some(Span::new(at, at + 1)),
+            b'"' => {
+                let close = text[at + 1..end].iter().position(|&b| b == b'"')?;
+                Some(Span::new(at + 1, at + 1 + close))
+            }
+            _ => {
+                let n = text[at..end]
+                    .iter()
+                    .position(|&b| matches!(b, b'(' | b' ' | b'\t' | b'\r' | b'\n' | 0x0C | b'"'))
+                    .unwrap_or(end - at);
+                (n > 0).then(|| Span::new(at, at + n))
+            }
+        }
+    }
+
     /// The word just inside the `(` that starts `span` (after white space
-    /// and comments), if any.
+    /// and comments), if any; in infix, the name or operator that starts it.
     fn operator_span(&self, span: Span) -> Option<Span> {
+        if self.infix {
+            return self.infix_operator_span(span);
+        }
         let text = self.text.as_bytes();
         let mut at = span.start as usize;
         if text.get(at) != Some(&b'(') {

@@ -126,11 +126,14 @@ impl BoardSpec {
         let mut spec = BoardSpec::default();
         let mut problems = Vec::new();
         for (n, line) in text.lines().enumerate() {
-            let Some(rest) = line.trim_start().strip_prefix(";!") else {
+            // `%!` in infix files.
+            let line_start = line.trim_start();
+            let Some(rest) = (line_start.strip_prefix(";!")).or(line_start.strip_prefix("%!"))
+            else {
                 continue;
             };
             // An annotation may end with an ordinary comment.
-            let rest = rest.split(';').next().unwrap_or("");
+            let rest = rest.split([';', '%']).next().unwrap_or("");
             if let Err(e) = spec.apply(rest) {
                 problems.push(format!("line {}: {e}: `{}`", n + 1, line.trim()));
             }

@@ -11,6 +11,7 @@ use crate::limits::{LimitKind, DEFAULT_MAX_NESTING, MAX_NESTING_CEILING, MAX_SOU
 use crate::source::{SourceFile, Span};
 use crate::syntax::ast::{Description, Literal, Rule, Sentence, Term};
 use crate::syntax::symbol::{Symbol, Symbols};
+use crate::syntax::{infix, Syntax};
 use pest::Parser;
 use std::fmt;
 
@@ -24,16 +25,20 @@ use grammar::{KifParser, Rule as G};
 /// The most syntax errors reported for one file.
 const MAX_SYNTAX_ERRORS: usize = 20;
 
-/// An s-expression: what the grammar reads, before it is given meaning.
+/// An s-expression: what the grammar reads, before it is given meaning
+/// (the infix reader makes the same, see `infix`).
 #[derive(Clone, Debug)]
-enum Sexp {
+pub(crate) enum Sexp {
+    /// A word.
     Atom(Symbol, Span),
+    /// A variable (its symbol keeps the `?`).
     Var(Symbol, Span),
+    /// A list.
     List(Vec<Sexp>, Span),
 }
 
 impl Sexp {
-    fn span(&self) -> Span {
+    pub(crate) fn span(&self) -> Span {
         match self {
             Sexp::Atom(_, s) | Sexp::Var(_, s) | Sexp::List(_, s) => *s,
         }
@@ -111,9 +116,21 @@ impl fmt::Display for Kif {
     }
 }
 
-/// Parses a whole rules file. `max_nesting` bounds how deep lists may nest
-/// (never beyond [`MAX_NESTING_CEILING`]).
+/// Parses a whole rules file, in the syntax its name or text says (see
+/// `Syntax::of`). `max_nesting` bounds how deep lists may nest (never
+/// beyond [`MAX_NESTING_CEILING`]).
 pub fn parse(file: &SourceFile, max_nesting: usize) -> Result<Description, Vec<Diagnostic>> {
+    let syntax = Syntax::of(&file.name, &file.text);
+    parse_in(file, max_nesting, syntax).map(|(d, _)| d)
+}
+
+/// Parses a whole rules file written in `syntax`: its rules, and the places
+/// of its comments (for the converter).
+pub(crate) fn parse_in(
+    file: &SourceFile,
+    max_nesting: usize,
+    syntax: Syntax,
+) -> Result<(Description, Vec<Span>), Vec<Diagnostic>> {
     let max_nesting = max_nesting.min(MAX_NESTING_CEILING);
     if file.text.len() > MAX_SOURCE_BYTES {
         return Err(vec![Diagnostic::error(
@@ -137,20 +154,43 @@ pub fn parse(file: &SourceFile, max_nesting: usize) -> Result<Description, Vec<D
         .with_label("NUL byte")]);
     }
     let mut symbols = Symbols::new();
-    let forms = read_sexps(&file.text, G::file, max_nesting, &mut symbols)?;
+    let (forms, comments) = match syntax {
+        Syntax::Kif => {
+            let forms = read_sexps(&file.text, G::file, max_nesting, &mut symbols)?;
+            (forms, comments_of(&file.text))
+        }
+        Syntax::Infix => infix::read(&file.text, max_nesting, &mut symbols)?,
+    };
     let mut reader = Reader {
         symbols,
         errors: Vec::new(),
     };
     let rules: Vec<_> = forms.iter().filter_map(|f| reader.top_level(f)).collect();
     if reader.errors.is_empty() {
-        Ok(Description {
+        let description = Description {
             rules,
             symbols: reader.symbols,
-        })
+        };
+        Ok((description, comments))
     } else {
         Err(reader.errors)
     }
+}
+
+/// The places of the comments of a KIF text that reads (a `;` always
+/// starts one: no atom holds it).
+fn comments_of(text: &str) -> Vec<Span> {
+    let mut comments = Vec::new();
+    let mut from = 0;
+    while let Some(i) = text[from..].find(';') {
+        let start = from + i;
+        let end = text[start..]
+            .find(['\n', '\r'])
+            .map_or(text.len(), |n| start + n);
+        comments.push(Span::new(start, end));
+        from = end;
+    }
+    comments
 }
 
 /// Parses one ground term typed by a user, such as `(move a 2 a 3)`,
