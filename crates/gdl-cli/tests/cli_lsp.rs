@@ -374,7 +374,7 @@ fn an_infix_file_is_answered_in_infix() {
     let column =
         |line: usize, word: &str| INFIX_GAME.lines().nth(line).unwrap().find(word).unwrap() as u64;
     let expected = [
-        ("never-true", 3, column(3, "~blocked")),
+        ("never-true", 3, column(3, "blocked(")),
         ("negated-unbound", 3, column(3, "W)")),
         ("undefined-relation", 8, column(8, "intit")),
     ];
