@@ -409,3 +409,95 @@ impl Builder<'_> {
         Sexp::Atom(self.symbols.intern_written(text, at), at)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::limits::DEFAULT_MAX_NESTING;
+    use crate::source::SourceFile;
+    use crate::syntax::ast::Description;
+    use crate::syntax::kif::parse;
+
+    fn parse_infix(text: &str) -> Result<Description, Vec<crate::error::Diagnostic>> {
+        parse(&SourceFile::new("t.hrf", text), DEFAULT_MAX_NESTING)
+    }
+
+    /// Each error's place, as `(start, message)`.
+    fn errors(text: &str) -> Vec<(u32, String)> {
+        let errors = parse_infix(text).unwrap_err();
+        errors
+            .iter()
+            .map(|e| (e.span.start, e.message.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn reads_as_the_kif_of_the_same_rules() {
+        let d = parse_infix(
+            "% c\nrole(\"White\") // c\np(X, f(a, _y)) :- q(X) & ~or(r(X), not(s())) & distinct(X, \"-1\")\nterminal\n",
+        )
+        .unwrap();
+        let texts: Vec<String> = d.rules.iter().map(|r| d.rule_text(r)).collect();
+        assert_eq!(
+            texts,
+            [
+                "(role White)",
+                "(<= (p ?X (f a ?_y)) (q ?X) (not (or (r ?X) (not s))) (distinct ?X -1))",
+                "terminal"
+            ]
+        );
+        // Places are in the infix text: the rule from its head to its end,
+        // the quoted name inside its quotes.
+        let text = "p :- q & r\n  % after\n";
+        let d = parse_infix(text).unwrap();
+        assert_eq!((d.rules[0].span.start, d.rules[0].span.end), (0, 10));
+        let d = parse_infix("role(\"W\")").unwrap();
+        let crate::syntax::ast::Term::Atom(_, at) = d.rules[0].head.args[0] else {
+            panic!("an atom")
+        };
+        assert_eq!((at.start, at.end), (6, 7));
+    }
+
+    #[test]
+    fn mistakes_are_located_and_named() {
+        assert_eq!(
+            errors("p(?x)\nq :- a, b\nr :- Line(x)\n"),
+            [
+                (2, "unexpected `?`".to_string()),
+                (12, "unexpected `,`".to_string()),
+                (25, "unexpected `(`".to_string()),
+            ]
+        );
+        assert_eq!(errors("p(a\n"), [(1, "unclosed `(`".to_string())]);
+        assert_eq!(errors("p(a))"), [(4, "unmatched `)`".to_string())]);
+        assert_eq!(
+            errors("p(\"a b\")"),
+            [(4, "a name cannot hold ' '".to_string())]
+        );
+        // The `)` is inside the quote, so the `(` is not closed either.
+        assert_eq!(
+            errors("p(\"ab)\n"),
+            [
+                (2, "unclosed `\"`".to_string()),
+                (1, "unclosed `(`".to_string())
+            ]
+        );
+        assert_eq!(
+            errors("p(_, a)"),
+            [(2, "a variable needs a name after `_`".to_string())]
+        );
+        assert_eq!(errors("p :- "), [(5, "unexpected end of file".to_string())]);
+        assert_eq!(errors("p(a b)")[0].1, "unexpected `b`");
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_an_overflow() {
+        for text in [
+            "p :- ".to_string() + &"~".repeat(100_000) + "q",
+            "p(".repeat(100_000) + &")".repeat(100_000),
+            "p :- ".to_string() + &"~or(".repeat(60_000) + "q" + &")".repeat(60_000),
+        ] {
+            let errors = parse_infix(&text).unwrap_err();
+            assert_eq!(errors[0].code, "too-deep");
+        }
+    }
+}
