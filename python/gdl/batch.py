@@ -19,6 +19,12 @@ buffers, not a copy per state:
   is back at its initial state: the observation and masks returned are
   that state's.
 
+What the games hold (their positions, and the buffers of a step) is
+counted against a memory budget as they are made: ``max_memory`` bytes
+when given, else the game's (``limits={"max_memory": ...}`` of
+``gdl.load``); a batch that would not fit raises ``LimitError`` naming the
+budget and how to raise it.
+
 ``step(actions)`` takes ``int [n, roles]`` action numbers (one per role,
 its only legal one where it has no choice) and raises ``ValueError``
 naming the first game and role whose action is not legal, before any game
@@ -28,7 +34,7 @@ ones.
 
 from __future__ import annotations
 
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 import numpy as np
 
@@ -39,10 +45,17 @@ from ._gdl import Game
 class Batch:
     """``n`` games of ``game`` stepped together (see the module)."""
 
-    def __init__(self, game: Game, n: int, threads: int = 1, max_steps: int = 1000) -> None:
+    def __init__(
+        self,
+        game: Game,
+        n: int,
+        threads: int = 1,
+        max_steps: int = 1000,
+        max_memory: Optional[int] = None,
+    ) -> None:
         if not isinstance(game, Game):
             raise TypeError(f"expected a gdl.Game, not {type(game).__name__}")
-        self._batch = _Batch(game, n, threads, max_steps)
+        self._batch = _Batch(game, n, threads, max_steps, max_memory)
         #: The game played.
         self.game = game
         #: Games, roles, observation size and mask width.
@@ -84,9 +97,19 @@ class Batch:
 
     def random_actions(self, masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """One legal action per game and role, uniformly at random among
-        those ``masks`` marks: what a random agent plays."""
-        noise = rng.random(masks.shape) * masks
-        return noise.argmax(axis=2)
+        those ``masks`` marks (0 for a role whose mask marks none): what a
+        random agent plays. Drawn in Rust, by a generator seeded from
+        ``rng`` (one draw a call), so the same ``rng`` state gives the same
+        actions."""
+        m = np.asarray(masks)
+        if m.shape != (self.n, self.roles, self.width):
+            raise ValueError(
+                f"masks: an array of shape ({self.n}, {self.roles}, {self.width}), not {m.shape}"
+            )
+        m = np.ascontiguousarray(m != 0 if m.dtype != np.uint8 else m)
+        seed = int(rng.integers(0, 2**63))
+        picked = self._batch.random_actions(m.view(np.uint8), seed)
+        return np.frombuffer(picked, "<i8").reshape(self.n, self.roles).copy()
 
 
 __all__ = ["Batch"]

@@ -135,6 +135,13 @@ def _probe(game: Game, max_steps: int):
     return simultaneous, sums
 
 
+class IllegalActionError(ValueError, pyspiel.SpielError):
+    """An action that is not legal for the player, or no action of the
+    game: a ``ValueError``, and the ``pyspiel.SpielError`` OpenSpiel's own
+    games raise, which RLlib's ``OpenSpielEnv`` catches (it then plays a
+    random legal action and gives the player a penalty)."""
+
+
 class SpielGame(pyspiel.Game):
     """A GDL game as a ``pyspiel.Game``, made by ``pyspiel.load_game("gdl",
     {"rules": path, ...})`` or ``SpielGame.from_gdl(game)``."""
@@ -313,12 +320,12 @@ class SpielState(pyspiel.State):
     def _move(self, player: int, action: int) -> Move:
         actions = self._spiel.actions
         if not 0 <= action < len(actions):
-            raise ValueError(f"no action {action}: the game has {len(actions)}")
+            raise IllegalActionError(f"no action {action}: the game has {len(actions)}")
         text = actions[action]
         for m in self._legal[player]:
             if str(m) == text:
                 return m
-        raise ValueError(
+        raise IllegalActionError(
             f"action {action} ({text}) is not legal for player {player} "
             f"({self._spiel.gdl.roles[player]})"
         )
@@ -401,4 +408,4 @@ def load_game(path: Union[str, "os.PathLike[str]"], **params) -> SpielGame:
 
 pyspiel.register_game(GAME_TYPE, SpielGame)
 
-__all__ = ["SpielGame", "SpielState", "FactsObserver", "load_game", "GAME_TYPE", "SHORT_NAME"]
+__all__ = ["SpielGame", "SpielState", "FactsObserver", "IllegalActionError", "load_game", "GAME_TYPE", "SHORT_NAME"]

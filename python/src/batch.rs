@@ -2,16 +2,33 @@
 //! without the GIL and on threads, their observations, action masks,
 //! rewards and ends written as whole-batch byte buffers that `gdl.batch`
 //! views as NumPy arrays (no copy per state).
+//!
+//! A game on ground rules is played on a stepper of its own, and read from
+//! it without building its moves or its state: the masks from the
+//! stepper's bitsets of legal moves (through a table from its move table
+//! to action numbers, made once), the observation from its bitset of
+//! facts. The buffers are the batch's, reused from step to step.
 
 use crate::errors::{game_error_at, obj, raise};
 use crate::game::Game;
 use crate::guard;
 use gdl::{FactIndex, GameError, Move, State, Stepper};
+use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64;
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
+
+/// No action, or no entry.
+const NONE: u32 = u32::MAX;
+
+/// How far the heap's count (`gdl::heap_bytes`) may lag behind what a
+/// thread allocated: each thread adds its allocations to it a quarter of a
+/// megabyte at a time.
+const COUNT_LAG: usize = 256 << 10;
 
 /// What every game of a batch shares: the numbering of actions and facts.
 struct Tables {
@@ -19,12 +36,21 @@ struct Tables {
     actions: Vec<Vec<Move>>,
     /// The action number of each move, per role.
     action_of: Vec<HashMap<Move, usize>>,
+    /// Per role, the action number of each entry of the steppers' move
+    /// table (`Stepper::move_table`; `NONE` for a move that is no `input`
+    /// move); empty when the game has no stepper.
+    entry_action: Vec<Vec<u32>>,
+    /// Per role, the entry in the steppers' move table of each action
+    /// (`NONE` for a move the ground rules never make legal).
+    action_entry: Vec<Vec<u32>>,
     /// The most actions of a role: the width of a mask.
     width: usize,
     /// The positions of the `base` facts (the observation vector).
     base: FactIndex,
     /// Joint moves after which a game is cut short.
     max_steps: usize,
+    /// How many roles.
+    roles: usize,
 }
 
 impl Tables {
@@ -36,17 +62,25 @@ impl Tables {
             _ => self.action_of[r].get(m).copied(),
         }
     }
+
+    /// The bytes of a game's observation and of its masks.
+    fn sizes(&self) -> (usize, usize) {
+        (self.base.len(), self.roles * self.width)
+    }
 }
 
 /// One game of the batch.
 struct Env {
-    /// Its stepper while the game is on its ground rules.
+    /// Its stepper, when the game has ground rules.
     stepper: Option<Stepper>,
     /// Its state, when it is off the stepper (on it, the stepper's
     /// position is the state, and no `State` is built).
     state: State,
-    /// Each role's legal moves in the state (none when it is terminal).
+    /// Off the stepper, each role's legal moves in the state (none when it
+    /// is terminal); on it, nothing (the stepper's bitsets say).
     legal: Vec<Vec<Move>>,
+    /// Whether the state is terminal.
+    terminal: bool,
     /// Joint moves played since it began.
     steps: usize,
 }
@@ -57,60 +91,72 @@ struct Shard {
     envs: Vec<Env>,
 }
 
-/// What a step of one game writes: its slices of the batch's buffers.
+/// The slices of the batch's buffers that a shard writes.
 struct Out<'a> {
     obs: &'a mut [u8],
     masks: &'a mut [u8],
-    rewards: &'a mut [f32],
+    /// Little-endian float32 bytes.
+    rewards: &'a mut [u8],
     ends: &'a mut [u8],
 }
 
 impl Env {
-    /// A game at the initial state.
+    /// A game at the initial state (set twice on its stepper, which then
+    /// keeps a snapshot of it, so that what a game holds is all there
+    /// from the start).
     fn new(game: &mut gdl::Game) -> Result<Env, GameError> {
-        let state = game.initial_state();
         let mut env = Env {
             stepper: game.stepper(),
-            state,
+            state: game.initial_state(),
             legal: Vec::new(),
+            terminal: false,
             steps: 0,
         };
-        env.settle(game)?;
+        env.reset(game)?;
         Ok(env)
     }
 
     /// The stepper, while it is on the ground rules.
-    fn on(&mut self) -> Option<&mut Stepper> {
-        self.stepper.as_mut().filter(|s| !s.is_off())
+    fn on(&self) -> Option<&Stepper> {
+        self.stepper.as_ref().filter(|s| !s.is_off())
     }
 
-    /// Works out the legal moves of the state (none when terminal).
+    /// Works out whether the state is terminal and, off the stepper, its
+    /// legal moves.
     fn settle(&mut self, game: &mut gdl::Game) -> Result<(), GameError> {
-        let roles = game.roles().len();
-        let terminal = match self.on() {
-            Some(s) => s.is_terminal(),
-            None => game.is_terminal(&self.state)?,
-        };
         self.legal.clear();
-        for r in 0..roles {
-            let legal = match (terminal, self.on()) {
-                (true, _) => Vec::new(),
-                (false, Some(s)) => s.legal_moves(r),
-                (false, None) => game.legal_moves(&self.state, gdl::Role(r as u32))?,
-            };
-            self.legal.push(legal);
+        if let Some(s) = self.on() {
+            self.terminal = s.is_terminal();
+            return Ok(());
+        }
+        self.terminal = game.is_terminal(&self.state)?;
+        if !self.terminal {
+            for r in 0..game.roles().len() {
+                let legal = game.legal_moves(&self.state, gdl::Role(r as u32))?;
+                self.legal.push(legal);
+            }
         }
         Ok(())
     }
 
-    /// Whether the state is terminal.
-    fn terminal(&self) -> bool {
-        self.legal.iter().all(Vec::is_empty)
+    /// How role `r` plays action `a`, legal where `mask` (the role's mask
+    /// of the state, as `write_masks` wrote it) says so: on the stepper
+    /// the entry of its move in the move table, off it the move's place
+    /// among the legal ones; `None` where it is not legal.
+    fn choice(&self, t: &Tables, r: usize, a: i64, mask: &[u8]) -> Option<usize> {
+        let a = usize::try_from(a).ok()?;
+        if *mask.get(a)? == 0 {
+            return None;
+        }
+        match self.on() {
+            Some(_) => Some(t.action_entry[r][a] as usize),
+            None => self.legal[r].iter().position(|x| *x == t.actions[r][a]),
+        }
     }
 
     /// Each role's goal in a terminal state.
     fn goals(&mut self, game: &mut gdl::Game) -> Result<Vec<u8>, GameError> {
-        if let Some(s) = self.on() {
+        if let Some(s) = self.stepper.as_mut().filter(|s| !s.is_off()) {
             if let Some(goals) = s.goals() {
                 return Ok(goals);
             }
@@ -120,18 +166,20 @@ impl Env {
         game.goals(&self.state)
     }
 
-    /// Plays the joint move of each role's `nth[r]`-th legal move (checked
-    /// before): on the stepper by position, as `gdl bench` plays.
-    fn play(&mut self, game: &mut gdl::Game, nth: &[usize]) -> Result<(), GameError> {
-        match self.on() {
+    /// Plays the joint move of `choices` (one per role, from `choice`):
+    /// on the stepper by the moves' entries, as `gdl bench` plays.
+    fn play(&mut self, game: &mut gdl::Game, choices: &[usize]) -> Result<(), GameError> {
+        match self.stepper.as_mut().filter(|s| !s.is_off()) {
             Some(s) => {
-                s.play_nth(nth);
+                s.play_entries(choices);
                 if s.is_off() {
                     self.state = s.state();
                 }
             }
             None => {
-                let joint: Vec<Move> = nth.iter().zip(&self.legal).map(|(&k, l)| l[k]).collect();
+                let joint: Vec<Move> = (choices.iter().zip(&self.legal))
+                    .map(|(&k, l)| l[k])
+                    .collect();
                 self.state = game.next_state(&self.state, &joint)?;
             }
         }
@@ -149,65 +197,101 @@ impl Env {
         self.settle(game)
     }
 
-    /// Writes the observation and the masks of the state.
-    fn observe(&self, t: &Tables, obs: &mut [u8], masks: &mut [u8]) {
-        obs.fill(0);
-        match self.stepper.as_ref().filter(|s| !s.is_off()) {
-            Some(s) => t.base.positions_on(s).for_each(|i| obs[i] = 1),
-            None => t.base.positions(&self.state).for_each(|i| obs[i] = 1),
-        }
+    /// Writes each role's mask of legal actions (all 0 when terminal).
+    fn write_masks(&self, t: &Tables, masks: &mut [u8]) {
         masks.fill(0);
-        for (r, legal) in self.legal.iter().enumerate() {
-            for m in legal {
-                if let Some(a) = t.action(r, m) {
-                    masks[r * t.width + a] = 1;
+        if self.terminal {
+            return;
+        }
+        match self.on() {
+            Some(s) => {
+                for (r, (row, table)) in masks.chunks_mut(t.width).zip(&t.entry_action).enumerate()
+                {
+                    for e in s.legal_entries(r) {
+                        if let Some(&a) = table.get(e).filter(|&&a| a != NONE) {
+                            row[a as usize] = 1;
+                        }
+                    }
+                }
+            }
+            None => {
+                for (r, legal) in self.legal.iter().enumerate() {
+                    for m in legal {
+                        if let Some(a) = t.action(r, m) {
+                            masks[r * t.width + a] = 1;
+                        }
+                    }
                 }
             }
         }
     }
+
+    /// Writes the observation and the masks of the state.
+    fn observe(&self, t: &Tables, obs: &mut [u8], masks: &mut [u8]) {
+        obs.fill(0);
+        match self.on() {
+            Some(s) => t.base.positions_on(s).for_each(|i| obs[i] = 1),
+            None => t.base.positions(&self.state).for_each(|i| obs[i] = 1),
+        }
+        self.write_masks(t, masks);
+    }
 }
 
 impl Shard {
-    /// Plays one joint move in each of its games (`joints[i]` for game
-    /// `i`, each role's move by its position among its legal moves),
-    /// restarting those that end, and writes what each step gives.
-    /// The number of the first game that failed, and its error.
+    /// Plays one joint move in each of its games (`choices`, one per game
+    /// and role, from `Env::choice`), restarting those that end, and
+    /// writes what each step gives. The number of the first game that
+    /// failed, and its error.
     fn step(
         &mut self,
         t: &Tables,
-        joints: &[Vec<usize>],
-        mut out: Vec<Out<'_>>,
+        choices: &[usize],
+        out: Out<'_>,
     ) -> Result<(), (usize, GameError)> {
         let game = &mut self.game;
-        for (i, (env, joint)) in self.envs.iter_mut().zip(joints).enumerate() {
-            let o = &mut out[i];
-            env.play(game, joint).map_err(|e| (i, e))?;
-            o.rewards.fill(0.0);
-            o.ends[0] = 0;
-            if env.terminal() {
+        let (b, w) = t.sizes();
+        let roles = t.roles;
+        for (i, env) in self.envs.iter_mut().enumerate() {
+            env.play(game, &choices[i * roles..(i + 1) * roles])
+                .map_err(|e| (i, e))?;
+            let rewards = &mut out.rewards[i * roles * 4..(i + 1) * roles * 4];
+            rewards.fill(0);
+            let mut end = 0;
+            if env.terminal {
                 let goals = env.goals(game).map_err(|e| (i, e))?;
-                for (r, g) in goals.into_iter().enumerate() {
-                    o.rewards[r] = f32::from(g) / 50.0 - 1.0;
+                for (r, g) in rewards.chunks_mut(4).zip(goals) {
+                    r.copy_from_slice(&(f32::from(g) / 50.0 - 1.0).to_le_bytes());
                 }
-                o.ends[0] = 1;
+                end = 1;
             } else if env.steps >= t.max_steps {
-                o.ends[0] = 2;
+                end = 2;
             }
-            if o.ends[0] != 0 {
+            out.ends[i] = end;
+            if end != 0 {
                 env.reset(game).map_err(|e| (i, e))?;
             }
-            env.observe(t, o.obs, o.masks);
+            env.observe(
+                t,
+                &mut out.obs[i * b..(i + 1) * b],
+                &mut out.masks[i * w..(i + 1) * w],
+            );
         }
         Ok(())
     }
 }
 
-/// The state of a batch: its tables and its shards.
+/// The state of a batch: its tables, its shards and its buffers.
 struct Inner {
     tables: Tables,
     shards: Vec<Shard>,
-    roles: usize,
     n: usize,
+    /// The buffers of a step, reused: observations, masks, rewards
+    /// (float32 bytes), ends, and each game's choices.
+    obs: Vec<u8>,
+    masks: Vec<u8>,
+    rewards: Vec<u8>,
+    ends: Vec<u8>,
+    choices: Vec<usize>,
 }
 
 /// ``gdl.batch.Batch`` wraps it: see there.
@@ -222,22 +306,130 @@ impl Batch {
     }
 }
 
+/// A game whose action is not legal: its number, the role, the action and
+/// the legal ones.
+type Refused = (usize, usize, i64, Vec<usize>);
+
 impl Inner {
-    /// The games' observations and masks, as buffers.
-    fn observe(&self) -> (Vec<u8>, Vec<u8>) {
+    /// Writes the games' observations and masks into the buffers.
+    fn observe(&mut self) {
         let t = &self.tables;
-        let (b, w) = (t.base.len(), self.roles * t.width);
-        let mut obs = vec![0u8; self.n * b];
-        let mut masks = vec![0u8; self.n * w];
+        let (b, w) = t.sizes();
         let envs = self.shards.iter().flat_map(|s| &s.envs);
-        for ((env, o), m) in envs
-            .zip(obs.chunks_mut(b.max(1)))
-            .zip(masks.chunks_mut(w.max(1)))
-        {
-            env.observe(t, o, m);
+        for (i, env) in envs.enumerate() {
+            env.observe(
+                t,
+                &mut self.obs[i * b..(i + 1) * b],
+                &mut self.masks[i * w..(i + 1) * w],
+            );
         }
-        (obs, masks)
     }
+
+    /// Reads `actions` (little-endian int64, games × roles) into the
+    /// choices of the games, each checked against the game's masks in the
+    /// buffer (which `observe` and `play` keep up to date): the first game
+    /// whose action is not legal is refused, before any game moves.
+    fn choose(&mut self, actions: &[u8]) -> Result<(), Refused> {
+        let t = &self.tables;
+        let (roles, width) = (t.roles, t.width);
+        let envs = self.shards.iter().flat_map(|s| &s.envs);
+        let rows = actions
+            .chunks(roles * 8)
+            .zip(self.choices.chunks_mut(roles));
+        for (i, (env, (row, choices))) in envs.zip(rows).enumerate() {
+            let masks = &self.masks[i * roles * width..(i + 1) * roles * width];
+            for (r, (a, c)) in row.chunks(8).zip(choices).enumerate() {
+                let a = i64::from_le_bytes(a.try_into().expect("8 bytes"));
+                let mask = &masks[r * width..(r + 1) * width];
+                match env.choice(t, r, a, mask) {
+                    Some(k) => *c = k,
+                    None => {
+                        let legal = (0..width).filter(|&a| mask[a] != 0).collect();
+                        return Err((i, r, a, legal));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays the choices in every game, each shard on a thread of its own
+    /// (on this one when there is one): the first game that failed, and
+    /// its error.
+    fn play(&mut self) -> Option<(usize, GameError)> {
+        let t = &self.tables;
+        let (b, w) = t.sizes();
+        let roles = t.roles;
+        let (mut obs, mut masks) = (&mut self.obs[..], &mut self.masks[..]);
+        let (mut rewards, mut ends) = (&mut self.rewards[..], &mut self.ends[..]);
+        let mut choices = &self.choices[..];
+        let mut work = Vec::with_capacity(self.shards.len());
+        let mut first = 0;
+        for shard in &mut self.shards {
+            let k = shard.envs.len();
+            let o;
+            (o, obs) = std::mem::take(&mut obs).split_at_mut(k * b);
+            let m;
+            (m, masks) = std::mem::take(&mut masks).split_at_mut(k * w);
+            let r;
+            (r, rewards) = std::mem::take(&mut rewards).split_at_mut(k * roles * 4);
+            let e;
+            (e, ends) = std::mem::take(&mut ends).split_at_mut(k);
+            let c;
+            (c, choices) = choices.split_at(k * roles);
+            let out = Out {
+                obs: o,
+                masks: m,
+                rewards: r,
+                ends: e,
+            };
+            work.push((shard, first, c, out));
+            first += k;
+        }
+        let run = |(shard, at, c, out): (&mut Shard, usize, &[usize], Out<'_>)| {
+            shard.step(t, c, out).map_err(|(i, e)| (at + i, e))
+        };
+        if work.len() == 1 {
+            return work.pop().map(run).and_then(Result::err);
+        }
+        std::thread::scope(|scope| {
+            let running: Vec<_> = (work.into_iter())
+                .map(|job| scope.spawn(move || run(job)))
+                .collect();
+            running
+                .into_iter()
+                .filter_map(|h| {
+                    let done = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+                    done.err()
+                })
+                .min_by_key(|(i, _)| *i)
+        })
+    }
+}
+
+/// The place of a non-zero byte of `row` drawn uniformly by `rng` (0 when
+/// there is none): a mask of up to 64 actions is read as one word.
+fn pick(row: &[u8], rng: &mut Pcg64) -> usize {
+    if row.len() <= 64 {
+        let bits = (row.iter().enumerate()).fold(0u64, |b, (a, &c)| b | u64::from(c != 0) << a);
+        if bits == 0 {
+            return 0;
+        }
+        let mut bits = bits;
+        for _ in 0..rng.gen_range(0..bits.count_ones()) {
+            bits &= bits - 1;
+        }
+        return bits.trailing_zeros() as usize;
+    }
+    let count = row.iter().filter(|&&c| c != 0).count();
+    if count == 0 {
+        return 0;
+    }
+    let k = rng.gen_range(0..count);
+    (row.iter().enumerate())
+        .filter(|(_, &c)| c != 0)
+        .nth(k)
+        .map_or(0, |(a, _)| a)
 }
 
 /// Bytes as a Python `bytes` object.
@@ -245,11 +437,36 @@ fn bytes<'py>(py: Python<'py>, data: &[u8]) -> Bound<'py, PyBytes> {
     PyBytes::new(py, data)
 }
 
+/// The `LimitError` of a batch of `n` games that would keep about
+/// `bytes`, over `budget`.
+fn over_budget(py: Python<'_>, n: usize, bytes: usize, budget: usize) -> PyErr {
+    let message = format!(
+        "Batch({n}) would keep about {} (its games' positions and its buffers), over the \
+         memory budget of {} (max_memory): ask for fewer games, or raise the budget of this \
+         batch with Batch(..., max_memory=...) or of every call with \
+         gdl.load(..., limits={{\"max_memory\": ...}})",
+        gdl::human_bytes(bytes),
+        gdl::human_bytes(budget)
+    );
+    let attributes = [
+        ("limit", obj(py, gdl::LimitKind::Memory.name())),
+        ("value", obj(py, budget)),
+        ("relation", obj(py, "the games and buffers of a batch")),
+    ];
+    raise(py, "LimitError", message, &attributes)
+}
+
 #[pymethods]
 impl Batch {
     #[new]
-    #[pyo3(signature = (game, n, threads=1, max_steps=1000))]
-    fn new(game: &Bound<'_, Game>, n: usize, threads: usize, max_steps: usize) -> PyResult<Batch> {
+    #[pyo3(signature = (game, n, threads=1, max_steps=1000, max_memory=None))]
+    fn new(
+        game: &Bound<'_, Game>,
+        n: usize,
+        threads: usize,
+        max_steps: usize,
+        max_memory: Option<usize>,
+    ) -> PyResult<Batch> {
         let py = game.py();
         guard(py, || {
             if threads == 0 || threads > crate::playouts::MAX_THREADS {
@@ -292,55 +509,125 @@ impl Batch {
                 .fact_index(&base)
                 .map_err(|(i, e)| PyValueError::new_err(format!("base fact {i} of {name}: {e}")))?;
             let width = actions.iter().map(Vec::len).max().unwrap_or(0);
-            // The buffers of a step, counted against the memory budget.
-            let per_game = base.len() + roles * width + 4 * roles + 1;
-            let budget = shared.limits().max_memory;
-            if n.saturating_mul(per_game).saturating_mul(2) > budget {
-                let message = format!(
-                    "Batch({n}) would keep about {} of buffers, over the memory budget of {} \
-                     (max_memory): ask for fewer games, or raise the budget with \
-                     gdl.load(..., limits={{\"max_memory\": ...}})",
-                    gdl::human_bytes(n.saturating_mul(per_game).saturating_mul(2)),
-                    gdl::human_bytes(budget)
-                );
-                let attributes = [
-                    ("limit", obj(py, gdl::LimitKind::Memory.name())),
-                    ("value", obj(py, budget)),
-                    ("relation", obj(py, "the buffers of a batch")),
-                ];
-                return Err(raise(py, "LimitError", message, &attributes));
+            // The buffers: those of a step here, and as many in the bytes
+            // of the step before that Python may still hold; the actions
+            // and choices.
+            let per_game = 2 * (base.len() + roles * width + 4 * roles + 1) + 16 * roles;
+            let budget = max_memory.unwrap_or(shared.limits().max_memory);
+            let buffers = n.saturating_mul(per_game);
+            if buffers > budget {
+                return Err(over_budget(py, n, buffers, budget));
             }
-            let action_of = (actions.iter())
+            let action_of: Vec<HashMap<Move, usize>> = (actions.iter())
                 .map(|ms| ms.iter().enumerate().map(|(a, &m)| (m, a)).collect())
                 .collect();
+            // The steppers' move tables, numbered as actions.
+            let (mut entry_action, mut action_entry) = (Vec::new(), Vec::new());
+            if let Some(s) = shared.stepper() {
+                for (r, of) in action_of.iter().enumerate() {
+                    let table = s.move_table(r);
+                    let to_action: Vec<u32> = (table.iter())
+                        .map(|m| of.get(m).map_or(NONE, |&a| a as u32))
+                        .collect();
+                    let mut to_entry = vec![NONE; actions[r].len()];
+                    for (e, &a) in to_action.iter().enumerate() {
+                        if a != NONE {
+                            to_entry[a as usize] = e as u32;
+                        }
+                    }
+                    entry_action.push(to_action);
+                    action_entry.push(to_entry);
+                }
+            }
             let tables = Tables {
                 actions,
                 action_of,
+                entry_action,
+                action_entry,
                 width,
                 base,
                 max_steps,
+                roles,
             };
             // Clones made after the moves and facts above were interned
             // share their numbers.
             let threads = threads.min(n.max(1));
+            let before = gdl::heap_bytes().unwrap_or(0);
+            let clones: Vec<gdl::Game> = (0..threads).map(|_| shared.clone()).collect();
+            drop(shared);
+            // The first game of a clone is counted with the clone (a
+            // clone's first answers make what its later ones reuse).
             let mut shards = Vec::with_capacity(threads);
-            for k in 0..threads {
-                let mut clone = shared.clone();
+            for (k, mut clone) in clones.into_iter().enumerate() {
                 let count = n / threads + usize::from(k < n % threads);
-                let envs = (0..count)
-                    .map(|_| Env::new(&mut clone))
-                    .collect::<Result<Vec<_>, _>>()
-                    .map_err(|e| game_error_at(py, e, "the initial state: "))?;
+                let mut envs = Vec::with_capacity(count);
+                if count > 0 {
+                    envs.push(
+                        Env::new(&mut clone)
+                            .map_err(|e| game_error_at(py, e, "the initial state: "))?,
+                    );
+                }
                 shards.push(Shard { game: clone, envs });
             }
-            drop(shared);
+            let start = gdl::heap_bytes().unwrap_or(0);
+            let fixed = start.saturating_sub(before).saturating_add(buffers);
+            if fixed > budget {
+                return Err(over_budget(py, n, fixed, budget));
+            }
+            // What the other games hold is counted as they are made (the
+            // process's heap, as the module's allocator counts it), and
+            // the batch refused as soon as all of them, at the rate of
+            // those made, would not fit. A game on a stepper counts twice
+            // (at its first end the stepper keeps a copy of the initial
+            // position, its snapshot), and every game a quarter more, for
+            // what the system's allocator keeps beside the blocks it
+            // counts (the resident set of a batch of tic-tac-toe grew a
+            // tenth more than the count).
+            let twice = if tables.entry_action.is_empty() { 1 } else { 2 };
+            let scale = |bytes: usize| bytes.saturating_mul(twice * 5) / 4;
+            let rest = n.saturating_sub(shards.len());
+            let held = |made: usize| -> Option<usize> {
+                let grown = gdl::heap_bytes()?.saturating_sub(start);
+                // The count lags by what the thread has not yet added to
+                // it (a quarter of a megabyte at most): while games are
+                // made, the rate is taken low by that much (no batch that
+                // fits is refused on a guess); once all are, the count is
+                // taken high by as much.
+                let games = match made < rest {
+                    true => (grown.saturating_sub(COUNT_LAG) / made.max(1)).saturating_mul(rest),
+                    false => grown.saturating_add(COUNT_LAG),
+                };
+                let all = scale(games).saturating_add(fixed);
+                (all > budget).then_some(all)
+            };
+            let mut made = 0;
+            for (k, shard) in shards.iter_mut().enumerate() {
+                let count = n / threads + usize::from(k < n % threads);
+                for _ in 1..count {
+                    let env = Env::new(&mut shard.game)
+                        .map_err(|e| game_error_at(py, e, "the initial state: "))?;
+                    shard.envs.push(env);
+                    made += 1;
+                    if let Some(all) = held(made) {
+                        return Err(over_budget(py, n, all, budget));
+                    }
+                }
+            }
+            let (b, w) = tables.sizes();
+            let mut inner = Inner {
+                shards,
+                n,
+                obs: vec![0; n * b],
+                masks: vec![0; n * w],
+                rewards: vec![0; n * roles * 4],
+                ends: vec![0; n],
+                choices: vec![0; n * roles],
+                tables,
+            };
+            // The masks that `step` checks actions against.
+            inner.observe();
             Ok(Batch {
-                inner: Mutex::new(Inner {
-                    tables,
-                    shards,
-                    roles,
-                    n,
-                }),
+                inner: Mutex::new(inner),
             })
         })
     }
@@ -349,12 +636,8 @@ impl Batch {
     #[getter]
     fn shape(&self) -> (usize, usize, usize, usize) {
         let inner = self.lock();
-        (
-            inner.n,
-            inner.roles,
-            inner.tables.base.len(),
-            inner.tables.width,
-        )
+        let t = &inner.tables;
+        (inner.n, t.roles, t.base.len(), t.width)
     }
 
     /// Each role's actions as text, in action order.
@@ -376,17 +659,19 @@ impl Batch {
                     env.reset(game).map_err(|e| game_error_at(py, e, ""))?;
                 }
             }
-            let (obs, masks) = py.detach(|| inner.observe());
-            PyTuple::new(py, [bytes(py, &obs), bytes(py, &masks)])
+            let inner = &mut *inner;
+            py.detach(|| inner.observe());
+            PyTuple::new(py, [bytes(py, &inner.obs), bytes(py, &inner.masks)])
         })
     }
 
     /// The observations and masks of the games as they stand.
     fn observe<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         guard(py, || {
-            let inner = self.lock();
-            let (obs, masks) = py.detach(|| inner.observe());
-            PyTuple::new(py, [bytes(py, &obs), bytes(py, &masks)])
+            let mut inner = self.lock();
+            let inner = &mut *inner;
+            py.detach(|| inner.observe());
+            PyTuple::new(py, [bytes(py, &inner.obs), bytes(py, &inner.masks)])
         })
     }
 
@@ -397,95 +682,68 @@ impl Batch {
     fn step<'py>(&self, py: Python<'py>, actions: &[u8]) -> PyResult<Bound<'py, PyTuple>> {
         guard(py, || {
             let mut inner = self.lock();
-            let (n, roles) = (inner.n, inner.roles);
+            let (n, roles) = (inner.n, inner.tables.roles);
             if actions.len() != n * roles * 8 {
                 return Err(PyTypeError::new_err(format!(
                     "step takes {n} x {roles} int64 actions, not {} bytes",
                     actions.len()
                 )));
             }
-            // Every action checked before any game moves.
-            let t = &inner.tables;
-            let mut joints = Vec::with_capacity(n);
-            let envs = inner.shards.iter().flat_map(|s| &s.envs);
-            for (i, (env, row)) in envs.zip(actions.chunks(roles * 8)).enumerate() {
-                let mut joint = Vec::with_capacity(roles);
-                for (r, a) in row.chunks(8).enumerate() {
-                    let a = i64::from_le_bytes(a.try_into().expect("8 bytes"));
-                    let m = usize::try_from(a).ok().and_then(|a| t.actions[r].get(a));
-                    let k = m.and_then(|m| env.legal[r].iter().position(|x| x == m));
-                    let Some(k) = k else {
-                        let legal: Vec<usize> = env.legal[r]
-                            .iter()
-                            .filter_map(|m| t.action_of[r].get(m).copied())
-                            .collect();
-                        return Err(PyValueError::new_err(format!(
-                            "game {i}: action {a} is not legal for role {r}: the legal ones are \
-                             {legal:?}"
-                        )));
-                    };
-                    joint.push(k);
-                }
-                joints.push(joint);
-            }
-            let (b, w) = (t.base.len(), roles * t.width);
-            let mut obs = vec![0u8; n * b];
-            let mut masks = vec![0u8; n * w];
-            let mut rewards = vec![0f32; n * roles];
-            let mut ends = vec![0u8; n];
             let inner = &mut *inner;
-            let failed = py.detach(|| {
-                let t = &inner.tables;
-                let mut outs: Vec<Out<'_>> = obs
-                    .chunks_mut(b.max(1))
-                    .zip(masks.chunks_mut(w.max(1)))
-                    .zip(rewards.chunks_mut(roles.max(1)))
-                    .zip(ends.chunks_mut(1))
-                    .map(|(((obs, masks), rewards), ends)| Out {
-                        obs,
-                        masks,
-                        rewards,
-                        ends,
-                    })
-                    .collect();
-                let mut joints = &joints[..];
-                let mut first = 0;
-                std::thread::scope(|scope| {
-                    let mut running = Vec::new();
-                    for shard in &mut inner.shards {
-                        let count = shard.envs.len();
-                        let rest = outs.split_off(count.min(outs.len()));
-                        let mine = std::mem::replace(&mut outs, rest);
-                        let (these, others) = joints.split_at(count);
-                        joints = others;
-                        let at = first;
-                        first += count;
-                        running.push(scope.spawn(move || {
-                            shard.step(t, these, mine).map_err(|(i, e)| (at + i, e))
-                        }));
-                    }
-                    running
-                        .into_iter()
-                        .filter_map(|h| {
-                            let done = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-                            done.err()
-                        })
-                        .min_by_key(|(i, _)| *i)
-                })
-            });
-            if let Some((i, e)) = failed {
+            // Every action checked before any game moves.
+            py.detach(|| inner.choose(actions))
+                .map_err(|(i, r, a, legal)| {
+                    PyValueError::new_err(format!(
+                    "game {i}: action {a} is not legal for role {r}: the legal ones are {legal:?}"
+                ))
+                })?;
+            if let Some((i, e)) = py.detach(|| inner.play()) {
                 return Err(game_error_at(py, e, &format!("game {i}: ")));
             }
-            let rewards: Vec<u8> = rewards.iter().flat_map(|r| r.to_le_bytes()).collect();
             PyTuple::new(
                 py,
                 [
-                    bytes(py, &obs),
-                    bytes(py, &masks),
-                    bytes(py, &rewards),
-                    bytes(py, &ends),
+                    bytes(py, &inner.obs),
+                    bytes(py, &inner.masks),
+                    bytes(py, &inner.rewards),
+                    bytes(py, &inner.ends),
                 ],
             )
+        })
+    }
+
+    /// One action per game and role, drawn uniformly among those that
+    /// ``masks`` (uint8, games × roles × width, C order) marks with a
+    /// non-zero byte (0 where none is), by a generator seeded with
+    /// ``seed``: little-endian int64 bytes.
+    fn random_actions<'py>(
+        &self,
+        py: Python<'py>,
+        masks: &Bound<'py, PyAny>,
+        seed: u64,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        guard(py, || {
+            let (n, roles, width) = {
+                let inner = self.lock();
+                (inner.n, inner.tables.roles, inner.tables.width)
+            };
+            let buffer = PyBuffer::<u8>::get(masks)?;
+            if buffer.item_count() != n * roles * width {
+                return Err(PyValueError::new_err(format!(
+                    "masks: {n} x {roles} x {width} uint8, not {} bytes",
+                    buffer.item_count()
+                )));
+            }
+            // A copy (a few bytes a game): read in C order whatever the
+            // array's strides.
+            let cells = buffer.to_vec(py)?;
+            let mut rng = Pcg64::seed_from_u64(seed);
+            let mut out = Vec::with_capacity(n * roles * 8);
+            for i in 0..n * roles {
+                let row = &cells[i * width..(i + 1) * width];
+                out.extend_from_slice(&(pick(row, &mut rng) as i64).to_le_bytes());
+            }
+            Ok(PyBytes::new(py, &out))
         })
     }
 }

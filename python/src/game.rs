@@ -1,7 +1,7 @@
 //! `gdl.Game`, `gdl.load` and `gdl.loads`: a loaded rules file and the
 //! questions it answers.
 
-use crate::errors::{game_error, load_error};
+use crate::errors::{game_error, load_error, obj, raise};
 use crate::guard;
 use crate::terms::py_to_text;
 use crate::values::{Diagnostic, Move, State};
@@ -503,17 +503,24 @@ impl Game {
     /// Stops at a terminal state or after ``max_steps`` joint moves, and
     /// raises what ``gdl trace`` reports (a role without a legal move, a
     /// terminal state without goals). A list of tuples of ``Move`` in role
-    /// order; replay them with ``next_state``.
-    #[pyo3(signature = (seed=0, max_steps=1000))]
+    /// order; replay them with ``next_state``. The moves it keeps are
+    /// counted against a memory budget: ``max_memory`` bytes when given,
+    /// else the game's; a game longer than fits raises ``LimitError``.
+    #[pyo3(signature = (seed=0, max_steps=1000, max_memory=None))]
     fn random_game<'py>(
         &self,
         py: Python<'py>,
         seed: u64,
         max_steps: usize,
+        max_memory: Option<usize>,
     ) -> PyResult<Vec<Bound<'py, PyTuple>>> {
         guard(py, || {
-            let played = {
+            let (played, most, budget) = {
                 let mut game = self.lock();
+                let budget = max_memory.unwrap_or(game.limits().max_memory);
+                // The joint moves that fit: a game cut short one past them
+                // is over the budget.
+                let most = budget / trace_step_bytes(game.roles().len());
                 let mut player = RandomPlayer::new(seed);
                 let mut played: Vec<Vec<gdl::Move>> = Vec::new();
                 let mut record = |game: &mut gdl::Game, state: &gdl::State| {
@@ -522,11 +529,27 @@ impl Game {
                     Ok(joint)
                 };
                 let start = game.initial_state();
-                let stop = gdl::Stop::steps(max_steps);
+                let stop = gdl::Stop::steps(max_steps.min(most.saturating_add(1)));
                 let ended = game.play(&start, &mut record, stop);
-                ended.map(|_| played).map_err(|(_, e)| e)
+                (ended.map(|_| played).map_err(|(_, e)| e), most, budget)
             };
             let played = played.map_err(|e| game_error(py, e))?;
+            if played.len() > most {
+                let message = format!(
+                    "random_game(seed={seed}) went on past {most} joint moves, more than its \
+                     moves may keep under the memory budget of {} (max_memory): lower \
+                     max_steps, or raise the budget of this call with \
+                     random_game(..., max_memory=...) or of every call with \
+                     gdl.load(..., limits={{\"max_memory\": ...}})",
+                    gdl::human_bytes(budget)
+                );
+                let attributes = [
+                    ("limit", obj(py, gdl::LimitKind::Memory.name())),
+                    ("value", obj(py, budget)),
+                    ("relation", obj(py, "the moves of a random game")),
+                ];
+                return Err(raise(py, "LimitError", message, &attributes));
+            }
             played
                 .iter()
                 .map(|j| PyTuple::new(py, self.py_moves(py, j)?))
@@ -800,4 +823,14 @@ fn load_options(
         }
     }
     Ok((gdl::LoadOptions { limits: l, engine }, asked))
+}
+
+/// The bytes a joint move of a game of `roles` roles takes in
+/// `random_game`, over-estimated: its list in Rust and its slot in the
+/// list of lists (which doubles as it grows), then its Python tuple and
+/// list slot (the `Move` objects are the game's, shared).
+fn trace_step_bytes(roles: usize) -> usize {
+    let rust = 3 * std::mem::size_of::<Vec<gdl::Move>>() + (4 * roles + 24).max(32);
+    let python = 56 + 8 * roles + 16;
+    rust + python
 }

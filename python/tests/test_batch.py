@@ -106,3 +106,50 @@ def test_bad_actions_and_arguments(rules, tictactoe):
         Batch(bare, 2)
     with pytest.raises(gdl.LimitError, match="max_memory"):
         Batch(tictactoe, 2**40)
+
+
+@pytest.mark.parametrize("name", ["connect_four.gdl", "breakthrough.gdl"])
+def test_random_actions_pick_legal_actions_uniformly(rules, name):
+    # Connect four's masks are 8 wide, breakthrough's wider than a word.
+    b = Batch(gdl.load(rules / name), 5)
+    _, masks = b.reset()
+    rng = np.random.default_rng(1)
+    counts = np.zeros((b.n, b.roles, b.width), int)
+    draws = 2000
+    for _ in range(draws):
+        a = b.random_actions(masks, rng)
+        assert a.shape == (b.n, b.roles) and a.dtype == np.int64
+        counts[np.arange(b.n)[:, None], np.arange(b.roles)[None, :], a] += 1
+    # Only marked actions, each of them drawn about as often.
+    assert not counts[masks == 0].any()
+    legal = masks.sum(axis=2)
+    expected = draws / legal[..., None]
+    marked = masks == 1
+    assert (counts[marked] > 0.5 * np.broadcast_to(expected, counts.shape)[marked]).all()
+    assert (counts[marked] < 1.5 * np.broadcast_to(expected, counts.shape)[marked]).all()
+    # The same generator state, the same actions; the result is writable.
+    again = b.random_actions(masks, np.random.default_rng(7))
+    assert (again == b.random_actions(masks, np.random.default_rng(7))).all()
+    again[0, 0] = 0
+    # Masks of another dtype count what is not zero; none marked: 0.
+    assert (b.random_actions(masks.astype(bool), rng) < b.width).all()
+    assert not b.random_actions(np.zeros_like(masks), rng).any()
+    with pytest.raises(ValueError, match="shape"):
+        b.random_actions(masks[:2], rng)
+    # Stepping with them plays legal moves throughout.
+    for _ in range(50):
+        _, masks, _, _ = b.step(b.random_actions(masks, rng))
+
+
+def test_a_batch_over_its_memory_budget_is_refused(rules):
+    game = gdl.load(rules / "connect_four.gdl")
+    with pytest.raises(gdl.LimitError) as caught:
+        Batch(game, 10**6, max_memory=1 << 20)
+    e = caught.value
+    assert e.limit == "memory" and e.value == 1 << 20, str(e)
+    assert "Batch(1000000)" in str(e) and "max_memory=" in str(e), str(e)
+    # A budget that is the game's own, from gdl.load.
+    small = gdl.load(rules / "connect_four.gdl", limits={"max_memory": 1 << 20})
+    with pytest.raises(gdl.LimitError, match=r'limits=\{"max_memory": \.\.\.\}'):
+        Batch(small, 10**6)
+    assert Batch(small, 10, max_memory=1 << 30).n == 10

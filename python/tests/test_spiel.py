@@ -130,6 +130,60 @@ def test_rl_environment(ttt):
     assert sorted(step.rewards) in ([-1.0, 1.0], [0.0, 0.0])
 
 
+@pytest.mark.parametrize("name", ["tictactoe", "rps"])
+def test_rllib_open_spiel_env(ttt, name):
+    # RLlib's own wrapper, unchanged, on a gdl game loaded by pyspiel:
+    # reset, step with legal actions to the end (a sequential game one
+    # player at a time, a simultaneous one all at once), returns at the end.
+    from ray.rllib.env.wrappers.open_spiel import OpenSpielEnv
+
+    game = ttt if name == "tictactoe" else pyspiel.load_game("gdl", {"rules": str(RPS)})
+    env = OpenSpielEnv(game)
+    assert env.agents == list(range(game.num_players()))
+    size = game.observation_tensor_size()
+    obs, infos = env.reset()
+    rng = random.Random(5)
+    played = []
+    done = False
+    while not done:
+        s = env.state
+        assert all(o.shape == (size,) and o.dtype == np.float32 for o in obs.values())
+        if s.is_simultaneous_node():
+            assert sorted(obs) == env.agents
+            action = {p: rng.choice(s.legal_actions(p)) for p in env.agents}
+        else:
+            assert list(obs) == [s.current_player()]
+            action = {s.current_player(): rng.choice(s.legal_actions())}
+        played.append(action)
+        obs, rewards, terminateds, truncateds, infos = env.step(action)
+        done = terminateds["__all__"]
+        assert not truncateds["__all__"]
+    assert obs == {} and env.state.is_terminal()
+    assert [rewards[p] for p in env.agents] == env.state.returns()
+    # The same actions through OpenSpiel's state API give the same end.
+    s = game.new_initial_state()
+    for action in played:
+        if s.is_simultaneous_node():
+            s.apply_actions([action[p] for p in env.agents])
+        else:
+            s.apply_action(action[s.current_player()])
+    assert s.returns() == env.state.returns()
+    if name == "tictactoe":
+        # An action that is not legal: RLlib catches OpenSpiel's error,
+        # plays a legal action instead and gives the player a penalty.
+        env.reset()
+        _, rewards, _, _, _ = env.step({0: 9})  # noop, not x's
+        assert rewards[0] == pytest.approx(-0.1) and len(env.state.history()) == 1
+
+
+def test_illegal_actions_are_spiel_errors(ttt):
+    s = ttt.new_initial_state()
+    for bad in (9, 99):
+        with pytest.raises(pyspiel.SpielError) as caught:
+            s.apply_action(bad)
+        assert isinstance(caught.value, ValueError)
+
+
 def test_pickling_games_and_states(ttt):
     s = ttt.new_initial_state()
     for a in [4, 0]:

@@ -94,6 +94,15 @@ fn compare(file: &str, games: usize, seed: u64) {
                 assert_eq!(stepper_moves(&game, &fresh), moves, "{at}: set_state");
                 assert_eq!(fresh.state(), stepper.state(), "{at}: set_state");
             }
+            for r in 0..moves.len() {
+                let by_entry: Vec<Move> = (stepper.legal_entries(r))
+                    .map(|e| stepper.move_table(r)[e])
+                    .collect();
+                assert_eq!(by_entry, stepper.legal_moves(r), "{at}: legal entries");
+                let table = stepper.move_table(r).len();
+                let legal = (0..=table).filter(|&e| stepper.is_legal_entry(r, e));
+                assert!(legal.eq(stepper.legal_entries(r)), "{at}: is_legal_entry");
+            }
             let joint: Vec<Move> = (0..moves.len())
                 .map(|r| stepper.nth_legal(r, rng.gen_range(0..stepper.legal_count(r))))
                 .collect();
@@ -102,7 +111,15 @@ fn compare(file: &str, games: usize, seed: u64) {
                 .iter()
                 .map(|t| oracle.parse_move(t).unwrap())
                 .collect();
-            stepper.play(&joint).unwrap();
+            // Every other step by the moves' entries in the move tables.
+            if step % 2 == 1 {
+                let entries: Vec<usize> = (joint.iter().enumerate())
+                    .map(|(r, m)| stepper.move_table(r).iter().position(|x| x == m).unwrap())
+                    .collect();
+                stepper.play_entries(&entries);
+            } else {
+                stepper.play(&joint).unwrap();
+            }
             state = oracle.next_state(&state, &oracle_joint).unwrap();
         }
     }
@@ -363,4 +380,20 @@ fn play_nth_refuses_an_index_past_the_legal_moves() {
     let mut s = game.stepper().unwrap();
     // xplayer has 9 moves (0 to 8), oplayer only noop.
     s.play_nth(&[9, 0]);
+}
+
+#[test]
+#[cfg_attr(miri, ignore)]
+#[should_panic(expected = "of its move table is not a legal move")]
+fn play_entries_refuses_a_move_that_is_not_legal() {
+    let game = load("rules/tictactoe.gdl");
+    let mut s = game.stepper().unwrap();
+    // At the start oplayer has only noop: the rest of its table (its
+    // marks) is not legal, nor any entry past the table's end.
+    assert_eq!(s.legal_entries(1).count(), 1);
+    let table = s.move_table(1).len();
+    assert!(!s.is_legal_entry(1, table) && !s.is_legal_entry(1, usize::MAX));
+    let bad = (0..table).find(|&e| !s.is_legal_entry(1, e)).unwrap();
+    let x = s.legal_entries(0).next().unwrap();
+    s.play_entries(&[x, bad]);
 }

@@ -512,10 +512,23 @@ impl Stepper {
     /// The facts of the position, on the ground rules (see `is_off`),
     /// without building a `State`.
     pub(crate) fn holding(&self) -> impl Iterator<Item = TermId> + '_ {
+        // The bits of the `true` atoms set, a word at a time: a position
+        // holds a few of the facts it could, and an observation of every
+        // step reads them.
         let t = &*self.tables;
-        (0..t.true_facts.len() as u32)
-            .filter(move |&l| self.eval.holds(t.first_true + l))
-            .map(move |l| t.true_facts[l as usize])
+        self.true_bits
+            .iter()
+            .enumerate()
+            .flat_map(move |(w, &word)| {
+                let mut bits = word;
+                std::iter::from_fn(move || {
+                    (bits != 0).then(|| {
+                        let local = w * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        t.true_facts[local]
+                    })
+                })
+            })
     }
 
     /// Whether the position is terminal.
@@ -551,10 +564,27 @@ impl Stepper {
             })
     }
 
-    /// The entries of role number `role`'s legal moves in its move table,
-    /// in the order of `Game::legal_moves`: one pass over the bitset, so
-    /// that listing them all costs their number, not its square.
-    fn legal_entries(&self, role: usize) -> impl Iterator<Item = usize> + '_ {
+    /// The move table of role number `role`: every move the ground rules
+    /// can make legal for it, in the order of `Game::legal_moves`. The
+    /// entries of [`Stepper::legal_entries`], [`Stepper::is_legal_entry`]
+    /// and [`Stepper::play_entries`] are places in it; it is the same for
+    /// every stepper of a game and of its clones.
+    pub fn move_table(&self, role: usize) -> &[Move] {
+        &self.tables.roles[role].moves
+    }
+
+    /// Whether the move at `entry` of role number `role`'s move table (see
+    /// [`Stepper::move_table`]) is legal now (false past the table's end).
+    pub fn is_legal_entry(&self, role: usize, entry: usize) -> bool {
+        entry < self.tables.roles[role].moves.len()
+            && self.legal_word(role, entry / 64) >> (entry % 64) & 1 == 1
+    }
+
+    /// The entries in role number `role`'s move table (see
+    /// [`Stepper::move_table`]) of its legal moves, in the order of
+    /// `Game::legal_moves`: one pass over the bitset, so that listing them
+    /// all costs their number, not its square, and nothing is allocated.
+    pub fn legal_entries(&self, role: usize) -> impl Iterator<Item = usize> + '_ {
         (0..words(self.tables.roles[role].moves.len())).flat_map(move |w| {
             let mut bits = self.legal_word(role, w);
             std::iter::from_fn(move || {
@@ -760,9 +790,35 @@ impl Stepper {
     /// its role's `legal_count`.
     pub fn play_nth(&mut self, k: &[usize]) {
         assert_eq!(k.len(), self.tables.roles.len(), "one move per role");
+        self.play_by(|s, role| s.nth_entry(role, k[role]));
+    }
+
+    /// Plays the joint move whose moves are at `entries[i]` in the move
+    /// table of each role `i` (see [`Stepper::move_table`]): for callers
+    /// that number a role's moves once and read the legal ones with
+    /// [`Stepper::legal_entries`]. The position must not be terminal.
+    ///
+    /// # Panics
+    ///
+    /// When `entries` does not have one entry per role, or the move at an
+    /// entry is not legal ([`Stepper::is_legal_entry`]).
+    pub fn play_entries(&mut self, entries: &[usize]) {
+        assert_eq!(entries.len(), self.tables.roles.len(), "one move per role");
+        for (role, &e) in entries.iter().enumerate() {
+            assert!(
+                self.is_legal_entry(role, e),
+                "role {role}: entry {e} of its move table is not a legal move"
+            );
+        }
+        self.play_by(|_, role| entries[role] as u32);
+    }
+
+    /// Plays the joint move of the entry `entry(self, role)` of each role's
+    /// move table, each legal: `play_nth` and `play_entries`.
+    fn play_by(&mut self, entry: impl Fn(&Stepper, usize) -> u32) {
         self.known = None;
-        for (role, &k) in k.iter().enumerate() {
-            let entry = self.nth_entry(role, k);
+        for role in 0..self.tables.roles.len() {
+            let entry = entry(self, role);
             let does = self.tables.roles[role].does[entry as usize];
             let old = self.played[role];
             if old != does {
