@@ -60,7 +60,7 @@ export function drawPlots(parent: HTMLElement, result: any) {
     width,
     height: 300,
     x: { type: logX ? "log" : "linear", label: "search iterations a move (both players)", ticks: result.strengths.map((s: any) => s.iterations), tickFormat: "~s" },
-    y: { domain: [0, 1], label: "share of games", grid: true, percent: true },
+    y: { domain: [0, 1], label: "share of games", grid: true, tickFormat: ".0%" },
     color: { legend: true },
     marks: [
       Plot.ruleX(wins, { x: "iterations", y1: "low", y2: "high", stroke: "role", strokeWidth: 2, dx: 0 }),
@@ -99,7 +99,7 @@ export function drawPlots(parent: HTMLElement, result: any) {
       width,
       height: Math.max(160, 22 * result.first_moves.length * result.roles.length + 60),
       marginLeft: 140,
-      x: { domain: [0, 1], label: "win rate", percent: true, grid: true },
+      x: { domain: [0, 1], label: "win rate", grid: true, tickFormat: ".0%" },
       y: { label: null },
       fy: { label: null },
       color: { legend: true },

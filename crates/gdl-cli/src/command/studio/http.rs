@@ -87,6 +87,18 @@ impl Guard {
     }
 }
 
+/// Makes a write to a closed connection (a browser gone) or a closed
+/// standard output (the terminal that started the studio) an error to
+/// take rather than SIGPIPE, whose default action ends the process.
+pub fn ignore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: signal(2) with SIG_IGN changes no memory; it only sets the
+    // action of a signal.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+}
+
 /// Serves the studio on `listener` until the process ends.
 pub fn serve(
     listener: std::net::TcpListener,
@@ -94,15 +106,6 @@ pub fn serve(
     token: String,
     api: Api,
 ) -> Result<ExitCode, Failure> {
-    // A reply written to a connection the browser has closed raises
-    // SIGPIPE, which would end the process: the write's error is taken
-    // instead.
-    #[cfg(unix)]
-    // SAFETY: signal(2) with SIG_IGN changes no memory; it only sets the
-    // action of a signal.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
-    }
     let cannot = |e: std::io::Error| Failure::Io(format!("cannot serve: {e}"));
     listener.set_nonblocking(true).map_err(cannot)?;
     let runtime = tokio::runtime::Builder::new_current_thread()

@@ -78,11 +78,16 @@ pub fn studio(args: StudioArgs) -> Result<ExitCode, Failure> {
         IpAddr::V6(ip) => format!("[{ip}]:{}", address.port()),
         IpAddr::V4(ip) => format!("{ip}:{}", address.port()),
     };
-    println!(
-        "gdl studio: {} at http://{shown}/?token={token}",
+    // What is printed goes to a terminal, or to a reader that may go
+    // away: the server goes on either way.
+    http::ignore_sigpipe();
+    let mut out = std::io::stdout();
+    let _ = writeln!(
+        out,
+        "gdl studio: {} at http://{shown}/?token={token}\n\
+         open that address in a browser; Ctrl-C stops the studio",
         super::file_name(&args.file)
     );
-    println!("open that address in a browser; Ctrl-C stops the studio");
-    let _ = std::io::stdout().flush();
+    let _ = out.flush();
     http::serve(listener, address, token, api::Api::new(studio))
 }
