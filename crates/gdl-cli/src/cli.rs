@@ -81,6 +81,8 @@ pub enum Command {
     Player(command::player::PlayerArgs),
     /// Run matches between built-in and HTTP players, as a game manager.
     Match(command::match_cmd::MatchArgs),
+    /// Write, see, play and test a game in the browser: a local web page.
+    Studio(command::studio::StudioArgs),
     /// Print the completion script of a shell (bash, zsh, fish, ...).
     Completions(command::generate::CompletionsArgs),
     /// Print the manual page of gdl (roff), or write every page to a folder.
@@ -109,6 +111,7 @@ impl Command {
             Command::Analyse(a) => command::analyse::analyse(a),
             Command::Player(a) => command::player::player(a),
             Command::Match(a) => command::match_cmd::run(a),
+            Command::Studio(a) => command::studio::studio(a),
             Command::Completions(a) => command::generate::completions(a, Args::command()),
             Command::Manpage(a) => command::generate::manpage(a, Args::command()),
         }

@@ -232,9 +232,9 @@ fn bounded(command: &mut Command) -> bool {
             args.max_steps = args.max_steps.min(MAX_STEPS);
             true
         }
-        // It serves the network until it is stopped; `lsp` serves an
+        // They serve the network until they are stopped; `lsp` serves an
         // editor on standard input until it exits.
-        Command::Player(_) | Command::Lsp(_) => false,
+        Command::Player(_) | Command::Studio(_) | Command::Lsp(_) => false,
         // It writes only files named without `/`: in the scratch folder.
         Command::Fmt(_) => true,
         Command::Check(_)

@@ -35,6 +35,7 @@ mod cli_player_bounds;
 mod cli_record;
 mod cli_shell;
 mod cli_stats;
+mod cli_studio;
 mod cli_trace;
 
 mod brazilian_draughts;

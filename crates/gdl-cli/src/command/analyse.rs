@@ -64,16 +64,19 @@ fn think_seconds(text: &str) -> Result<f64, String> {
 
 /// What one game of self-play showed.
 #[derive(Clone, Debug)]
-struct Played {
-    steps: usize,
+pub(crate) struct Played {
+    pub steps: usize,
     /// `None` when the step limit ended it.
-    goals: Option<Vec<u8>>,
+    pub goals: Option<Vec<u8>>,
     /// Per state before a joint move: each role's legal move count.
-    legal: Vec<Vec<usize>>,
+    pub legal: Vec<Vec<usize>>,
+    /// The first joint move, as text (empty when the initial state is
+    /// terminal).
+    pub first: Vec<String>,
 }
 
 /// Plays game `seed` with the search player in every seat.
-fn self_play(
+pub(crate) fn self_play(
     game: &mut Game,
     budget: Budget,
     seed: u64,
@@ -85,6 +88,7 @@ fn self_play(
         .map(|&r| SearchPlayer::new(game, r, budget, seed.wrapping_add(r.0 as u64)))
         .collect();
     let mut legal = Vec::new();
+    let mut first = Vec::new();
     // Each role's player chooses its move; the legal move counts are
     // kept.
     let mut choose = |game: &mut Game, state: &State| {
@@ -93,6 +97,9 @@ fn self_play(
         for (&role, player) in roles.iter().zip(&mut players) {
             counts.push(game.legal_moves(state, role)?.len());
             joint.push(player.choose(game, state)?);
+        }
+        if legal.is_empty() {
+            first = joint.iter().map(|&m| game.move_text(m)).collect();
         }
         legal.push(counts);
         for p in &mut players {
@@ -106,6 +113,7 @@ fn self_play(
         steps: played.steps,
         goals: played.goals,
         legal,
+        first,
     })
 }
 
@@ -209,7 +217,7 @@ pub struct Analysis {
 /// a long series holds no more than one game's (and a series stopped early
 /// has its figures).
 #[derive(Clone, Debug, Default)]
-struct Tally {
+pub(crate) struct Tally {
     /// Games played.
     games: usize,
     /// Games the step limit ended.
@@ -242,15 +250,20 @@ struct SeatTally {
 
 impl Tally {
     /// The tally of no game, of `roles` roles.
-    fn new(roles: usize) -> Tally {
+    pub(crate) fn new(roles: usize) -> Tally {
         Tally {
             seats: vec![SeatTally::default(); roles],
             ..Tally::default()
         }
     }
 
+    /// The games added.
+    pub(crate) fn games_played(&self) -> usize {
+        self.games
+    }
+
     /// Adds one game.
-    fn add(&mut self, p: &Played) {
+    pub(crate) fn add(&mut self, p: &Played) {
         self.games += 1;
         self.length_sum += p.steps as u128;
         self.min_length = Some(self.min_length.map_or(p.steps, |m| m.min(p.steps)));
@@ -283,7 +296,7 @@ impl Tally {
     }
 }
 
-fn analysis(
+pub(crate) fn analysis(
     rules: &str,
     roles: &[String],
     tally: &Tally,
@@ -502,16 +515,19 @@ mod tests {
                 steps: 2,
                 goals: Some(vec![100, 0]),
                 legal: vec![vec![3, 1], vec![1, 2]],
+                first: Vec::new(),
             },
             Played {
                 steps: 1,
                 goals: Some(vec![50, 50]),
                 legal: vec![vec![2, 1]],
+                first: Vec::new(),
             },
             Played {
                 steps: 4,
                 goals: None,
                 legal: vec![vec![1, 1]; 4],
+                first: Vec::new(),
             },
         ];
         let mut tally = Tally::new(2);

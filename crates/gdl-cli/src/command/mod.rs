@@ -16,6 +16,7 @@ pub mod random;
 pub mod record_cmd;
 pub mod review;
 pub mod stop;
+pub mod studio;
 pub mod test_cmd;
 pub mod trace_cmd;
 

@@ -76,7 +76,7 @@ pub struct Suite {
 /// How one game came out.
 #[derive(Serialize)]
 #[serde(rename_all = "kebab-case")]
-enum Outcome {
+pub(crate) enum Outcome {
     /// The rules give what was recorded.
     Passed,
     /// They differ.
@@ -87,12 +87,12 @@ enum Outcome {
 
 /// One game's result, as `--format json` prints it.
 #[derive(Serialize)]
-struct GameResult {
+pub(crate) struct GameResult {
     rules: String,
-    game: String,
-    outcome: Outcome,
+    pub game: String,
+    pub outcome: Outcome,
     /// The steps that differ (the earliest only, without `--all`).
-    differences: Vec<StepDifferences>,
+    pub differences: Vec<StepDifferences>,
     /// How many more steps differ than are listed.
     more: usize,
     /// Where the new version of a failing game was written, pending.
@@ -356,7 +356,7 @@ fn entries(folder: &Path) -> Result<Vec<PathBuf>, Failure> {
 
 /// The recorded games of a games folder: its JSON files (not the pending
 /// `.json.new`).
-fn games_in(folder: &Path) -> Result<Vec<PathBuf>, Failure> {
+pub(crate) fn games_in(folder: &Path) -> Result<Vec<PathBuf>, Failure> {
     Ok(entries(folder)?
         .into_iter()
         .filter(|p| extension(p) == Some("json") && p.is_file())
@@ -396,55 +396,87 @@ fn run_suite(suite: &Suite, args: &TestArgs, results: &mut Vec<GameResult>) -> R
         }
     };
     for game in &suite.games {
-        let name = game.display().to_string();
-        let mut r = GameResult {
-            rules: rules.clone(),
-            game: name.clone(),
-            outcome: Outcome::Failed,
-            differences: Vec::new(),
-            more: 0,
-            pending: None,
-            error: None,
-            roles: Vec::new(),
-        };
-        let record = match read_record(&read_file(game, &args.limits)?, &name, &args.limits) {
-            Ok(record) => record,
-            // The memory budget reached stops the run, as a file too large does.
-            Err(e @ Failure::Game(_)) => return Err(e),
-            Err(e) => {
-                let prefix = format!("{name}: ");
-                let message = e.message();
-                r.error = Some(message.strip_prefix(&prefix).unwrap_or(message).to_string());
-                show(&r, args.format, args.all);
-                results.push(r);
-                continue;
-            }
-        };
-        let compared = compare(&mut loaded.game, &record);
-        r.roles.clone_from(&compared.trace.roles);
-        let pending = pending_of(game);
-        if compared.passed() {
-            r.outcome = Outcome::Passed;
-            // A new version left from an earlier failure is stale now.
-            if pending.is_file() {
-                let _ = std::fs::remove_file(&pending);
-            }
-        } else {
-            let shown = if args.all { compared.steps.len() } else { 1 };
-            r.more = compared.steps.len() - shown;
-            r.differences = compared.steps[..shown].to_vec();
-            match new_version(&mut loaded, &record, &compared) {
-                Ok((trace, weakened)) => {
-                    let limit = args.limits.file_limit();
-                    keep(game, &trace, weakened, args.update, limit, &mut r)?;
-                }
-                Err(why) => r.error = Some(format!("no new version: {why}")),
-            }
-        }
-        show(&r, args.format, args.all);
-        results.push(r);
+        let tested = test_game(&mut loaded, game, &args.limits, args.all, args.update)?;
+        show(&tested.result, args.format, args.all);
+        results.push(tested.result);
     }
     Ok(())
+}
+
+/// One recorded game tested ([`test_game`]): its result, and the record
+/// and comparison when it could be read.
+pub(crate) struct Tested {
+    /// The result, as `--format json` prints it.
+    pub result: GameResult,
+    /// The game as recorded, when it could be read.
+    pub record: Option<Record>,
+    /// The record compared with the rules, when it could be read.
+    pub comparison: Option<Comparison>,
+}
+
+/// Tests one recorded game against the rules `loaded`: the earliest
+/// difference (with `all`, every one); a failing game's new version
+/// written beside it, pending (with `update`, in place). A record that
+/// cannot be read fails with its reason; the memory budget reached, or a
+/// file that cannot be read or written, is an error.
+pub(crate) fn test_game(
+    loaded: &mut super::Loaded,
+    game: &Path,
+    limits: &LimitArgs,
+    all: bool,
+    update: bool,
+) -> Result<Tested, Failure> {
+    let name = game.display().to_string();
+    let mut r = GameResult {
+        rules: loaded.name.clone(),
+        game: name.clone(),
+        outcome: Outcome::Failed,
+        differences: Vec::new(),
+        more: 0,
+        pending: None,
+        error: None,
+        roles: Vec::new(),
+    };
+    let record = match read_record(&read_file(game, limits)?, &name, limits) {
+        Ok(record) => record,
+        // The memory budget reached stops the run, as a file too large does.
+        Err(e @ Failure::Game(_)) => return Err(e),
+        Err(e) => {
+            let prefix = format!("{name}: ");
+            let message = e.message();
+            r.error = Some(message.strip_prefix(&prefix).unwrap_or(message).to_string());
+            return Ok(Tested {
+                result: r,
+                record: None,
+                comparison: None,
+            });
+        }
+    };
+    let compared = compare(&mut loaded.game, &record);
+    r.roles.clone_from(&compared.trace.roles);
+    let pending = pending_of(game);
+    if compared.passed() {
+        r.outcome = Outcome::Passed;
+        // A new version left from an earlier failure is stale now.
+        if pending.is_file() {
+            let _ = std::fs::remove_file(&pending);
+        }
+    } else {
+        let shown = if all { compared.steps.len() } else { 1 };
+        r.more = compared.steps.len() - shown;
+        r.differences = compared.steps[..shown].to_vec();
+        match new_version(loaded, &record, &compared) {
+            Ok((trace, weakened)) => {
+                keep(game, &trace, weakened, update, limits.file_limit(), &mut r)?;
+            }
+            Err(why) => r.error = Some(format!("no new version: {why}")),
+        }
+    }
+    Ok(Tested {
+        result: r,
+        record: Some(record),
+        comparison: Some(compared),
+    })
 }
 
 /// The new version of a failing recorded game, as the current rules play

@@ -258,6 +258,50 @@ struct CellFact {
     content: String,
 }
 
+/// A state drawn as a grid ([`Board::grid`]): its squares row by row from
+/// the top rank, left to right, with the coordinates and the facts that
+/// are not cells.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Grid {
+    /// The files, left to right, in lower case (as cells are keyed).
+    pub files: Vec<String>,
+    /// The ranks, top to bottom, in lower case.
+    pub ranks: Vec<String>,
+    /// The files as the rules file writes them.
+    pub file_labels: Vec<String>,
+    /// The ranks as the rules file writes them.
+    pub rank_labels: Vec<String>,
+    /// The squares, a row a rank (top first), a square a file.
+    pub rows: Vec<Vec<Square>>,
+    /// The square numbers (`;! numbers`), laid out as `rows`.
+    pub numbers: Vec<Vec<Option<usize>>>,
+    /// How each content met so far is shown: (shown, content), by content.
+    pub legend: Vec<(String, String)>,
+    /// The facts of the state that are not cells, in natural order.
+    pub others: Vec<String>,
+}
+
+/// One square of a [`Grid`].
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Square {
+    /// A piece: its content as the fact writes it, and as it is shown
+    /// (abbreviated, or as a `;! piece` annotation says).
+    Piece {
+        /// The content.
+        content: String,
+        /// How it is shown.
+        shown: String,
+    },
+    /// An empty square (drawn `.`).
+    Empty,
+    /// A hole: no square there (drawn `#`).
+    Hole,
+    /// A square of the colour no piece uses, or without a number (drawn
+    /// blank).
+    Unused,
+}
+
 /// Draws states of one game. Create it with the rules file's [`BoardSpec`],
 /// show it each state met with [`Board::observe`], draw with [`Board::draw`].
 #[derive(Clone, Debug, Default)]
@@ -460,11 +504,108 @@ impl Board {
     /// Draws a state (its facts in KIF): the grid when the state has cells,
     /// then the other facts; the facts one per line otherwise.
     pub fn draw(&self, facts: &[String]) -> String {
+        let Some(grid) = self.grid(facts) else {
+            let mut facts = facts.to_vec();
+            natural_sort(&mut facts);
+            return facts.iter().map(|f| format!("{f}\n")).collect();
+        };
+        let (files, ranks) = (&grid.files, &grid.ranks);
+        let width = (grid.rows.iter().flatten())
+            .filter_map(|square| match square {
+                Square::Piece { shown, .. } => Some(shown),
+                _ => None,
+            })
+            .chain(grid.legend.iter().map(|(shown, _)| shown))
+            .chain(files.iter())
+            .map(|s| s.chars().count())
+            .max()
+            .unwrap_or(1);
+        let rank_width = ranks.iter().map(|r| r.chars().count()).max().unwrap_or(1);
+        // Rows of cells (and of their numbers) between two header rows.
+        let bytes = (ranks.len().saturating_add(2))
+            .saturating_mul(files.len().saturating_mul(width.saturating_add(1)))
+            .saturating_add(ranks.len().saturating_mul(2 * rank_width + 4));
+        if bytes > MAX_GRID_BYTES {
+            let mut facts = facts.to_vec();
+            natural_sort(&mut facts);
+            let mut out = format!(
+                "(a board of {} files and {} ranks, cells {width} characters wide, is too \
+                 large to draw; its facts follow)\n",
+                files.len(),
+                ranks.len()
+            );
+            out.extend(facts.iter().map(|f| format!("{f}\n")));
+            return out;
+        }
+        let number_width = (grid.numbers.iter().flatten().flatten())
+            .max()
+            .map_or(0, |n| n.to_string().len());
+        let numbered = grid.numbers.iter().flatten().any(Option::is_some);
+
+        let mut out = String::new();
+        let header = |out: &mut String| {
+            let _ = write!(out, "{:rank_width$} ", "");
+            let labels: Vec<String> = (grid.file_labels.iter())
+                .map(|f| format!("{f:<width$}"))
+                .collect();
+            let _ = writeln!(out, " {}", labels.join(" ").trim_end());
+        };
+        header(&mut out);
+        for (yi, row) in grid.rows.iter().enumerate() {
+            let line = out.len();
+            let label = &grid.rank_labels[yi];
+            let _ = write!(out, "{label:>rank_width$} ");
+            for square in row {
+                let text = match square {
+                    Square::Piece { shown, .. } => shown.as_str(),
+                    Square::Empty => ".",
+                    Square::Hole => "#",
+                    Square::Unused => " ",
+                };
+                let _ = write!(out, " {text:<width$}");
+            }
+            let _ = write!(out, "  {label}");
+            if numbered {
+                out.push_str("    ");
+                for number in &grid.numbers[yi] {
+                    match number {
+                        Some(n) => {
+                            let _ = write!(out, " {n:>number_width$}");
+                        }
+                        None => {
+                            let _ = write!(out, " {:number_width$}", "");
+                        }
+                    }
+                }
+            }
+            // The end of this line, not the whole drawing (quadratic).
+            let end = line + out[line..].trim_end().len();
+            out.truncate(end);
+            out.push('\n');
+        }
+        header(&mut out);
+        let legend: Vec<String> = (grid.legend.iter())
+            .filter(|(shown, content)| content != shown)
+            .map(|(shown, content)| format!("{shown} = {content}"))
+            .collect();
+        if !legend.is_empty() {
+            out.push_str(&wrap(&legend, ", "));
+        }
+        if !grid.others.is_empty() {
+            out.push_str(&wrap(&grid.others, " "));
+        }
+        out
+    }
+
+    /// A state (its facts in KIF) as a grid, square by square, for a
+    /// drawing of one's own (`gdl studio` draws it in a page); `None` when
+    /// the state is not drawn as a grid ([`Board::draw`] lists its facts).
+    pub fn grid(&self, facts: &[String]) -> Option<Grid> {
+        if self.relation.is_none() || self.spec.disabled {
+            return None;
+        }
         let mut facts = facts.to_vec();
         natural_sort(&mut facts);
-        if self.relation.is_none() || self.spec.disabled {
-            return facts.iter().map(|f| format!("{f}\n")).collect();
-        }
         let mut cells: BTreeMap<(String, String), String> = BTreeMap::new();
         let mut others = Vec::new();
         for f in &facts {
@@ -483,84 +624,82 @@ impl Board {
         let mut ranks = self.axis(&self.spec.ranks, |c| &c.1);
         ranks.reverse();
         let shown = self.abbreviations();
-        let width = shown
-            .values()
-            .chain(files.iter())
-            .map(|s| s.chars().count())
-            .max()
-            .unwrap_or(1);
-        let rank_width = ranks.iter().map(|r| r.chars().count()).max().unwrap_or(1);
-        // Rows of cells (and of their numbers) between two header rows.
-        let bytes = (ranks.len().saturating_add(2))
-            .saturating_mul(files.len().saturating_mul(width.saturating_add(1)))
-            .saturating_add(ranks.len().saturating_mul(2 * rank_width + 4));
-        if bytes > MAX_GRID_BYTES {
-            let mut out = format!(
-                "(a board of {} files and {} ranks, cells {width} characters wide, is too \
-                 large to draw; its facts follow)\n",
-                files.len(),
-                ranks.len()
-            );
-            out.extend(facts.iter().map(|f| format!("{f}\n")));
-            return out;
-        }
         let used_parity = self.used_parity(&files, &ranks);
         let numbers = self.numbering(&files, &ranks, used_parity);
-        let number_width = numbers.values().max().map_or(0, |n| n.to_string().len());
-
-        let mut out = String::new();
-        let header = |out: &mut String| {
-            let _ = write!(out, "{:rank_width$} ", "");
-            let labels: Vec<String> = (files.iter())
-                .map(|f| format!("{:<width$}", self.label(f)))
-                .collect();
-            let _ = writeln!(out, " {}", labels.join(" ").trim_end());
-        };
-        header(&mut out);
+        let mut rows = Vec::with_capacity(ranks.len());
+        let mut numbers_of_rows = Vec::with_capacity(ranks.len());
         for (yi, rank) in ranks.iter().enumerate() {
-            let line = out.len();
-            let _ = write!(out, "{:>rank_width$} ", self.label(rank));
+            let mut row = Vec::with_capacity(files.len());
+            let mut row_numbers = Vec::with_capacity(files.len());
             for (xi, file) in files.iter().enumerate() {
                 let key = (file.clone(), rank.clone());
-                let text = match cells.get(&key) {
-                    Some(c) if !self.is_empty(c) => shown.get(c).cloned().unwrap_or(c.clone()),
-                    Some(_) => ".".to_string(),
+                row.push(match cells.get(&key) {
+                    Some(c) if !self.is_empty(c) => Square::Piece {
+                        content: c.clone(),
+                        shown: shown.get(c).cloned().unwrap_or(c.clone()),
+                    },
+                    Some(_) => Square::Empty,
                     None => self.absent(&key, xi, ranks.len() - 1 - yi, used_parity),
-                };
-                let _ = write!(out, " {text:<width$}");
+                });
+                row_numbers.push(numbers.get(&key).copied());
             }
-            let _ = write!(out, "  {}", self.label(rank));
-            if !numbers.is_empty() {
-                out.push_str("    ");
-                for file in &files {
-                    match numbers.get(&(file.clone(), rank.clone())) {
-                        Some(n) => {
-                            let _ = write!(out, " {n:>number_width$}");
-                        }
-                        None => {
-                            let _ = write!(out, " {:number_width$}", "");
-                        }
-                    }
+            rows.push(row);
+            numbers_of_rows.push(row_numbers);
+        }
+        Some(Grid {
+            file_labels: files.iter().map(|f| self.label(f).to_string()).collect(),
+            rank_labels: ranks.iter().map(|r| self.label(r).to_string()).collect(),
+            files,
+            ranks,
+            rows,
+            numbers: numbers_of_rows,
+            legend: shown.into_iter().map(|(content, s)| (s, content)).collect(),
+            others,
+        })
+    }
+
+    /// The cells a move names, in the order it names them, as `(file,
+    /// rank)` of [`Grid::files`] and [`Grid::ranks`]: pairs of its
+    /// arguments that are a file and a rank, in the order the board's
+    /// relation gives its coordinates (`(move a 2 a 3)` names a2 then a3),
+    /// or square numbers on a board of numbered squares. Empty when it
+    /// names none, or when the board is not drawn as a grid.
+    pub fn move_cells(&self, grid: &Grid, text: &str) -> Vec<(String, String)> {
+        let Some(Kif::List(items)) = Kif::read_all(text).ok().and_then(|t| t.into_iter().next())
+        else {
+            return Vec::new();
+        };
+        let args: Vec<String> = (items.iter().skip(1))
+            .filter_map(|a| a.atom().map(str::to_ascii_lowercase))
+            .collect();
+        let mut cells = Vec::new();
+        if let (Some(_), Numbers::List(list)) = (self.spec.square, &self.spec.numbers) {
+            for a in &args {
+                if let Some(cell) = (a.parse::<usize>().ok())
+                    .and_then(|n| n.checked_sub(1))
+                    .and_then(|i| list.get(i))
+                {
+                    cells.push(cell.clone());
                 }
             }
-            // The end of this line, not the whole drawing (quadratic).
-            let end = line + out[line..].trim_end().len();
-            out.truncate(end);
-            out.push('\n');
+            return cells;
         }
-        header(&mut out);
-        let legend: Vec<String> = shown
-            .iter()
-            .filter(|(content, abbrev)| content != abbrev)
-            .map(|(content, abbrev)| format!("{abbrev} = {content}"))
-            .collect();
-        if !legend.is_empty() {
-            out.push_str(&wrap(&legend, ", "));
+        let file_first = self.spec.x <= self.spec.y;
+        let mut i = 0;
+        while i + 1 < args.len() {
+            let (file, rank) = if file_first {
+                (&args[i], &args[i + 1])
+            } else {
+                (&args[i + 1], &args[i])
+            };
+            if grid.files.contains(file) && grid.ranks.contains(rank) {
+                cells.push((file.clone(), rank.clone()));
+                i += 2;
+            } else {
+                i += 1;
+            }
         }
-        if !others.is_empty() {
-            out.push_str(&wrap(&others, " "));
-        }
-        out
+        cells
     }
 
     /// What to draw for a cell the state does not mention.
@@ -570,26 +709,25 @@ impl Board {
         xi: usize,
         yi: usize,
         parity: Option<usize>,
-    ) -> String {
+    ) -> Square {
         if self.holes.contains(key) {
-            return "#".into();
+            return Square::Hole;
         }
         // Cells named by square numbers: a cell without a number is unused.
         if let (Some(_), Numbers::List(_)) = (self.spec.square, &self.spec.numbers) {
             return if self.numbered.contains(key) {
-                "."
+                Square::Empty
             } else {
-                " "
-            }
-            .into();
+                Square::Unused
+            };
         }
         if parity.is_some_and(|p| (xi + yi) % 2 != p) {
-            return " ".into();
+            return Square::Unused;
         }
         if self.lists_empty && !self.seen.contains(key) {
-            return "#".into();
+            return Square::Hole;
         }
-        ".".into()
+        Square::Empty
     }
 
     /// The colour (parity of file index plus rank index, from the bottom

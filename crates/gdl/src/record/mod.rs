@@ -18,7 +18,7 @@ mod provenance;
 mod read;
 mod trace;
 
-pub use board::{Board, BoardSpec};
+pub use board::{Board, BoardSpec, Grid, Square};
 pub use provenance::{sha256_hex, Provenance};
 pub use read::{
     is_recorded_game, read_record, read_record_within, record_file, Record, RecordError,

@@ -1,0 +1,143 @@
+//! The recorded games of the rules file (`NAME.games/` beside it, the
+//! folder of `gdl test`): listed, replayed against the rules as `gdl test`
+//! replays them (a failing game's new version written beside it,
+//! pending), and each pending version accepted or rejected, game by game,
+//! as `gdl test --review` does.
+
+use super::session::{Answer, ApiError};
+use crate::command::record_cmd::games_folder;
+use crate::command::test_cmd::{games_in, pending_of, test_game, Outcome};
+use crate::command::{read_file, write_file, Existing, LimitArgs, Loaded};
+use crate::compare::Difference;
+use gdl::record::{Board, BoardSpec};
+use gdl::Game;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+/// The recorded games of the rules file `rules`, by file name.
+fn games(rules: &Path) -> Result<Vec<PathBuf>, ApiError> {
+    let folder = games_folder(rules);
+    if !folder.is_dir() {
+        return Ok(Vec::new());
+    }
+    games_in(&folder).map_err(|e| ApiError::failure(&e))
+}
+
+/// The file name of a path, as the page names a game.
+fn short(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// The recorded game the page names (a file name of the folder: nothing
+/// outside it is ever reached).
+pub fn find(rules: &Path, name: &str) -> Result<PathBuf, ApiError> {
+    games(rules)?
+        .into_iter()
+        .find(|g| short(g) == name)
+        .ok_or_else(|| {
+            ApiError::bad(format!(
+                "no recorded game {name:?} in {}",
+                games_folder(rules).display()
+            ))
+        })
+}
+
+/// `GET /api/tests`: the folder and its games, each with whether a new
+/// version of it is pending.
+pub fn list(rules: &Path) -> Answer {
+    let listed: Vec<Value> = games(rules)?
+        .iter()
+        .map(|g| json!({ "game": short(g), "pending": pending_of(g).is_file() }))
+        .collect();
+    Ok(json!({
+        "folder": games_folder(rules).display().to_string(),
+        "games": listed,
+    }))
+}
+
+/// `POST /api/tests/run`: every recorded game replayed against `game`
+/// (the rules as last saved that loaded), as `gdl test` does. Each failing
+/// game comes with its earliest difference: the state as recorded and as
+/// the rules now give it, each as facts and a board, and the moves and
+/// facts added and removed.
+pub fn run(rules: &Path, game: Game, name: String, text: &str, limits: &LimitArgs) -> Answer {
+    let (spec, _) = BoardSpec::from_source(text);
+    let mut loaded = Loaded {
+        game,
+        spec: spec.clone(),
+        name,
+    };
+    let mut results = Vec::new();
+    let (mut passed, mut failed) = (0, 0);
+    for path in games(rules)? {
+        let tested = test_game(&mut loaded, &path, limits, false, false)
+            .map_err(|e| ApiError::failure(&e))?;
+        let r = &tested.result;
+        let ok = matches!(r.outcome, Outcome::Passed);
+        if ok {
+            passed += 1;
+        } else {
+            failed += 1;
+        }
+        let mut value = serde_json::to_value(r).unwrap_or(Value::Null);
+        value["game"] = json!(short(&path));
+        if let (Some(first), Some(record), Some(comparison)) =
+            (r.differences.first(), &tested.record, &tested.comparison)
+        {
+            let recorded = (record.steps.get(first.step)).and_then(|s| s.state.clone());
+            let now = (comparison.trace.steps.get(first.step)).map(|s| s.state.clone());
+            let mut board = Board::new(spec.clone());
+            for facts in recorded.iter().chain(now.iter()) {
+                board.observe(facts);
+            }
+            let drawn = |facts: &Option<Vec<String>>| match facts {
+                Some(f) => json!({ "facts": f, "board": board.grid(f) }),
+                None => Value::Null,
+            };
+            let stops = first.differences.iter().any(Difference::stops);
+            value["earliest"] = json!({
+                "step": first.step,
+                "recorded": drawn(&recorded),
+                "rules": drawn(&now),
+                "stops": stops,
+            });
+        }
+        value["pending"] = json!(pending_of(&path).is_file());
+        results.push(value);
+    }
+    Ok(json!({
+        "folder": games_folder(rules).display().to_string(),
+        "passed": passed,
+        "failed": failed,
+        "games": results,
+    }))
+}
+
+/// `POST /api/tests/accept` (`accept`) or `reject`: the pending new
+/// version of one game replaces it, or is removed.
+pub fn decide(rules: &Path, name: &str, accept: bool, limits: &LimitArgs) -> Answer {
+    let game = find(rules, name)?;
+    let new = pending_of(&game);
+    if !new.is_file() {
+        return Err(ApiError::conflict(format!(
+            "{name} has no new version pending: run the tests first"
+        )));
+    }
+    if accept {
+        let text = read_file(&new, limits).map_err(|e| ApiError::failure(&e))?;
+        write_file(&game, text.as_bytes(), Existing::Replace).map_err(|e| ApiError::failure(&e))?;
+    }
+    std::fs::remove_file(&new)
+        .map_err(|e| ApiError::bad(format!("cannot remove {}: {e}", new.display())))?;
+    let mut answer = list(rules)?;
+    answer["decided"] = json!(if accept { "accepted" } else { "rejected" });
+    Ok(answer)
+}
+
+/// A recorded game's text, for the page to replay.
+pub fn text(rules: &Path, name: &str, limits: &LimitArgs) -> Result<String, ApiError> {
+    let game = find(rules, name)?;
+    read_file(&game, limits).map_err(|e| ApiError::failure(&e))
+}
