@@ -45,9 +45,12 @@ export function drawPlots(parent: HTMLElement, result: any) {
   }
   const width = Math.min(640, parent.clientWidth || 640);
   // Win rates against strength.
+  // Each role a little beside the strength, so that the intervals do not
+  // hide each other.
+  const n = result.roles.length;
   const wins = result.strengths.flatMap((s: any) =>
-    s.seats.map((seat: any) => ({
-      iterations: s.iterations,
+    s.seats.map((seat: any, i: number) => ({
+      iterations: s.iterations * (1 + 0.05 * (i - (n - 1) / 2)),
       role: seat.role,
       rate: (seat.wins as Rate).rate,
       low: (seat.wins as Rate).low,
@@ -59,6 +62,7 @@ export function drawPlots(parent: HTMLElement, result: any) {
   box(parent, "win-rates", "Win rate against the search player's strength (95% intervals)", Plot.plot({
     width,
     height: 300,
+    marginRight: 50,
     x: { type: logX ? "log" : "linear", label: "search iterations a move (both players)", ticks: result.strengths.map((s: any) => s.iterations), tickFormat: "~s" },
     y: { domain: [0, 1], label: "share of games", grid: true, tickFormat: ".0%" },
     color: { legend: true },

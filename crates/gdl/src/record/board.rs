@@ -302,6 +302,38 @@ pub enum Square {
     Unused,
 }
 
+/// What a grid is made of ([`Board::parts`]): the cells of the state by
+/// (file, rank), the other facts, the files and ranks (top first), how
+/// each content is shown.
+struct Parts {
+    cells: BTreeMap<(String, String), String>,
+    others: Vec<String>,
+    files: Vec<String>,
+    ranks: Vec<String>,
+    shown: BTreeMap<String, String>,
+}
+
+impl Parts {
+    /// The width of a cell and of a rank's label as text, and whether the
+    /// drawing would take more than [`MAX_GRID_BYTES`].
+    fn text_size(&self) -> (usize, usize, bool) {
+        let width = (self.shown.values())
+            .chain(self.files.iter())
+            .map(|s| s.chars().count())
+            .max()
+            .unwrap_or(1);
+        let rank_width = (self.ranks.iter())
+            .map(|r| r.chars().count())
+            .max()
+            .unwrap_or(1);
+        // Rows of cells (and of their numbers) between two header rows.
+        let bytes = (self.ranks.len().saturating_add(2))
+            .saturating_mul(self.files.len().saturating_mul(width.saturating_add(1)))
+            .saturating_add(self.ranks.len().saturating_mul(2 * rank_width + 4));
+        (width, rank_width, bytes > MAX_GRID_BYTES)
+    }
+}
+
 /// Draws states of one game. Create it with the rules file's [`BoardSpec`],
 /// show it each state met with [`Board::observe`], draw with [`Board::draw`].
 #[derive(Clone, Debug, Default)]
@@ -504,39 +536,25 @@ impl Board {
     /// Draws a state (its facts in KIF): the grid when the state has cells,
     /// then the other facts; the facts one per line otherwise.
     pub fn draw(&self, facts: &[String]) -> String {
-        let Some(grid) = self.grid(facts) else {
+        let Some(parts) = self.parts(facts) else {
             let mut facts = facts.to_vec();
             natural_sort(&mut facts);
             return facts.iter().map(|f| format!("{f}\n")).collect();
         };
-        let (files, ranks) = (&grid.files, &grid.ranks);
-        let width = (grid.rows.iter().flatten())
-            .filter_map(|square| match square {
-                Square::Piece { shown, .. } => Some(shown),
-                _ => None,
-            })
-            .chain(grid.legend.iter().map(|(shown, _)| shown))
-            .chain(files.iter())
-            .map(|s| s.chars().count())
-            .max()
-            .unwrap_or(1);
-        let rank_width = ranks.iter().map(|r| r.chars().count()).max().unwrap_or(1);
-        // Rows of cells (and of their numbers) between two header rows.
-        let bytes = (ranks.len().saturating_add(2))
-            .saturating_mul(files.len().saturating_mul(width.saturating_add(1)))
-            .saturating_add(ranks.len().saturating_mul(2 * rank_width + 4));
-        if bytes > MAX_GRID_BYTES {
+        let (width, rank_width, too_large) = parts.text_size();
+        if too_large {
             let mut facts = facts.to_vec();
             natural_sort(&mut facts);
             let mut out = format!(
                 "(a board of {} files and {} ranks, cells {width} characters wide, is too \
                  large to draw; its facts follow)\n",
-                files.len(),
-                ranks.len()
+                parts.files.len(),
+                parts.ranks.len()
             );
             out.extend(facts.iter().map(|f| format!("{f}\n")));
             return out;
         }
+        let grid = self.build(parts);
         let number_width = (grid.numbers.iter().flatten().flatten())
             .max()
             .map_or(0, |n| n.to_string().len());
@@ -601,6 +619,17 @@ impl Board {
     /// drawing of one's own (`gdl studio` draws it in a page); `None` when
     /// the state is not drawn as a grid ([`Board::draw`] lists its facts).
     pub fn grid(&self, facts: &[String]) -> Option<Grid> {
+        let parts = self.parts(facts)?;
+        if parts.text_size().2 {
+            return None;
+        }
+        Some(self.build(parts))
+    }
+
+    /// What a grid is made of, before its squares are laid out (which a
+    /// board too large to draw never is): `None` when the state is not
+    /// drawn as a grid.
+    fn parts(&self, facts: &[String]) -> Option<Parts> {
         if self.relation.is_none() || self.spec.disabled {
             return None;
         }
@@ -623,7 +652,24 @@ impl Board {
         let files = self.axis(&self.spec.files, |c| &c.0);
         let mut ranks = self.axis(&self.spec.ranks, |c| &c.1);
         ranks.reverse();
-        let shown = self.abbreviations();
+        Some(Parts {
+            cells,
+            others,
+            files,
+            ranks,
+            shown: self.abbreviations(),
+        })
+    }
+
+    /// The squares of a grid laid out.
+    fn build(&self, parts: Parts) -> Grid {
+        let Parts {
+            cells,
+            others,
+            files,
+            ranks,
+            shown,
+        } = parts;
         let used_parity = self.used_parity(&files, &ranks);
         let numbers = self.numbering(&files, &ranks, used_parity);
         let mut rows = Vec::with_capacity(ranks.len());
@@ -646,7 +692,7 @@ impl Board {
             rows.push(row);
             numbers_of_rows.push(row_numbers);
         }
-        Some(Grid {
+        Grid {
             file_labels: files.iter().map(|f| self.label(f).to_string()).collect(),
             rank_labels: ranks.iter().map(|r| self.label(r).to_string()).collect(),
             files,
@@ -655,7 +701,7 @@ impl Board {
             numbers: numbers_of_rows,
             legend: shown.into_iter().map(|(content, s)| (s, content)).collect(),
             others,
-        })
+        }
     }
 
     /// The cells a move names, in the order it names them, as `(file,
