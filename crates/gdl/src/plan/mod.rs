@@ -340,12 +340,18 @@ pub fn plan(
         listed[by_name[&c.head.name].0 as usize] = false;
     }
     listed[true_i] = true;
+    // The demand relations of `rewrite::demand` (`r?`: the questions asked
+    // of `r`), which no rules file can name (a name ending in `?`).
+    let asked: Vec<bool> = (relations.iter())
+        .map(|r| symbols.name(r.name).ends_with('?'))
+        .collect();
     let mut planner = Planner {
         terms,
         relations: &mut relations,
         by_name: &by_name,
         comp_of: &comp_of,
         listed: &listed,
+        asked: &asked,
         does: RelId(does_i as u32),
     };
     let mut plans = Vec::with_capacity(clauses.len());
@@ -396,6 +402,8 @@ struct Planner<'a> {
     comp_of: &'a [usize],
     /// Per relation: given by facts alone, no rule (or `true`).
     listed: &'a [bool],
+    /// Per relation: a demand relation, the questions asked of another.
+    asked: &'a [bool],
     /// `does/2`, which holds one fact per role.
     does: RelId,
 }
@@ -519,8 +527,12 @@ impl Planner<'_> {
         // A literal's rank changes only when one of its variables is bound,
         // so each is ranked again then, and the best is kept at the top of
         // a heap: linear in the body's size but for the heap's logarithm.
-        let (comp_of, listed, does) = (self.comp_of, self.listed, self.does);
-        let rank = |i: usize, bound: &[bool]| rank(i, &lits[i], bound, comp_of, listed, does, own);
+        let (comp_of, does) = (self.comp_of, self.does);
+        let kinds = Kinds {
+            listed: self.listed,
+            asked: self.asked,
+        };
+        let rank = |i: usize, bound: &[bool]| rank(i, &lits[i], bound, comp_of, kinds, does, own);
         for (i, l) in lits.iter().enumerate() {
             if matches!(l, Lit::Pos(..)) && !order.placed[i] {
                 order.rank(i, rank(i, &order.bound));
@@ -592,19 +604,34 @@ impl Planner<'_> {
     }
 }
 
+/// What [`rank`] knows of each relation beside its stratum.
+#[derive(Clone, Copy)]
+struct Kinds<'a> {
+    /// Given by facts alone, no rule (or `true`).
+    listed: &'a [bool],
+    /// A demand relation (`r?`).
+    asked: &'a [bool],
+}
+
 /// How good a positive literal is to join next, given what is bound: one
 /// with every argument bound first (it matches one fact or none), then
-/// `does` (one fact per role), then one that shares a bound variable, then one of the
-/// clause's own stratum `own`, then the most bound argument positions
-/// and the fewest new variables, then one given by facts alone or the
-/// state (`listed`: a table like `succ` has a row or two per key where a
-/// derived relation like `lt` has hundreds), then the first written.
+/// `does` (one fact per role), then one that shares a bound variable, then
+/// a demand relation (`asked`: the questions asked of the rule's head, few
+/// where the relation whole is many, as a top-down prover starts from
+/// what the question binds: chess's `(threatened_with_capture ...)` asked
+/// a few dozen questions a state, joined after the knights' moves from
+/// every square it looked at 14,000 candidate facts a state for 7), then
+/// one of the clause's own stratum `own`, then the most bound argument
+/// positions and the fewest new variables, then one given by facts alone
+/// or the state (`listed`: a table like `succ` has a row or two per key
+/// where a derived relation like `lt` has hundreds), then the first
+/// written.
 fn rank(
     i: usize,
     l: &Lit,
     bound: &[bool],
     comp_of: &[usize],
-    listed: &[bool],
+    kinds: Kinds<'_>,
     does: RelId,
     own: Option<usize>,
 ) -> Option<Rank> {
@@ -621,15 +648,16 @@ fn rank(
         f == 0,
         *rel == does,
         joined,
+        kinds.asked[rel.0 as usize],
         recursive,
         b * 4 - f,
-        listed[rel.0 as usize],
+        kinds.listed[rel.0 as usize],
         -(i as i64),
     ))
 }
 
 /// The rank of a positive literal in [`rank`]; greater is better.
-type Rank = (bool, bool, bool, bool, i64, bool, i64);
+type Rank = (bool, bool, bool, bool, bool, i64, bool, i64);
 
 /// The state of ordering one body: what is bound and placed, the literals
 /// each variable occurs in, the filters waiting for variables, and the

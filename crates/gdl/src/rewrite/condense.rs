@@ -44,6 +44,23 @@ use rustc_hash::FxHashSet;
 /// module's documentation), or `None` when no rule has a group to split
 /// off. New relation names are interned into `symbols`.
 pub fn condense(clauses: &[Clause], symbols: &mut Symbols) -> Option<Vec<Clause>> {
+    condense_with(clauses, symbols, false)
+}
+
+/// [`condense`], and then each rule's chains of conditions cut where a
+/// prefix of its body has variables of its own (see `chain`): `None` when
+/// no chain is cut. Loading grounds these rules where the condensed ones
+/// do not ground, never before: a prefix is joined without the conditions
+/// after it, which may have filtered it.
+pub fn condense_chains(clauses: &[Clause], symbols: &mut Symbols) -> Option<Vec<Clause>> {
+    let mut probe = symbols.clone();
+    let plain = condense(clauses, &mut probe).map_or(clauses.len(), |c| c.len());
+    let out = condense_with(clauses, symbols, true)?;
+    (out.len() > plain).then_some(out)
+}
+
+/// The clauses condensed, chains cut too with `chains`.
+fn condense_with(clauses: &[Clause], symbols: &mut Symbols, chains: bool) -> Option<Vec<Clause>> {
     let mut graph = DepGraph::new(clauses);
     let (changing, reach) = graph.depends_on_named(&["true", "does"], symbols);
     let dynamic = |name: Symbol| {
@@ -57,7 +74,11 @@ pub fn condense(clauses: &[Clause], symbols: &mut Symbols) -> Option<Vec<Clause>
             out.push(c.clone());
             continue;
         }
-        let (clause, parts) = split(c, &dynamic, symbols);
+        let (clause, mut parts) = split(c, &dynamic, symbols);
+        let clause = match chains {
+            true => chain(clause, &dynamic, symbols, &mut parts),
+            false => clause,
+        };
         any |= !parts.is_empty();
         out.push(clause);
         out.extend(parts);
@@ -177,6 +198,102 @@ fn split(
     (clause, parts)
 }
 
+/// The clause with each prefix of its body that joins two or more
+/// conditions of the state or the moves and has variables of its own
+/// (used neither by the rest of the body nor by the head) made a relation
+/// of the variables it shares with the rest, from the left, again and
+/// again: the parts made are added to `parts`.
+///
+/// gt_two_thirds_6p sums six guesses in one rule,
+///
+/// ```text
+/// total(t) :- true(guessed p1 n1), true(guessed p2 n2), sum(n1 n2 s1),
+///     true(guessed p3 n3), sum(s1 n3 s2), ..., sum(s4 n6 t).
+/// ```
+///
+/// which ground as written has an instance per six guesses (101^6). The
+/// first three conditions share only `s1` with the rest, so
+///
+/// ```text
+/// total.1(s1) :- true(guessed p1 n1), true(guessed p2 n2), sum(n1 n2 s1).
+/// total(t) :- total.1(s1), true(guessed p3 n3), sum(s1 n3 s2), ...
+/// ```
+///
+/// and so on down the chain: an instance per pair of a partial sum and a
+/// guess. The model is the same on the relations as written (the new
+/// relation holds exactly where its prefix does, for some values of the
+/// prefix's own variables), and the rest of the rule stays safe: a
+/// variable it reads that the prefix binds is shared. A prefix must bind
+/// each of its variables in a positive condition of its own.
+fn chain(
+    mut c: Clause,
+    dynamic: &impl Fn(Symbol) -> bool,
+    symbols: &mut Symbols,
+    parts: &mut Vec<Clause>,
+) -> Clause {
+    let mut head_vars = Vec::new();
+    for t in &c.head.args {
+        variables(t, &mut head_vars);
+    }
+    // The relation of the prefix cut last, a relation of the state or the
+    // moves too.
+    let mut cut: Option<Symbol> = None;
+    'split: loop {
+        let n = c.body.len();
+        let lit_vars: Vec<Vec<Symbol>> = c.body.iter().map(literal_variables).collect();
+        let mut bound: Vec<Symbol> = Vec::new();
+        let mut used: Vec<Symbol> = Vec::new();
+        let mut joined = 0;
+        for k in 1..n {
+            let i = k - 1;
+            if let NLit::Pos(s) = &c.body[i] {
+                bound.extend(lit_vars[i].iter().copied());
+                joined += usize::from(dynamic(s.name) || cut == Some(s.name));
+            }
+            used.extend(lit_vars[i].iter().copied());
+            if joined < 2 || !used.iter().all(|v| bound.contains(v)) {
+                continue;
+            }
+            // The variables the rest of the rule reads.
+            let rest: FxHashSet<Symbol> = (lit_vars[k..].iter().flatten())
+                .chain(&head_vars)
+                .copied()
+                .collect();
+            if used.iter().all(|v| rest.contains(v)) {
+                continue;
+            }
+            let mut shared: Vec<Symbol> = Vec::new();
+            for v in &used {
+                if rest.contains(v) && !shared.contains(v) {
+                    shared.push(*v);
+                }
+            }
+            let name = fresh_name(symbols, c.head.name);
+            let span = match &c.body[0] {
+                NLit::Pos(s) | NLit::Neg(s) => s.span,
+                NLit::Distinct(_, _, span) | NLit::Same(_, _, span) => *span,
+            };
+            let sentence = Sentence {
+                name,
+                name_span: span,
+                args: shared.iter().map(|&v| Term::Var(v, span)).collect(),
+                span,
+            };
+            let prefix: Vec<NLit> = c.body.drain(..k).collect();
+            parts.push(Clause {
+                head: sentence.clone(),
+                body: prefix,
+                rule: c.rule,
+                span: c.span,
+            });
+            c.body.insert(0, NLit::Pos(sentence));
+            cut = Some(name);
+            continue 'split;
+        }
+        return c;
+    }
+}
+
 /// The variables of a condition, each once, in order.
 fn literal_variables(l: &NLit) -> Vec<Symbol> {
     let mut out = Vec::new();
@@ -293,6 +410,52 @@ mod tests {
             "{GAME}(<= (next (at ?c ?p)) (true (at ?c ?p)) (does ?r (go ?x ?y)) (distinct ?c ?x))"
         );
         assert_eq!(condensed(&rules), None);
+    }
+
+    /// The chains of [`condense_chains`] as text.
+    fn chained(rules: &str) -> Option<String> {
+        let file = SourceFile::new("t.gdl", rules);
+        let d = kif::parse(&file, 100).expect("parses");
+        let clauses = normal::normalize(&d).expect("normalises");
+        let mut symbols = d.symbols.clone();
+        let out = condense_chains(&clauses, &mut symbols)?;
+        let text = |s: &Sentence| {
+            let args: Vec<String> = s.args.iter().map(|a| term(a, &symbols)).collect();
+            format!("({} {})", symbols.name(s.name), args.join(" "))
+        };
+        let lines: Vec<String> = (out.iter())
+            .filter(|c| !c.body.is_empty())
+            .map(|c| {
+                let body: Vec<String> = (c.body.iter())
+                    .map(|l| match l {
+                        NLit::Pos(s) => text(s),
+                        _ => "filter".into(),
+                    })
+                    .collect();
+                format!("{} :- {}", text(&c.head), body.join(" "))
+            })
+            .collect();
+        Some(lines.join("\n"))
+    }
+
+    #[test]
+    fn a_chain_of_sums_is_cut_where_a_prefix_has_variables_of_its_own() {
+        let rules = format!(
+            "{GAME}(sum 1 1 2) (sum 2 1 3) (sum 1 2 3) (sum 3 1 4)
+            (<= (next (at ?t a)) (true (at ?n1 a)) (true (at ?n2 a)) (sum ?n1 ?n2 ?s1)
+                (true (at ?n3 a)) (sum ?s1 ?n3 ?t))"
+        );
+        // Plain condensation leaves the rule: one group.
+        assert_eq!(condensed(&rules), None);
+        let out = chained(&rules).expect("cut");
+        assert!(
+            out.contains("(next.1 ?s1) :- (true (at ?n1 a)) (true (at ?n2 a)) (sum ?n1 ?n2 ?s1)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("(next (at ?t a)) :- (next.1 ?s1) (true (at ?n3 a)) (sum ?s1 ?n3 ?t)"),
+            "{out}"
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! A game made of prepared rules, ground one way or not at all: the
 //! candidates among which loading chooses.
 
+use super::choose::FIRST_TRY_ATOMS;
 use super::prepare::{base_relation, derive_base, start, Prepared};
 use crate::engine::ground::{static_facts_for, Grounded};
 use crate::engine::interp::SizeHints;
@@ -155,6 +156,59 @@ fn ground(
     limits: &Limits,
     within_base: bool,
 ) -> Result<(Grounded, Option<Program>), GameError> {
+    let stop = match ground_condensed(prepared, clauses, initial, symbols, limits, within_base) {
+        Ok(grounded) => return Ok(grounded),
+        Err(stop) => stop,
+    };
+    // Rules that do not ground condensed may ground with their chains of
+    // conditions cut (`rewrite::condense::condense_chains`:
+    // gt_two_thirds_6p's sum of six guesses), tried by the try without a
+    // count of atoms only (`choose`), not by the quick first one.
+    if limits.max_ground_atoms <= FIRST_TRY_ATOMS {
+        return Err(stop);
+    }
+    let Some(chains) = crate::rewrite::condense::condense_chains(clauses, symbols) else {
+        return Err(stop);
+    };
+    // Under a share of the work: most rules that do not ground condensed
+    // do not ground cut either (chess, amazonsTorus), and the try would
+    // double their loading.
+    let limits = &Limits {
+        max_ground_work: limits.max_ground_work / CHAIN_WORK_SHARE,
+        ..*limits
+    };
+    let terms = &mut prepared.terms;
+    let q = plan::plan(&chains, terms, symbols);
+    let sizes = Arc::new(SizeHints::new(q.relations.len()));
+    let facts = static_facts_for(&q, &sizes, &prepared.program, &prepared.static_facts, terms);
+    let g = Grounded::new(
+        &q,
+        &chains,
+        &facts,
+        initial,
+        terms,
+        symbols,
+        limits,
+        usize::MAX,
+        within_base,
+    )
+    // The first stop is the rules' own.
+    .map_err(|_| stop)?;
+    let written = std::mem::replace(&mut prepared.program, q);
+    prepared.sizes = sizes;
+    prepared.static_facts = facts;
+    Ok((g, Some(written)))
+}
+
+/// [`ground`] of the rules as written and condensed.
+fn ground_condensed(
+    prepared: &mut Prepared,
+    clauses: &[Clause],
+    initial: &[TermId],
+    symbols: &mut Symbols,
+    limits: &Limits,
+    within_base: bool,
+) -> Result<(Grounded, Option<Program>), GameError> {
     let Some(condensed) = crate::rewrite::condense::condense(clauses, symbols) else {
         let p = &prepared.program;
         let (facts, terms) = (&prepared.static_facts, &mut prepared.terms);
@@ -216,6 +270,11 @@ fn ground(
     prepared.static_facts = facts;
     Ok((g, Some(written)))
 }
+
+/// The share of grounding's work that the try of rules with their chains
+/// cut may take: half (gt_two_thirds_6p grounds cut within 6 million
+/// candidate facts, a quarter of the try without a count of atoms).
+const CHAIN_WORK_SHARE: u64 = 2;
 
 /// Rules to assemble a game of, with what loading read of them.
 #[derive(Clone, Copy)]

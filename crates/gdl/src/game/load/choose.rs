@@ -239,7 +239,7 @@ const MARGIN: f64 = 1.5;
 /// memory share alone. The largest published games that ground within it
 /// have some 50,000 atoms (shogi_ctk); a failed try costs under a second
 /// (amazonsTorus: 0.8 s).
-const FIRST_TRY_ATOMS: usize = 100_000;
+pub(super) const FIRST_TRY_ATOMS: usize = 100_000;
 
 /// How many states [`Game::cheaper_than`] visits with each game.
 const COMPARE_STATES: usize = 64;
