@@ -195,6 +195,9 @@ async function play(role: string, move: string) {
   }
   const moves = chosen;
   chosen = {};
+  if (Object.values(view.seats).some((s) => s !== "human")) {
+    $("status").append(el("span", { class: "thinking" }, " (the machine is thinking…)"));
+  }
   try {
     showView(await api("play", { moves }));
     say(null);
