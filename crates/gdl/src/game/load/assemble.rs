@@ -4,7 +4,7 @@
 use super::choose::FIRST_TRY_ATOMS;
 use super::prepare::{base_relation, derive_base, start, Prepared};
 use crate::engine::ground::{static_facts_for, Grounded};
-use crate::engine::interp::SizeHints;
+use crate::engine::interp::{SizeHints, Store};
 use crate::error::{Diagnostic, GameError};
 use crate::game::ground::GroundTables;
 use crate::game::memo::{
@@ -177,27 +177,72 @@ fn ground(
         max_ground_work: limits.max_ground_work / CHAIN_WORK_SHARE,
         ..*limits
     };
-    let terms = &mut prepared.terms;
-    let q = plan::plan(&chains, terms, symbols);
-    let sizes = Arc::new(SizeHints::new(q.relations.len()));
-    let facts = static_facts_for(&q, &sizes, &prepared.program, &prepared.static_facts, terms);
-    let g = Grounded::new(
-        &q,
-        &chains,
-        &facts,
-        initial,
-        terms,
-        symbols,
-        limits,
-        usize::MAX,
-        within_base,
-    )
-    // The first stop is the rules' own.
-    .map_err(|_| stop)?;
-    let written = std::mem::replace(&mut prepared.program, q);
-    prepared.sizes = sizes;
-    prepared.static_facts = facts;
-    Ok((g, Some(written)))
+    let rewritten = Rewritten::plan(prepared, &chains, symbols);
+    let g = rewritten
+        .ground(prepared, &chains, initial, symbols, limits, within_base)
+        // The first stop is the rules' own.
+        .map_err(|_| stop)?;
+    Ok((g, Some(rewritten.adopt(prepared))))
+}
+
+/// Rewritten rules, planned, with their static facts: ground them, and
+/// adopt them as the game's program when they ground.
+struct Rewritten {
+    program: Program,
+    sizes: Arc<SizeHints>,
+    facts: Store,
+}
+
+impl Rewritten {
+    /// The plan and the static facts of `rewritten`.
+    fn plan(prepared: &mut Prepared, rewritten: &[Clause], symbols: &mut Symbols) -> Self {
+        let terms = &mut prepared.terms;
+        let program = plan::plan(rewritten, terms, symbols);
+        let sizes = Arc::new(SizeHints::new(program.relations.len()));
+        let facts = static_facts_for(
+            &program,
+            &sizes,
+            &prepared.program,
+            &prepared.static_facts,
+            terms,
+        );
+        Rewritten {
+            program,
+            sizes,
+            facts,
+        }
+    }
+
+    /// The rewritten rules ground, under `limits`.
+    fn ground(
+        &self,
+        prepared: &mut Prepared,
+        rewritten: &[Clause],
+        initial: &[TermId],
+        symbols: &mut Symbols,
+        limits: &Limits,
+        within_base: bool,
+    ) -> Result<Grounded, GameError> {
+        Grounded::new(
+            &self.program,
+            rewritten,
+            &self.facts,
+            initial,
+            &mut prepared.terms,
+            symbols,
+            limits,
+            usize::MAX,
+            within_base,
+        )
+    }
+
+    /// Makes the rewritten rules the game's program; returns the rules as
+    /// written.
+    fn adopt(self, prepared: &mut Prepared) -> Program {
+        prepared.sizes = self.sizes;
+        prepared.static_facts = self.facts;
+        std::mem::replace(&mut prepared.program, self.program)
+    }
 }
 
 /// [`ground`] of the rules as written and condensed.
@@ -225,22 +270,8 @@ fn ground_condensed(
         );
         return g.map(|g| (g, None));
     };
-    let terms = &mut prepared.terms;
-    let q = plan::plan(&condensed, terms, symbols);
-    let sizes = Arc::new(SizeHints::new(q.relations.len()));
-    let facts = static_facts_for(&q, &sizes, &prepared.program, &prepared.static_facts, terms);
-    let g = Grounded::new(
-        &q,
-        &condensed,
-        &facts,
-        initial,
-        terms,
-        symbols,
-        limits,
-        usize::MAX,
-        within_base,
-    );
-    let g = g?;
+    let rewritten = Rewritten::plan(prepared, &condensed, symbols);
+    let g = rewritten.ground(prepared, &condensed, initial, symbols, limits, within_base)?;
     // A group split off is joined without the conditions of the rest of
     // its rule, and may have more instances than the whole rule had
     // (wargame01: 232,783 ground rules condensed, 96,973 as written, and
@@ -255,7 +286,7 @@ fn ground_condensed(
             clauses,
             &prepared.static_facts,
             initial,
-            terms,
+            &mut prepared.terms,
             symbols,
             limits,
             g.rules(),
@@ -265,10 +296,7 @@ fn ground_condensed(
             return Ok((written, None));
         }
     }
-    let written = std::mem::replace(&mut prepared.program, q);
-    prepared.sizes = sizes;
-    prepared.static_facts = facts;
-    Ok((g, Some(written)))
+    Ok((g, Some(rewritten.adopt(prepared))))
 }
 
 /// The share of grounding's work that the try of rules with their chains
