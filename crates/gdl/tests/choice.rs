@@ -58,11 +58,9 @@ fn auto_weighs_plans_by_counts_not_time() {
 /// beside the repository.
 #[test]
 fn auto_chooses_the_same_engine_for_published_games_under_load() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    if !dir.is_dir() {
-        eprintln!("skipped: no published corpus at ../shared/corpus beside the repository");
+    let Some(dir) = crate::corpus::corpus() else {
         return;
-    }
+    };
     for name in ["zombieAttack1PL6", "checkers-mustjump"] {
         let (_, why) = choice_under_load(&dir.join(format!("{name}.kif")), LoadOptions::default());
         assert!(why.contains("estimated at"), "{name}: {why}");

@@ -6,19 +6,9 @@
 //! are all there in their order, and the files of `rules/` are already
 //! formatted (the check CI makes, as `gdl fmt --check rules/*.gdl` would).
 
+use crate::corpus::files_of;
 use gdl::{format_source, Kif, DEFAULT_MAX_NESTING};
-use std::path::{Path, PathBuf};
-
-/// The files of `dir` with extension `ext`, sorted.
-fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == ext))
-        .collect();
-    files.sort();
-    files
-}
+use std::path::Path;
 
 /// The comments of a KIF text, in order, without trailing white space (a
 /// `;` is never part of a word, so every one starts a comment).
@@ -51,7 +41,7 @@ fn formats_faithfully(name: &str, text: &str) -> String {
 #[test]
 fn every_rules_file_is_formatted_and_formats_faithfully() {
     let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rules");
-    let files = files(&rules, "gdl");
+    let files = files_of(&rules, "gdl");
     assert!(files.len() >= 8, "{} rules files", files.len());
     let mut unformatted = Vec::new();
     for path in &files {
@@ -69,12 +59,10 @@ fn every_rules_file_is_formatted_and_formats_faithfully() {
 
 #[test]
 fn every_published_game_formats_faithfully() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    if !dir.is_dir() {
-        eprintln!("skipped: no published corpus at ../shared/corpus beside the repository");
+    let Some(dir) = crate::corpus::corpus() else {
         return;
-    }
-    let games = files(&dir, "kif");
+    };
+    let games = files_of(&dir, "kif");
     assert!(games.len() > 100, "{} games", games.len());
     for path in &games {
         let text = std::fs::read_to_string(path).unwrap();

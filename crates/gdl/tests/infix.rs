@@ -9,26 +9,16 @@
 //! random games from either file: the same states, legal moves, terminal
 //! states and goals at every step.
 
+use crate::corpus::files_of;
 use gdl::{
     convert_source, EngineChoice, Game, Kif, Limits, LoadOptions, Syntax, DEFAULT_MAX_NESTING,
 };
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The published games played from both files: those up to this size
 /// (the others are only read, to keep the test to seconds).
 const PLAYED_BYTES: usize = 6_000;
-
-/// The files of `dir` with extension `ext`, sorted.
-fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == ext))
-        .collect();
-    files.sort();
-    files
-}
 
 /// A KIF text's top-level forms in a normal form: names in lower case,
 /// variables numbered in each form by first occurrence, `(<= head)` as
@@ -175,7 +165,7 @@ fn plays_the_same(name: &str, kif: &str, infix: &str) {
 #[test]
 fn every_rules_file_converts_to_infix_and_back_to_the_same_game() {
     let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rules");
-    let files = files(&rules, "gdl");
+    let files = files_of(&rules, "gdl");
     assert!(files.len() >= 8, "{} rules files", files.len());
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap();
@@ -187,12 +177,10 @@ fn every_rules_file_converts_to_infix_and_back_to_the_same_game() {
 
 #[test]
 fn every_published_game_converts_to_infix_and_back_to_the_same_game() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    if !dir.is_dir() {
-        eprintln!("skipped: no published corpus at ../shared/corpus beside the repository");
+    let Some(dir) = crate::corpus::corpus() else {
         return;
-    }
-    let games = files(&dir, "kif");
+    };
+    let games = files_of(&dir, "kif");
     assert!(games.len() > 100, "{} games", games.len());
     let mut played = 0;
     for path in &games {
