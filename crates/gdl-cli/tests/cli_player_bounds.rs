@@ -435,7 +435,9 @@ fn the_request_fuzz_corpus_is_served_without_a_panic() {
 }
 
 /// Issue 34's load test: 16 clients at once, each sending a fixed number
-/// of requests (a bound on requests, not on time): well-formed messages
+/// of requests (a bound on requests, not on time; 12 each, so that the
+/// hostile visits that wait out the player's read timeout keep the test
+/// near 15 s): well-formed messages
 /// sent whole, well-formed ones sent in pieces, malformed ones, and
 /// hostile visits (a huge length, a body a byte at a time, resets, idle
 /// connections, garbage, headers that never end). Every well-formed
@@ -447,7 +449,7 @@ fn many_clients_at_once_slow_and_broken_among_them_every_request_is_answered() {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Arc;
     const CLIENTS: usize = 16;
-    const REQUESTS: usize = 24;
+    const REQUESTS: usize = 12;
     let (player, address) = gdl_player(&["--read-timeout", "5"]);
     let answered = Arc::new(AtomicUsize::new(0));
     let refused = Arc::new(AtomicUsize::new(0));

@@ -46,8 +46,9 @@ pub struct Limits {
     /// How deep lists may nest in a rules file (at most
     /// [`MAX_NESTING_CEILING`]).
     pub max_nesting: usize,
-    /// How many candidate facts grounding may look at before it gives up
-    /// and the interpreter is used instead; 0 never grounds.
+    /// How many candidate facts grounding may look at, and terms it may
+    /// build, before it gives up and the interpreter is used instead; 0
+    /// never grounds.
     pub max_ground_work: u64,
     /// The most facts that could hold (atoms) a grounding attempt accepts
     /// before it gives up and the interpreter is used instead; by default

@@ -3,12 +3,30 @@
 //! legal moves and state facts met as texts.
 
 use gdl::{Game, State};
-use std::path::Path;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Loads the rules file `rules` (a path from the repository's root, such as
 /// `rules/tictactoe.gdl`), panicking with the rendered error.
+///
+/// Each file is loaded once per process and each caller gets a clone (a
+/// game of the same rules, its caches empty): the tests of one game load
+/// it once between them, where brazilian draughts' load of many seconds,
+/// paid by each of its tests, was a good part of the suite's time.
 pub fn load(rules: impl AsRef<Path>) -> Game {
-    Game::load(crate::repo_path(rules)).unwrap_or_else(|e| panic!("{}", e.render(false)))
+    type Loaded = Mutex<BTreeMap<PathBuf, Arc<OnceLock<Game>>>>;
+    static LOADED: Loaded = Mutex::new(BTreeMap::new());
+    let path = crate::repo_path(rules);
+    // The table's lock is held only to find the file's cell, so that two
+    // files load side by side; a second caller of one file waits for the
+    // first's load.
+    let cell = {
+        let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+        Arc::clone(loaded.entry(path.clone()).or_default())
+    };
+    cell.get_or_init(|| Game::load(&path).unwrap_or_else(|e| panic!("{}", e.render(false))))
+        .clone()
 }
 
 /// The legal moves of role number `role` (0 the first role) as sorted texts.

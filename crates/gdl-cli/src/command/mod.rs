@@ -249,8 +249,9 @@ pub struct LimitArgs {
     /// Most candidate facts the joins of one evaluation may look at.
     #[arg(long, help_heading = LIMITS, value_name = "N")]
     pub max_work: Option<u64>,
-    /// Most candidate facts grounding may look at before it gives up (and
-    /// the interpreter plays the rules, or `--engine ground` fails)
+    /// Most candidate facts grounding may look at, and terms it may build,
+    /// before it gives up (and the interpreter plays the rules, or
+    /// `--engine ground` fails)
     /// [default: 50000000].
     #[arg(long, help_heading = LIMITS, value_name = "N")]
     pub max_ground_work: Option<u64>,

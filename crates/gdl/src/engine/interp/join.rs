@@ -152,7 +152,15 @@ pub(super) fn join_in(
                 // candidate, the scan below tries its next candidate.
                 loop {
                     if d == steps.len() {
+                        let interned = terms.len();
                         sink.matched(b, frames, terms, limits)?;
+                        // Grounding's budget counts the terms a match
+                        // builds too: a relaxed rule may build a deep new
+                        // term at each match (brazilian draughts' 32-cell
+                        // positions), costing far more than its round.
+                        if layers.relaxed {
+                            left = left.saturating_sub((terms.len() - interned) as u64);
+                        }
                         // Other matches of the steps from `cut` on give the
                         // same head.
                         frames.truncate(cut);

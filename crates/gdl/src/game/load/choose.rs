@@ -58,6 +58,9 @@ pub(super) fn choose(
     let mut game = Game::as_written(prepared, &read.rules(clauses, &symbols), first);
     let past_count = game.rules.grounding_stop == Some(LimitKind::Facts);
     let mut stop = game.rules.grounding_stop;
+    // The estimated time of a state of `game` (see `Game::per_state`),
+    // once a comparison has worked it out.
+    let mut estimate: Option<Option<f64>> = None;
     why.push(match (&game.rules.ground, stop) {
         (Some(g), _) => format!("the rules as written ground ({} rules)", g.program.rules()),
         (None, Some(LimitKind::Facts)) => format!(
@@ -109,12 +112,14 @@ pub(super) fn choose(
                         "{what} ground ({} rules): {says}",
                         g.program.rules()
                     ));
+                    estimate = Some(if w.cheaper { w.mine } else { w.theirs });
                     !w.cheaper
                 }
                 None if auto => {
                     let w = other.cheaper_than(&game, 1.0);
                     let says = w.says("they", "the rules as written");
                     why.push(format!("{what}, interpreted: {says}"));
+                    estimate = Some(if w.cheaper { w.mine } else { w.theirs });
                     w.cheaper
                 }
                 None => false,
@@ -142,6 +147,7 @@ pub(super) fn choose(
                 why.push(format!(
                     "the relations of the state derived on demand: {says}"
                 ));
+                estimate = Some(if w.cheaper { w.mine } else { w.theirs });
                 if w.cheaper {
                     game = other;
                 }
@@ -171,8 +177,13 @@ pub(super) fn choose(
     // play cheaper than what the first try chose (a larger grounding may
     // play slower than a smaller one), or when ground rules are asked for.
     if game.rules.ground.is_none() && past_count && limits.max_ground_atoms > FIRST_TRY_ATOMS {
+        // The interpreter's cost, estimated once for the budget and the
+        // comparison below: what grounding can win back.
+        let interpreted = auto
+            .then(|| estimate.unwrap_or_else(|| game.per_state()))
+            .flatten();
         let wide = Limits {
-            max_ground_work: limits.max_ground_work / 2,
+            max_ground_work: wide_work(limits.max_ground_work, interpreted),
             ..limits
         };
         let mut written = clauses.to_vec();
@@ -182,7 +193,7 @@ pub(super) fn choose(
             let wide = "without a count of atoms, they";
             let better = match (&other.rules.ground, auto) {
                 (Some(g), true) => {
-                    let w = other.cheaper_than(&game, MARGIN);
+                    let w = other.cheaper_than_estimate(interpreted, MARGIN);
                     let says = w.says("they", "the interpreter");
                     why.push(format!(
                         "{wide} ground ({} rules): {says}",
@@ -222,6 +233,32 @@ pub(super) fn choose(
     game.choice = format!("{asked}: {}", why.join("; ")).into();
     Ok(game)
 }
+
+/// The work of the try that grounds the rules without a count of atoms:
+/// half of `max_ground_work`, and under `auto` no more than the time of
+/// [`WIDE_TRY_STATES`] states of the interpreter, estimated at
+/// `interpreted` nanoseconds each (`None`: too costly to estimate, so the
+/// half). Where the interpreter is quick, a long grounding cannot win
+/// back its load (brazilian draughts, 85 us a state, spent 15 s of its
+/// load on a try that failed); where it is slow, grounding is worth its
+/// seconds (gt_two_thirds_6p, 358 us a state, grounds within 9 million
+/// units of work).
+fn wide_work(max_ground_work: u64, interpreted: Option<f64>) -> u64 {
+    let half = max_ground_work / 2;
+    match interpreted {
+        Some(nanos) => half.min((nanos * WIDE_TRY_STATES / GROUND_WORK_NANOS) as u64),
+        None => half,
+    }
+}
+
+/// How many interpreted states' time the try without a count of atoms
+/// may take (see [`wide_work`]): some hundreds of playouts.
+const WIDE_TRY_STATES: f64 = 20_000.0;
+
+/// The time of one unit of grounding's work (a round of a relaxed join or
+/// a term it builds), in nanoseconds of this project's machines: 280 on
+/// gt_two_thirds_6p, 750 on brazilian draughts' deep terms.
+const GROUND_WORK_NANOS: f64 = 500.0;
 
 /// The ground rules past which `auto` weighs the interpreter against
 /// them (fewer play faster than it on every game we know).
@@ -349,12 +386,14 @@ impl Game {
     /// or one of whose states costs far past the budget, loses; a tie, or
     /// both failing, keeps `other`.
     fn cheaper_than(&self, other: &Game, margin: f64) -> Weighed {
-        let per_state = |visit: Visit| match visit {
-            Visit::Done(spent) => Some(spent.nanos() / spent.states().max(1) as f64),
-            Visit::OverBound | Visit::Failed => None,
-        };
-        let mine = per_state(self.clone().visit(COMPARE_STATES, COMPARE_BUDGET));
-        let theirs = per_state(other.clone().visit(COMPARE_STATES, COMPARE_BUDGET));
+        self.cheaper_than_estimate(other.per_state(), margin)
+    }
+
+    /// Whether this game plays cheaper by `margin` than another whose
+    /// [`Game::per_state`] estimate is `theirs` (see
+    /// [`Game::cheaper_than`]).
+    fn cheaper_than_estimate(&self, theirs: Option<f64>, margin: f64) -> Weighed {
+        let mine = self.per_state();
         let cheaper = match (mine, theirs) {
             (Some(mine), Some(theirs)) => mine * margin < theirs,
             (Some(_), None) => true,
@@ -365,6 +404,17 @@ impl Game {
             mine,
             theirs,
             margin,
+        }
+    }
+
+    /// The estimated time of one of the game's states in nanoseconds (as
+    /// [`Spent::nanos`] weighs its work) over the states of seeded random
+    /// playouts that [`Game::cheaper_than`] visits; `None` where a state
+    /// costs far past the bound or the visit fails.
+    fn per_state(&self) -> Option<f64> {
+        match self.clone().visit(COMPARE_STATES, COMPARE_BUDGET) {
+            Visit::Done(spent) => Some(spent.nanos() / spent.states().max(1) as f64),
+            Visit::OverBound | Visit::Failed => None,
         }
     }
 
