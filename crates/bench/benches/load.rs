@@ -1,5 +1,5 @@
 //! Loading rules with very long bodies, where the planner's cost shows:
-//! `cargo bench --bench load` times `Game::from_source` of a one-rule game
+//! `cargo bench -p gdl-bench --bench load` times `Game::from_source` of a one-rule game
 //! whose body has 10,000 literals (`load/apart`: each literal its own
 //! variable; `load/chain`: each joins the one before). Planning a body
 //! was quadratic in its length before the planner kept its literals in a

@@ -2,12 +2,13 @@
 //! thread), by gdl and by the game's direct Rust engine (its oracle in
 //! crates/oracles/, the ceiling), side by side in one run.
 //!
-//! - `cargo bench --bench playouts`: criterion, one benchmark per game and
-//!   engine (`playout/gdl/NAME`, `playout/oracle/NAME`), the time of one
-//!   playout; the throughput it prints is playouts per second.
-//! - `cargo bench --bench playouts -- --table [--seconds S]`: the rows of
-//!   docs/performance.md's table (`scripts/performance-table` writes them
-//!   there): `gdl bench --json` on one thread and on every core for S
+//! - `cargo bench -p gdl-bench --bench playouts`: criterion, one
+//!   benchmark per game and engine (`playout/gdl/NAME`,
+//!   `playout/oracle/NAME`), the time of one playout; the throughput it
+//!   prints is playouts per second.
+//! - `cargo build --release && cargo bench -p gdl-bench --bench playouts
+//!   -- --table [--seconds S]`: the rows of docs/performance.md's table
+//!   (`scripts/performance-table` writes them there): `gdl bench --json` on one thread and on every core for S
 //!   seconds each (default 10), its peak memory, and the oracle for S
 //!   seconds, all as medians of 5 rounds.
 //!
@@ -140,9 +141,28 @@ fn criterion_benches(c: &mut Criterion) {
     group.finish();
 }
 
+/// The `gdl` binary of this build: beside the benchmark's own directory
+/// (`target/release/deps/playouts-HASH` beside `target/release/gdl`),
+/// built by `cargo build --release` (a benchmark of another package
+/// cannot have cargo build it).
+fn gdl_binary() -> PathBuf {
+    let exe = std::env::current_exe().expect("the benchmark knows its own path");
+    let gdl = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .map(|dir| dir.join("gdl"))
+        .filter(|gdl| gdl.exists());
+    gdl.unwrap_or_else(|| {
+        panic!(
+            "no gdl binary beside {}: build it first with `cargo build --release`",
+            exe.display()
+        )
+    })
+}
+
 /// What `gdl bench --json` printed.
 fn gdl_bench(path: &PathBuf, seconds: f64, threads: usize) -> serde_json::Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_gdl"))
+    let out = Command::new(gdl_binary())
         .arg("bench")
         .arg(path)
         .args(["--seconds", &seconds.to_string()])

@@ -1,7 +1,7 @@
 //! What an editor waits for after each change of a rules file: `gdl lsp`
 //! reads the whole text again through `gdl::outline_source` (parse, normal
 //! form, every check, the outline of names and the plan's strata) before it
-//! publishes the diagnostics. `cargo bench --bench editor` times it on the
+//! publishes the diagnostics. `cargo bench -p gdl-bench --bench editor` times it on the
 //! largest published games of the corpus beside the repository
 //! (`../shared/corpus`: `stateSpaceLarge`, `chess`), and on the largest
 //! game of `rules/`, and the largest of them again in infix (`NAME.hrf`);
