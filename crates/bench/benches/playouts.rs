@@ -18,11 +18,11 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput};
 use gdl::{RandomPlayer, Stop};
-use gdl_cli::measure::{run_until, Rounds};
+use gdl_cli::measure::{Rounds, run_until};
 use gdl_oracles::games;
 use gdl_oracles::oracle::Oracle;
-use rand::seq::SliceRandom;
 use rand::SeedableRng;
+use rand::seq::SliceRandom;
 use rand_pcg::Pcg64;
 use std::hint::black_box;
 use std::path::PathBuf;

@@ -11,7 +11,7 @@
 //! differs is kept, with what changed; a difference that leaves no way on
 //! (an illegal move, a move after the end) ends the comparison.
 
-use gdl::record::{legal_move, observe, Record, RecordedStep, Step, Trace};
+use gdl::record::{Record, RecordedStep, Step, Trace, legal_move, observe};
 use gdl::{Game, GameError, State};
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -179,12 +179,12 @@ pub fn compare(game: &mut Game, record: &Record) -> Comparison {
     // A record that ends with a move (a moves file): the state it leads to
     // is shown, not compared.
     let end = record.steps.len();
-    if let Some(rules) = c.observe(game, &state, end) {
-        if rules.terminal {
-            match game.goals(&state) {
-                Ok(goals) => c.trace.goals = Some(goals),
-                Err(e) => c.stop(end, e.to_string()),
-            }
+    if let Some(rules) = c.observe(game, &state, end)
+        && rules.terminal
+    {
+        match game.goals(&state) {
+            Ok(goals) => c.trace.goals = Some(goals),
+            Err(e) => c.stop(end, e.to_string()),
         }
     }
     c.done()

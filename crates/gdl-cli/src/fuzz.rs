@@ -30,7 +30,7 @@
 //! search iterations, 0.05 s of benchmark, 100 steps), and unless the input
 //! sets it, `--max-memory 256M` is given.
 
-use crate::cli::{is_print_failure, message, Args, Command, STACK_BYTES};
+use crate::cli::{Args, Command, STACK_BYTES, is_print_failure, message};
 use crate::command::ai::AiArgs;
 use crate::command::match_cmd::Spec;
 use clap::Parser;

@@ -6,7 +6,7 @@
 //! 2 a usage or I/O error, 130 interrupted (Ctrl-C).
 
 use clap::Parser;
-use gdl_cli::cli::{is_print_failure, message, Args, STACK_BYTES};
+use gdl_cli::cli::{Args, STACK_BYTES, is_print_failure, message};
 use gdl_cli::command;
 use gdl_cli::command::stop;
 use std::io::Write;
@@ -92,10 +92,10 @@ mod interrupt {
             }
             WRITE_END.store(fds[1], Ordering::SeqCst);
             let read_end = fds[0];
-            let watcher =
-                std::thread::Builder::new()
-                    .name("interrupt".into())
-                    .spawn(move || loop {
+            let watcher = std::thread::Builder::new()
+                .name("interrupt".into())
+                .spawn(move || {
+                    loop {
                         let mut byte = 0u8;
                         // SAFETY: reads one byte into a live local.
                         let n = libc::read(read_end, std::ptr::from_mut(&mut byte).cast(), 1);
@@ -112,7 +112,8 @@ mod interrupt {
                         {
                             return;
                         }
-                    });
+                    }
+                });
             if watcher.is_err() {
                 return;
             }
@@ -195,12 +196,11 @@ fn write_peak() {
     if let (Some(path), Some(kib)) = (
         std::env::var_os("GDL_PEAK_FILE"),
         gdl_cli::measure::peak_rss_kib(),
-    ) {
-        if let Err(e) = std::fs::write(&path, format!("{kib}\n")) {
-            eprintln!(
-                "warning: GDL_PEAK_FILE {}: cannot write the peak memory: {e}",
-                std::path::Path::new(&path).display()
-            );
-        }
+    ) && let Err(e) = std::fs::write(&path, format!("{kib}\n"))
+    {
+        eprintln!(
+            "warning: GDL_PEAK_FILE {}: cannot write the peak memory: {e}",
+            std::path::Path::new(&path).display()
+        );
     }
 }

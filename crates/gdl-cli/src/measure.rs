@@ -313,11 +313,7 @@ mod tests {
         let mut rounds = Rounds::new(Instant::now(), 60.0, 1);
         let e = run_until(&mut rounds, |_| {
             calls += 1;
-            if calls == 3 {
-                Err("stop")
-            } else {
-                Ok(Some(1))
-            }
+            if calls == 3 { Err("stop") } else { Ok(Some(1)) }
         });
         assert_eq!(e, Err("stop"));
         assert_eq!(rounds.total().playouts, 2);

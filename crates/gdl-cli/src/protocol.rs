@@ -141,7 +141,7 @@ pub fn read_request(text: &str) -> Result<Request, String> {
             return Err(format!(
                 "{} terms where one message was expected",
                 terms.len()
-            ))
+            ));
         }
     };
     let Some(head) = items.first().and_then(Kif::atom) else {

@@ -8,8 +8,8 @@ use gdl_oracles::side_by_side;
 
 use brazilian_draughts::{Brazilian, Move};
 use oracle::Oracle;
-use rand::seq::SliceRandom;
 use rand::SeedableRng;
+use rand::seq::SliceRandom;
 use rand_pcg::Pcg64;
 use side_by_side::{moves_of, play, play_written};
 use std::time::Instant;
@@ -434,10 +434,11 @@ fn man_captures_backward_and_is_not_crowned_in_passing() {
     assert!(p.has(end, "(cell 16 bm)"));
     assert!(!p.has(end, "(cell 30 bk)"));
     for gone in [17, 25, 26, 19] {
-        assert!(!p
-            .facts(end)
-            .iter()
-            .any(|f| f.starts_with(&format!("(cell {gone} "))));
+        assert!(
+            !p.facts(end)
+                .iter()
+                .any(|f| f.starts_with(&format!("(cell {gone} ")))
+        );
     }
     assert!(p.has(end, "(control white)"));
     // The whole game as a trace, read move by move against the rules.
@@ -601,10 +602,11 @@ fn third_repetition_is_a_draw() {
     }
     // Third occurrence: a draw.
     let end = 71;
-    assert!(p
-        .facts(end)
-        .iter()
-        .any(|f| f.starts_with("(seen white 2 (sq e ")));
+    assert!(
+        p.facts(end)
+            .iter()
+            .any(|f| f.starts_with("(seen white 2 (sq e "))
+    );
     assert!(p.is_terminal(end));
     assert_eq!(p.goals(end), vec![50, 50]);
     // The whole game as a trace, read move by move against the rules.
@@ -668,10 +670,11 @@ fn king_may_land_on_its_starting_square() {
     let end = 37;
     assert!(p.has(end, "(cell 2 wk)"));
     for gone in [7, 15, 14, 6] {
-        assert!(!p
-            .facts(end)
-            .iter()
-            .any(|f| f.starts_with(&format!("(cell {gone} "))));
+        assert!(
+            !p.facts(end)
+                .iter()
+                .any(|f| f.starts_with(&format!("(cell {gone} ")))
+        );
     }
     assert!(p.has(end, "(control black)"));
     // The whole game as a trace, read move by move against the rules.

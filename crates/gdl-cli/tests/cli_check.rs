@@ -142,9 +142,11 @@ fn strict_refuses_the_published_game_allowances() {
     let file = "tests/check/valid/allowances.gdl";
     let lenient = crate::common::gdl_in(&crate::common::library(), &["check", file], "");
     assert_eq!(lenient.code, 0, "{}", lenient.screen());
-    assert!(lenient
-        .stdout
-        .ends_with("valid, 1 role (solver), 4 warnings\n"));
+    assert!(
+        lenient
+            .stdout
+            .ends_with("valid, 1 role (solver), 4 warnings\n")
+    );
     let strict = crate::common::gdl_in(&crate::common::library(), &["check", "--strict", file], "");
     assert_eq!(strict.code, 1, "{}", strict.screen());
     insta::assert_snapshot!(strict.screen());

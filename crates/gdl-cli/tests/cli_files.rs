@@ -4,7 +4,7 @@
 //! what `record` writes `test` reads under the same limits, an empty record
 //! is no game, and `gdl test` does not follow links to folders.
 
-use crate::common::{expect, gdl_in, here, scratch, Run};
+use crate::common::{Run, expect, gdl_in, here, scratch};
 use std::path::{Path, PathBuf};
 
 /// A scratch folder holding tic-tac-toe as `ttt.gdl`.

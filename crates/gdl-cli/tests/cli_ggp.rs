@@ -6,7 +6,7 @@
 //! otherwise. Small clocks (1 s a move, the search 0.25 s of it), so that
 //! it takes some seconds.
 
-use crate::common::{counts, expect, gdl_player, root, Process};
+use crate::common::{Process, counts, expect, gdl_player, root};
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::Command;

@@ -4,7 +4,7 @@
 //! limit and the flag that raises it). Big inputs are generated here, never
 //! checked in. The whole file takes about 5 s in release mode.
 
-use crate::common::{gdl, gdl_in, library, scratch, Run};
+use crate::common::{Run, gdl, gdl_in, library, scratch};
 use std::path::PathBuf;
 
 /// A minimal complete game, for inputs built around it.
@@ -319,9 +319,11 @@ fn a_timeout_stops_any_command_and_names_its_flag() {
         ],
         1,
     );
-    assert!(run
-        .stderr
-        .ends_with("error: the time limit (0.5 seconds) was reached; raise it with --timeout\n"));
+    assert!(
+        run.stderr.ends_with(
+            "error: the time limit (0.5 seconds) was reached; raise it with --timeout\n"
+        )
+    );
     let run = expect(&dir, &["random", "endless.gdl", "--threads", "1000000"], 2);
     assert!(
         run.stderr.contains("from 0 (every core) to 1024"),
@@ -712,7 +714,10 @@ fn moves_files_and_input_lines_are_bounded_by_the_size_limit() {
         &["play", "game.gdl", "--moves", "moves.txt"],
     ] {
         let run = expect(&dir, &args(a), 1);
-        assert_eq!(run.stderr, "error: moves.txt is 98304 bytes, more than the 4096-byte limit on recorded games and moves files; raise it with --max-file-size\n");
+        assert_eq!(
+            run.stderr,
+            "error: moves.txt is 98304 bytes, more than the 4096-byte limit on recorded games and moves files; raise it with --max-file-size\n"
+        );
     }
     // A line of play's input without end.
     std::fs::copy(

@@ -9,7 +9,7 @@
 //! answering fails the test (its output ends) rather than hanging it.
 
 use crate::common::root;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
@@ -184,10 +184,12 @@ fn a_session_answers_what_an_editor_asks() {
     let mut keyword = at(2, 6);
     keyword["newName"] = json!("allowed");
     let refused = client.request("textDocument/rename", keyword);
-    assert!(refused["error"]["message"]
-        .as_str()
-        .unwrap()
-        .contains("keyword"));
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("keyword")
+    );
     let formatting = client.request(
         "textDocument/formatting",
         json!({"textDocument": {"uri": URI}, "options": {"tabSize": 4, "insertSpaces": true}}),

@@ -5,7 +5,7 @@
 //! of half a kilobyte that derives 30^12 facts, rules whose `or`s expand
 //! into hundreds of thousands of clauses). About 3 s in release mode.
 
-use crate::common::{scratch, Run};
+use crate::common::{Run, scratch};
 use std::path::{Path, PathBuf};
 
 /// A one-role game that holds `(c k0)` to `(c k29)` and reads `rule`'s
@@ -435,9 +435,10 @@ fn a_json_trace_stops_at_the_memory_limit() {
         "{}",
         run.stderr
     );
-    assert!(run
-        .stdout
-        .starts_with("{\n  \"roles\": [\"p\"],\n  \"steps\": [\n"));
+    assert!(
+        run.stdout
+            .starts_with("{\n  \"roles\": [\"p\"],\n  \"steps\": [\n")
+    );
     assert!(
         run.stdout.ends_with("\n  ]\n}\n"),
         "{}",

@@ -13,9 +13,10 @@ fn a_game_played_to_the_end_with_numbers_terms_and_commands() {
         "5\nlegal\nmark 1 2\nundo\nmark 1 2\n(mark 1 1)\nhelp\nfacts\n1\nmoves\n(mark 3 3)\n";
     let run = gdl(&["play", TTT], input);
     assert_eq!(run.code, 0, "{}", run.screen());
-    assert!(run
-        .stdout
-        .ends_with("game over after 5 steps; goals: xplayer 100, oplayer 0\n"));
+    assert!(
+        run.stdout
+            .ends_with("game over after 5 steps; goals: xplayer 100, oplayer 0\n")
+    );
     insta::assert_snapshot!(run.screen());
 }
 

@@ -324,8 +324,8 @@ fn hostile_visit(address: &str, kind: usize) {
 #[cfg(unix)]
 #[test]
 fn a_match_is_played_while_hostile_clients_flood_the_player() {
-    use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
     let (player, address) = gdl_player(&["--read-timeout", "1", "--margin", "1.5"]);
     let done = Arc::new(AtomicBool::new(false));
     let hostile: Vec<_> = (0..8)
@@ -446,8 +446,8 @@ fn the_request_fuzz_corpus_is_served_without_a_panic() {
 #[cfg(unix)]
 #[test]
 fn many_clients_at_once_slow_and_broken_among_them_every_request_is_answered() {
-    use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
     const CLIENTS: usize = 16;
     const REQUESTS: usize = 12;
     let (player, address) = gdl_player(&["--read-timeout", "5"]);
@@ -524,7 +524,7 @@ fn in_pieces(address: &str, body: &str) -> String {
 /// back as itself.
 #[test]
 fn seeded_random_requests_are_served_without_a_panic() {
-    use gdl_cli::protocol::{read_request, Request, Start};
+    use gdl_cli::protocol::{Request, Start, read_request};
     use rand::{Rng, SeedableRng};
     let mut rng = rand_pcg::Pcg64::seed_from_u64(34);
     let dir = crate::common::root().join("fuzz/corpus-player_request");
@@ -539,7 +539,7 @@ fn seeded_random_requests_are_served_without_a_panic() {
             let at = rng.gen_range(0..=data.len());
             match rng.gen_range(0..4) {
                 0 if at < data.len() => data[at] ^= 1 << rng.gen_range(0..8),
-                1 => data.insert(at, rng.gen()),
+                1 => data.insert(at, rng.r#gen()),
                 2 if at < data.len() => {
                     data.remove(at);
                 }

@@ -8,7 +8,7 @@
 //! `tictactoe.kif` with a random game and two ggp-base matches.
 
 use crate::common::{
-    append, copy, copy_of_the_records, expect, gdl, gdl_in, here, scratch, DOUBLE_STEP,
+    DOUBLE_STEP, append, copy, copy_of_the_records, expect, gdl, gdl_in, here, scratch,
 };
 use serde_json::Value;
 
@@ -30,9 +30,10 @@ fn recorded_games_pass_under_the_rules_they_were_recorded_with() {
         "tests/record/bt6.games/seed-1.json",
     ] {
         let run = expect(&here(), &["test", path], 0);
-        assert!(run
-            .stdout
-            .contains("test tests/record/bt6.games/seed-1.json ... ok"));
+        assert!(
+            run.stdout
+                .contains("test tests/record/bt6.games/seed-1.json ... ok")
+        );
     }
 }
 

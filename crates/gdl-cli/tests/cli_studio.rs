@@ -4,8 +4,8 @@
 //! of ours makes: without the token, from another host or site, with
 //! bodies of the wrong shape.
 
-use crate::common::{append, copy_of_the_records, root, scratch, DOUBLE_STEP};
-use serde_json::{json, Value};
+use crate::common::{DOUBLE_STEP, append, copy_of_the_records, root, scratch};
+use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -155,10 +155,11 @@ fn the_page_is_served_and_the_api_needs_the_token_and_the_servers_own_host() {
         "{}",
         page.body
     );
-    assert!(page
-        .head
-        .to_ascii_lowercase()
-        .contains("content-security-policy"));
+    assert!(
+        page.head
+            .to_ascii_lowercase()
+            .contains("content-security-policy")
+    );
     let script = studio.raw("GET", "/studio.js", &[], "");
     assert_eq!(script.status, 200);
     assert!(script.body.len() > 10_000);

@@ -3,7 +3,7 @@
 //! `tests/cli/replay/` are edited by hand to disagree: goals swapped, a
 //! terminal flag cleared, a state fact named `played:go`.
 
-use crate::common::{append, copy_of_the_records, expect, gdl, gdl_in, here, scratch, DOUBLE_STEP};
+use crate::common::{DOUBLE_STEP, append, copy_of_the_records, expect, gdl, gdl_in, here, scratch};
 use serde_json::Value;
 
 #[test]
@@ -163,11 +163,30 @@ fn replay_errors_for_people() {
     };
     let ttt = "tests/cli/tictactoe.gdl";
     let cases = [
-        ("unbalanced", write("unbalanced.txt", "(mark 1 1) noop\n(mark 1\n"), 2),
+        (
+            "unbalanced",
+            write("unbalanced.txt", "(mark 1 1) noop\n(mark 1\n"),
+            2,
+        ),
         ("bad_json", write("bad.json", "{\"roles\": 3}"), 2),
-        ("one_move_for_two_roles", write("short.txt", "(mark 1 1)\n"), 1),
-        ("after_the_end", write("long.txt", "(mark 1 1) noop\nnoop (mark 2 1)\n(mark 1 2) noop\nnoop (mark 2 2)\n(mark 1 3) noop\nnoop (mark 2 3)\n"), 1),
-        ("missing", dir.join("missing.txt").to_str().unwrap().to_string(), 2),
+        (
+            "one_move_for_two_roles",
+            write("short.txt", "(mark 1 1)\n"),
+            1,
+        ),
+        (
+            "after_the_end",
+            write(
+                "long.txt",
+                "(mark 1 1) noop\nnoop (mark 2 1)\n(mark 1 2) noop\nnoop (mark 2 2)\n(mark 1 3) noop\nnoop (mark 2 3)\n",
+            ),
+            1,
+        ),
+        (
+            "missing",
+            dir.join("missing.txt").to_str().unwrap().to_string(),
+            2,
+        ),
     ];
     for (name, file, code) in cases {
         let run = gdl(&["replay", ttt, &file], "");

@@ -20,9 +20,10 @@ fn a_column_of_four_wins() {
     let end = play(&mut game, &alternating(&moves));
     assert!(game.is_terminal(&end).unwrap());
     assert_eq!(game.goals(&end).unwrap(), [100, 0]);
-    assert!(game
-        .state_facts(&end)
-        .contains(&"(cell 1 4 white)".to_string()));
+    assert!(
+        game.state_facts(&end)
+            .contains(&"(cell 1 4 white)".to_string())
+    );
 }
 
 /// Discs fall onto the lowest empty cell; four on a diagonal win.

@@ -65,8 +65,8 @@ fn line(side: usize, m: &Move) -> String {
 #[ignore = "search tool: run with --ignored --nocapture"]
 fn find_fragments() {
     use english_draughts::{BK, BM, WK, WM};
-    use rand::seq::SliceRandom;
     use rand::SeedableRng;
+    use rand::seq::SliceRandom;
     let names = [
         "chain while another piece could jump",
         "man crowned by a jump that would jump on as a king",
@@ -143,10 +143,10 @@ fn find_fragments() {
             at[if left { 3 } else { 4 }] = Some(end);
         }
         for (i, a) in at.iter().enumerate() {
-            if let Some(a) = *a {
-                if best[i].as_ref().is_none_or(|b| a < b.0) {
-                    best[i] = Some((a, seed, played.clone()));
-                }
+            if let Some(a) = *a
+                && best[i].as_ref().is_none_or(|b| a < b.0)
+            {
+                best[i] = Some((a, seed, played.clone()));
             }
         }
     }
@@ -422,8 +422,8 @@ fn twenty_king_steps_end_in_a_draw() {
 /// release mode.)
 #[test]
 fn base_and_input_cover_the_games() {
-    use rand::seq::SliceRandom;
     use rand::SeedableRng;
+    use rand::seq::SliceRandom;
     use std::collections::HashSet;
     let text = std::fs::read_to_string(gdl_oracles::repo_path(RULES)).unwrap()
         + "(<= (legal ?r (listed_base ?f)) (role ?r) (base ?f))\n\

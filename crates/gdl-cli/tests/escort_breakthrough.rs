@@ -170,9 +170,10 @@ fn king_on_far_rank_wins() {
     let end = play(&mut game, KING_REACHES_FAR_RANK);
     assert!(game.is_terminal(&end).unwrap());
     assert_eq!(game.goals(&end).unwrap(), [100, 0]);
-    assert!(game
-        .state_facts(&end)
-        .contains(&"(cell e 8 wk)".to_string()));
+    assert!(
+        game.state_facts(&end)
+            .contains(&"(cell e 8 wk)".to_string())
+    );
     insta::assert_snapshot!(
         "king_on_far_rank_wins",
         games::trace(&mut game, KING_REACHES_FAR_RANK)

@@ -8,8 +8,8 @@ use gdl_oracles::skirmish_holes;
 use games::{alternating, has_fact, legal, moves_from, play};
 use gdl::{Game, State};
 use oracle::Oracle;
-use rand::seq::SliceRandom;
 use rand::SeedableRng;
+use rand::seq::SliceRandom;
 use rand_pcg::Pcg64;
 use skirmish_holes::SkirmishHoles;
 
@@ -156,10 +156,12 @@ fn pawn_promotes_to_queen() {
     );
     let state = play(&mut game, &PROMOTION[..9]);
     assert!(has_fact(&game, &state, "(cell 1 8 wq)"));
-    assert!(!game
-        .state_facts(&state)
-        .iter()
-        .any(|f| f.starts_with("(cell 1 8 ") && f != "(cell 1 8 wq)"));
+    assert!(
+        !game
+            .state_facts(&state)
+            .iter()
+            .any(|f| f.starts_with("(cell 1 8 ") && f != "(cell 1 8 wq)")
+    );
     let end = play(&mut game, PROMOTION);
     assert!(has_fact(&game, &end, "(cell 8 1 bq)"));
     assert!(has_fact(&game, &end, "(captures white 2)"));
@@ -286,10 +288,12 @@ fn idle_player_without_moves_ends_the_game() {
             "(cell 8 2 wp)"
         ]
     );
-    assert!(!game
-        .state_facts(&end)
-        .iter()
-        .any(|f| f.starts_with("(cell ") && f.contains(" w") && !f.ends_with(" wp)")));
+    assert!(
+        !game
+            .state_facts(&end)
+            .iter()
+            .any(|f| f.starts_with("(cell ") && f.contains(" w") && !f.ends_with(" wp)"))
+    );
     insta::assert_snapshot!(
         "idle_player_without_moves_ends_the_game",
         games::trace(&mut game, &moves)

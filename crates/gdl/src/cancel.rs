@@ -14,8 +14,8 @@
 
 use crate::error::GameError;
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 thread_local! {
     /// The flag of the [`Cancel::scope`] this thread runs in, if any.

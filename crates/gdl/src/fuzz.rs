@@ -5,16 +5,16 @@
 //! Each function takes arbitrary bytes and must return without panicking,
 //! whatever they are; a panic, an overflow or a hang is a finding.
 
+use crate::GameError;
 use crate::analysis::check::check_source;
 use crate::error::render;
 use crate::game::random::RandomPlayer;
 use crate::game::{EngineChoice, Game, LoadOptions, State};
-use crate::limits::{Limits, DEFAULT_MAX_ATOMS, DEFAULT_MAX_NESTING};
+use crate::limits::{DEFAULT_MAX_ATOMS, DEFAULT_MAX_NESTING, Limits};
 use crate::source::SourceFile;
 use crate::syntax::format::format_source;
-use crate::syntax::kif::{parse, parse_ground_term, Kif};
+use crate::syntax::kif::{Kif, parse, parse_ground_term};
 use crate::syntax::symbol::Symbols;
-use crate::GameError;
 
 /// The small limits the evaluator target loads with, so that one input
 /// costs milliseconds: rules that derive more stop with a limit error.
@@ -69,8 +69,8 @@ pub fn parse_bytes(data: &[u8]) {
 /// other and back, the infix layout formats to itself, and the conversion
 /// reads in the other syntax.
 fn infix_round_trips(text: &str) {
-    use crate::syntax::convert::convert_source;
     use crate::syntax::Syntax;
+    use crate::syntax::convert::convert_source;
     let file = SourceFile::new("fuzz.hrf", text);
     if let Err(errors) = parse(&file, DEFAULT_MAX_NESTING) {
         assert!(!errors.is_empty(), "a failed parse reports an error");

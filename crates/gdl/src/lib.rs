@@ -65,24 +65,24 @@ pub mod record;
 pub mod fuzz;
 
 pub use analysis::check::check_source;
-pub use analysis::outline::{outline_source, Name, NameKind, Occurrence, Outline, RuleOutline};
+pub use analysis::outline::{Name, NameKind, Occurrence, Outline, RuleOutline, outline_source};
 pub use cancel::Cancel;
 pub use error::{
-    clip, render, shorten, Diagnostic, GameError, LoadError, Severity, Suggestion, ALLOWANCES,
+    ALLOWANCES, Diagnostic, GameError, LoadError, Severity, Suggestion, clip, render, shorten,
 };
 pub use game::random::{Outcome, Players, Playout, RandomPlayer};
 pub use game::stepper::Stepper;
 pub use game::{
-    play_games, Engine, EngineChoice, FactIndex, Game, LoadOptions, Move, Role, State, Stop,
+    Engine, EngineChoice, FactIndex, Game, LoadOptions, Move, Role, State, Stop, play_games,
 };
-pub use limits::{LimitKind, Limits, DEFAULT_MAX_NESTING, MAX_NESTING_CEILING, MAX_SOURCE_BYTES};
-pub use memory::{default_max_memory, heap_bytes, human_bytes, CountingAllocator};
+pub use limits::{DEFAULT_MAX_NESTING, LimitKind, Limits, MAX_NESTING_CEILING, MAX_SOURCE_BYTES};
+pub use memory::{CountingAllocator, default_max_memory, heap_bytes, human_bytes};
 pub use plan::{RulePlan, StratumPlan};
-pub use search::{Budget, SearchPlayer, SearchStats, DEFAULT_EXPLORATION, DEFAULT_PLAYOUT_STEPS};
+pub use search::{Budget, DEFAULT_EXPLORATION, DEFAULT_PLAYOUT_STEPS, SearchPlayer, SearchStats};
 pub use source::{LineCol, SourceFile, Span};
+pub use syntax::Syntax;
 pub use syntax::convert::convert_source;
 pub use syntax::format::format_source;
-pub use syntax::keywords::{keyword_help, KeywordHelp};
+pub use syntax::keywords::{KeywordHelp, keyword_help};
 pub use syntax::kif::Kif;
 pub use syntax::natural::natural_cmp;
-pub use syntax::Syntax;

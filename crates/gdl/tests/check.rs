@@ -2,7 +2,7 @@
 //! no error, and each file under `tests/check/invalid/` gives the errors it
 //! was written to show. The rendered messages are pinned with insta.
 
-use gdl::{check_source, render, Severity};
+use gdl::{Severity, check_source, render};
 use std::collections::BTreeSet;
 use std::path::Path;
 

@@ -4,8 +4,8 @@
 
 use crate::path;
 use gdl::{Engine, EngineChoice, Game, Limits, LoadOptions};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Loads `file` with `options` twice while another thread keeps a core
 /// busy, and returns the engine and the reasons, which must be the same

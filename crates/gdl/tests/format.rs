@@ -7,7 +7,7 @@
 //! formatted (the check CI makes, as `gdl fmt --check rules/*.gdl` would).
 
 use crate::corpus::files_of;
-use gdl::{format_source, Kif, DEFAULT_MAX_NESTING};
+use gdl::{DEFAULT_MAX_NESTING, Kif, format_source};
 use std::path::Path;
 
 /// The comments of a KIF text, in order, without trailing white space (a

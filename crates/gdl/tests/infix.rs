@@ -11,7 +11,7 @@
 
 use crate::corpus::files_of;
 use gdl::{
-    convert_source, EngineChoice, Game, Kif, Limits, LoadOptions, Syntax, DEFAULT_MAX_NESTING,
+    DEFAULT_MAX_NESTING, EngineChoice, Game, Kif, Limits, LoadOptions, Syntax, convert_source,
 };
 use std::collections::HashMap;
 use std::path::Path;

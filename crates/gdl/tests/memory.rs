@@ -11,8 +11,8 @@
 #![cfg(target_os = "linux")]
 
 use gdl::{Game, Limits, State};
-use rand::seq::SliceRandom;
 use rand::SeedableRng;
+use rand::seq::SliceRandom;
 use rand_pcg::Pcg64;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Mutex;

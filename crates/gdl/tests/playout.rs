@@ -6,8 +6,8 @@
 //! past.
 
 use gdl::{
-    play_games, Budget, EngineChoice, Game, GameError, LoadOptions, Move, Players, RandomPlayer,
-    SearchPlayer, State, Stop,
+    Budget, EngineChoice, Game, GameError, LoadOptions, Move, Players, RandomPlayer, SearchPlayer,
+    State, Stop, play_games,
 };
 use std::ops::ControlFlow;
 use std::sync::atomic::AtomicBool;

@@ -9,7 +9,7 @@
 //! until the sequence ends. The position met for the third time with the same
 //! side to move is a draw; the side to move with no move loses.
 
-use crate::oracle::{turn_moves, Oracle, ROLES};
+use crate::oracle::{Oracle, ROLES, turn_moves};
 
 /// An empty square.
 const EMPTY: u8 = 0;
@@ -63,11 +63,7 @@ fn is_king(piece: u8) -> bool {
 }
 
 fn owner(piece: u8) -> usize {
-    if is_white(piece) {
-        0
-    } else {
-        1
-    }
+    if is_white(piece) { 0 } else { 1 }
 }
 
 /// A move of one role.

@@ -4,7 +4,7 @@
 //! every enemy pawn wins.
 
 pub use crate::oracle::CellMove as Move;
-use crate::oracle::{cell_text, turn_moves, winner_goals, Oracle, ROLES};
+use crate::oracle::{Oracle, ROLES, cell_text, turn_moves, winner_goals};
 
 /// The position: `board[file][rank]` holds 0 (empty), 1 (white) or 2
 /// (black), and whose turn it is.

@@ -2,7 +2,7 @@
 //! drop to the lowest empty cell of a column; four in a line wins; a full
 //! board is a draw.
 
-use crate::oracle::{turn_moves, winner_goals, Oracle, ROLES};
+use crate::oracle::{Oracle, ROLES, turn_moves, winner_goals};
 
 const COLUMNS: usize = 7;
 const ROWS: usize = 6;

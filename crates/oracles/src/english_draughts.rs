@@ -5,7 +5,7 @@
 //! stops when the player in control has no move (it loses) or when the step
 //! counter reaches 20.
 
-use crate::oracle::{cell_text, turn_moves, Oracle, ROLES};
+use crate::oracle::{Oracle, ROLES, cell_text, turn_moves};
 
 /// The contents of a square.
 pub const EMPTY: u8 = 0;
@@ -156,10 +156,10 @@ impl English {
         for from in self.squares_of(role) {
             for &d in directions(self.at(from)) {
                 let step = offset(from, d, 1).filter(|&to| self.at(to) == EMPTY);
-                if let Some(to) = step {
-                    if !visit(Move::Step { from, to }) {
-                        return false;
-                    }
+                if let Some(to) = step
+                    && !visit(Move::Step { from, to })
+                {
+                    return false;
                 }
             }
         }

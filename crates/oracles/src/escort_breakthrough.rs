@@ -3,7 +3,7 @@
 //! king to the far rank wins; the game stops at step 61.
 
 pub use crate::oracle::CellMove as Move;
-use crate::oracle::{cell_text, turn_moves, winner_goals, Oracle, ROLES};
+use crate::oracle::{Oracle, ROLES, cell_text, turn_moves, winner_goals};
 
 const EMPTY: u8 = 0;
 const WP: u8 = 1;

@@ -3,7 +3,7 @@
 //! threatens, or, when it threatens nothing, slides to an empty cell that an
 //! enemy bishop could reach; a player with no pieces left has lost.
 
-use crate::oracle::{cell_text, turn_moves, Oracle, ROLES};
+use crate::oracle::{Oracle, ROLES, cell_text, turn_moves};
 
 /// The board's side.
 const SIZE: i8 = 10;
@@ -99,10 +99,10 @@ impl MadBishops {
             empties.clear();
             let before = moves.len();
             for d in DIAGONALS {
-                if let Some((to, owner)) = self.walk(from, d, |c| empties.push(c)) {
-                    if owner == enemy {
-                        moves.push(Move::Slide { from, to });
-                    }
+                if let Some((to, owner)) = self.walk(from, d, |c| empties.push(c))
+                    && owner == enemy
+                {
+                    moves.push(Move::Slide { from, to });
                 }
             }
             // A bishop that threatens something may only capture.

@@ -3,8 +3,8 @@
 //! its oracle side by side.
 
 use gdl::State;
-use rand::seq::SliceRandom;
 use rand::SeedableRng;
+use rand::seq::SliceRandom;
 use rand_pcg::Pcg64;
 use std::fmt::Debug;
 use std::hash::Hash;

@@ -3,7 +3,7 @@
 //! holes; players score by their number of captures; the game stops at step
 //! 100, or when either player has no piece or no move.
 
-use crate::oracle::{turn_moves, Oracle, ROLES};
+use crate::oracle::{Oracle, ROLES, turn_moves};
 
 const PAWN: u8 = 1;
 const KNIGHT: u8 = 2;

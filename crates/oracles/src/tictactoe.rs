@@ -1,7 +1,7 @@
 //! Tic-tac-toe, written directly from its rules: xplayer and oplayer mark
 //! blank cells in turn; three in a line wins; a full board is a draw.
 
-use crate::oracle::{turn_moves, winner_goals, Oracle};
+use crate::oracle::{Oracle, turn_moves, winner_goals};
 
 /// The role names of the rules file (not the white/black of `ROLES`).
 const NAMES: [&str; 2] = ["xplayer", "oplayer"];

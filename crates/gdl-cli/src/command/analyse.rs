@@ -8,7 +8,7 @@
 //! budget the figures do not depend on the number of threads.
 
 use super::stop::{self, Reason};
-use super::{game_seed, load, threads, Failure, Format, LimitArgs};
+use super::{Failure, Format, LimitArgs, game_seed, load, threads};
 use gdl::{Budget, Game, GameError, SearchPlayer, State, Stop};
 use serde::Serialize;
 use std::ops::ControlFlow;

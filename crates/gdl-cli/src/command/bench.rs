@@ -7,8 +7,8 @@
 //! playouts took.
 
 use super::stop::{self, Reason};
-use super::{load, threads, Failure, Format, LimitArgs, MAX_THREADS};
-use crate::measure::{peak_rss_kib, run_until, Rate, Rounds, Summary};
+use super::{Failure, Format, LimitArgs, MAX_THREADS, load, threads};
+use crate::measure::{Rate, Rounds, Summary, peak_rss_kib, run_until};
 use gdl::{Game, GameError, RandomPlayer, Stop};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -143,7 +143,7 @@ fn play(
                     seed: played,
                     step,
                     error,
-                })
+                });
             }
         };
         if outcome.stopped {

@@ -1,8 +1,8 @@
 //! `gdl check FILE` and `gdl plan FILE`.
 
-use super::{color, load_game_with, print_json, Failure, Format, LimitArgs};
+use super::{Failure, Format, LimitArgs, color, load_game_with, print_json};
 use gdl::{Diagnostic, LoadError, Severity, SourceFile, Span, StratumPlan};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::process::ExitCode;
 

@@ -2,7 +2,7 @@
 //! (`gdl::convert_source`), rewritten in place or checked (`--check`), or
 //! converted to the other syntax (`--to`).
 
-use super::{color, file_name, is_stdin, read_rules, write_file, Existing, Failure, LimitArgs};
+use super::{Existing, Failure, LimitArgs, color, file_name, is_stdin, read_rules, write_file};
 use gdl::SourceFile;
 use std::io::Write;
 use std::path::PathBuf;

@@ -2,7 +2,7 @@
 //! manual pages of `gdl`, generated from its command-line definition (so
 //! that they name every subcommand and flag of the binary that prints them).
 
-use super::{write_file, Existing, Failure};
+use super::{Existing, Failure, write_file};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

@@ -19,12 +19,12 @@ use super::ai::search_player;
 use super::record_cmd::games_folder;
 use super::trace_cmd::DEFAULT_BUDGET;
 use super::{
-    load, print_json, readable_back, regular_or_new, threads, write_file, Existing, Failure,
-    Format, LimitArgs,
+    Existing, Failure, Format, LimitArgs, load, print_json, readable_back, regular_or_new, threads,
+    write_file,
 };
-use crate::http::{post, HttpError};
-use crate::protocol::{read_move, rules_of, Request, Start, READY};
-use gdl::record::{legal_move, record_file, Trace};
+use crate::http::{HttpError, post};
+use crate::protocol::{READY, Request, Start, read_move, rules_of};
+use gdl::record::{Trace, legal_move, record_file};
 use gdl::{Budget, Game, GameError, Move, RandomPlayer, Role, SearchPlayer, State};
 use serde_json::json;
 use std::path::PathBuf;
@@ -137,7 +137,9 @@ fn read_spec(text: &str) -> Result<Spec, String> {
         }
         return match budget.parse::<u64>() {
             Ok(n) if n > 0 => Ok(Spec::Ai(Budget::Iterations(n))),
-            _ => Err(format!("`{budget}`: expected a positive number of iterations (ai:1000) or seconds (ai:0.5s)")),
+            _ => Err(format!(
+                "`{budget}`: expected a positive number of iterations (ai:1000) or seconds (ai:0.5s)"
+            )),
         };
     }
     if let Some(rest) = text.strip_prefix("http://") {
@@ -182,13 +184,13 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, Failure> {
     }
     let play_clock = Duration::from_secs(args.play_clock);
     for spec in &args.players {
-        if let Spec::Ai(Budget::Time(t)) = spec {
-            if *t > play_clock {
-                return Err(Failure::Usage(format!(
-                    "--players {spec}: thinks longer than the play clock ({} s)",
-                    args.play_clock
-                )));
-            }
+        if let Spec::Ai(Budget::Time(t)) = spec
+            && *t > play_clock
+        {
+            return Err(Failure::Usage(format!(
+                "--players {spec}: thinks longer than the play clock ({} s)",
+                args.play_clock
+            )));
         }
     }
     let rules = rules_of(&game.source().text).map_err(Failure::Game)?;

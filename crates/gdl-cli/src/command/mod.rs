@@ -1097,8 +1097,8 @@ pub fn game_seed(seed: u64, i: usize) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::{
-        default_max_file_bytes, link_new, parse_bytes, place_new, regular_or_new, write_file,
-        Existing, Failure,
+        Existing, Failure, default_max_file_bytes, link_new, parse_bytes, place_new,
+        regular_or_new, write_file,
     };
     use std::path::PathBuf;
 

@@ -8,7 +8,7 @@
 //! says so, when every position of a depth is terminal, or when a depth
 //! repeats the one before it exactly (as it then does for ever).
 
-use super::{load, Failure, Format, LimitArgs};
+use super::{Failure, Format, LimitArgs, load};
 use gdl::{Game, GameError, Move, State};
 use serde::Serialize;
 use std::collections::HashMap;

@@ -21,10 +21,10 @@
 //! status is then 2).
 
 use super::ai::{AiArgs, Seats};
-use super::{describe, file_name, is_stdin, load, read_file, save_moves, Failure, LimitArgs};
-use super::{read_record, BoardMode};
-use gdl::record::{is_recorded_game, legal_move, sorted_moves, Board};
+use super::{BoardMode, read_record};
+use super::{Failure, LimitArgs, describe, file_name, is_stdin, load, read_file, save_moves};
 use gdl::RandomPlayer;
+use gdl::record::{Board, is_recorded_game, legal_move, sorted_moves};
 use gdl::{Game, GameError, Move, Role, State};
 use std::io::{BufRead, IsTerminal, Read};
 use std::path::{Path, PathBuf};
@@ -542,7 +542,7 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
     }
     let code = match run(&mut session, &mut input) {
         Err(Failure::Interrupted(_)) => {
-            return Err(Failure::Interrupted(session.stopped("interrupted")))
+            return Err(Failure::Interrupted(session.stopped("interrupted")));
         }
         other => other?,
     };

@@ -6,7 +6,7 @@
 
 use super::ai::AiArgs;
 use super::stop::{self, Reason};
-use super::{game_seed, load, print_json, threads, Failure, Format, LimitArgs};
+use super::{Failure, Format, LimitArgs, game_seed, load, print_json, threads};
 use gdl::record::Trace;
 use gdl::{Budget, Game, GameError, RandomPlayer, State, Stop};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -202,7 +202,7 @@ fn random_keeping(args: RandomArgs) -> Result<ExitCode, Failure> {
     if seated {
         stats.search = Some(Search {
             roles: (ai_seats.iter().enumerate())
-                .filter(|(_, &ai)| ai)
+                .filter(|&(_, &ai)| ai)
                 .map(|(i, _)| roles[i].clone())
                 .collect(),
             budget: match budget {

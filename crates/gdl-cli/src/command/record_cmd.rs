@@ -3,12 +3,12 @@
 
 use super::read_record;
 use super::{
-    file_name, is_stdin, load, print_json, read_file, readable_back, regular_or_new, write_file,
-    Existing, Failure, Format, LimitArgs,
+    Existing, Failure, Format, LimitArgs, file_name, is_stdin, load, print_json, read_file,
+    readable_back, regular_or_new, write_file,
 };
 use crate::compare::{compare, describe_step};
-use gdl::record::{record_file, Provenance, Trace};
 use gdl::RandomPlayer;
+use gdl::record::{Provenance, Trace, record_file};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

@@ -5,8 +5,8 @@
 //! rejected (it is removed), one by one at a prompt or all at once, as
 //! cargo-insta reviews snapshots.
 
-use super::test_cmd::{pending_of, Suite, TestArgs};
-use super::{read_file, read_record, write_file, Existing, Failure};
+use super::test_cmd::{Suite, TestArgs, pending_of};
+use super::{Existing, Failure, read_file, read_record, write_file};
 use gdl::record::Record;
 use std::io::{BufRead, Write};
 use std::path::Path;

@@ -9,9 +9,9 @@
 
 use super::read_record;
 use super::record_cmd::{games_folder, random_game};
-use super::{load, read_file, readable_back, write_file, Existing, Failure, Format, LimitArgs};
-use crate::compare::{compare, describe_step, more_steps, Comparison, StepDifferences};
-use gdl::record::{record_file, Provenance, Record, RecordFormat, Trace};
+use super::{Existing, Failure, Format, LimitArgs, load, read_file, readable_back, write_file};
+use crate::compare::{Comparison, StepDifferences, compare, describe_step, more_steps};
+use gdl::record::{Provenance, Record, RecordFormat, Trace, record_file};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -1,10 +1,10 @@
 //! `gdl trace FILE` (a random game) and `gdl replay FILE GAME` (a recorded
 //! one): both print the game's trace, as text or JSON.
 
+use super::BoardMode;
 use super::ai::AiArgs;
 use super::read_record;
-use super::BoardMode;
-use super::{load, read_file, regular_or_new, save_moves, Failure, LimitArgs};
+use super::{Failure, LimitArgs, load, read_file, regular_or_new, save_moves};
 use crate::compare::{compare, describe_step, more_steps};
 use gdl::record::{Replay, Trace};
 use gdl::{Budget, RandomPlayer};

@@ -5,7 +5,7 @@
 //! not read: where the outline is missing they answer what the words of
 //! the text alone tell, or nothing.
 
-use super::document::{is_name_byte, Document};
+use super::document::{Document, is_name_byte};
 use gdl::{Name, NameKind, Outline, Severity, Span};
 use lsp_types as lsp;
 use lsp_types::{
@@ -305,8 +305,16 @@ pub fn rename(
     if !valid {
         return Err(format!(
             "`{new}` is not a GDL {}: use letters, digits and _ - + . ' < > = ! # $ % & * / : @ ^ ~{}",
-            if name.kind == NameKind::Variable { "variable" } else { "name" },
-            if name.kind == NameKind::Variable { ", after a `?`" } else { "" }
+            if name.kind == NameKind::Variable {
+                "variable"
+            } else {
+                "name"
+            },
+            if name.kind == NameKind::Variable {
+                ", after a `?`"
+            } else {
+                ""
+            }
         ));
     }
     if name.kind == NameKind::Relation && gdl::keyword_help(&new.to_ascii_lowercase()).is_some() {
@@ -762,9 +770,11 @@ mod tests {
             }],
             2,
         );
-        assert!(semantic_tokens(&broken)
-            .iter()
-            .any(|t| t.token_type == VARIABLE));
+        assert!(
+            semantic_tokens(&broken)
+                .iter()
+                .any(|t| t.token_type == VARIABLE)
+        );
         assert!(completion(&broken).iter().any(|c| c.label == "p"));
         assert!(formatting(&broken).unwrap_err().contains("unclosed"));
         assert!(

@@ -33,7 +33,7 @@ use lsp_types::{
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::collections::HashMap;
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// The error code of a request that was understood but failed (LSP 3.17).
 const REQUEST_FAILED: i32 = -32803;

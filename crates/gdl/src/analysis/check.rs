@@ -14,7 +14,7 @@ use crate::limits::DEFAULT_MAX_NESTING;
 use crate::limits::MAX_CLAUSE_VARIABLES;
 use crate::source::{SourceFile, Span};
 use crate::syntax::ast::{Description, Literal, Rule, Sentence, Term};
-use crate::syntax::keywords::{goal_value, keyword_named, Keyword, KEYWORDS, OPERATORS};
+use crate::syntax::keywords::{KEYWORDS, Keyword, OPERATORS, goal_value, keyword_named};
 
 use crate::syntax::normal::{Clause, NLit};
 use crate::syntax::symbol::Symbol;
@@ -244,21 +244,21 @@ impl<'a> Checker<'a> {
                         .with_note(format!("`{shown}` is only written `{form}` in a rule body")),
                     );
                 }
-                if let Some(&Keyword { arity, form, .. }) = keyword_named(name) {
-                    if s.args.len() != arity {
-                        self.out.push(
-                            Diagnostic::error(
-                                "keyword-arity",
-                                s.span,
-                                format!(
-                                    "`{shown}` takes {}, but has {} here",
-                                    arguments(arity),
-                                    s.args.len()
-                                ),
-                            )
-                            .with_label(format!("expected `{form}`")),
-                        );
-                    }
+                if let Some(&Keyword { arity, form, .. }) = keyword_named(name)
+                    && s.args.len() != arity
+                {
+                    self.out.push(
+                        Diagnostic::error(
+                            "keyword-arity",
+                            s.span,
+                            format!(
+                                "`{shown}` takes {}, but has {} here",
+                                arguments(arity),
+                                s.args.len()
+                            ),
+                        )
+                        .with_label(format!("expected `{form}`")),
+                    );
                 }
             });
         }
@@ -275,12 +275,11 @@ impl<'a> Checker<'a> {
                 if self.name(s.name) == "sees" {
                     sees.push(s.name_span);
                 }
-                if self.name(s.name) == "role" {
-                    if let [Term::Atom(a, span)] = s.args.as_slice() {
-                        if self.name(*a) == "random" {
-                            random.push(*span);
-                        }
-                    }
+                if self.name(s.name) == "role"
+                    && let [Term::Atom(a, span)] = s.args.as_slice()
+                    && self.name(*a) == "random"
+                {
+                    random.push(*span);
                 }
             });
         }
@@ -480,10 +479,10 @@ impl<'a> Checker<'a> {
                 if !matches!(keyword, "legal" | "does" | "goal" | "input") {
                     return;
                 }
-                if let Some(role @ Term::Atom(..)) = s.args.first() {
-                    if !roles.contains_key(&self.key(role)) {
-                        found.push((role.span(), self.text(role), s.name));
-                    }
+                if let Some(role @ Term::Atom(..)) = s.args.first()
+                    && !roles.contains_key(&self.key(role))
+                {
+                    found.push((role.span(), self.text(role), s.name));
                 }
             });
         }
@@ -932,12 +931,12 @@ impl<'a> Checker<'a> {
                 allowed.insert(v);
             });
             for lit in &c.body {
-                if let NLit::Pos(s) = lit {
-                    if !recursive(s) {
-                        s.for_each_var(&mut |v, _| {
-                            allowed.insert(v);
-                        });
-                    }
+                if let NLit::Pos(s) = lit
+                    && !recursive(s)
+                {
+                    s.for_each_var(&mut |v, _| {
+                        allowed.insert(v);
+                    });
                 }
             }
             for lit in &c.body {

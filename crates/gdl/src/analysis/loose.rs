@@ -30,12 +30,12 @@
 //!   fact with a variable that a rule reads stays an error, and so does
 //!   one whose name is a misspelt rule arrow, `(<- head body)`.
 
-use crate::analysis::check::{arguments, list, ALLOWED_IN_PUBLISHED_GAMES};
+use crate::analysis::check::{ALLOWED_IN_PUBLISHED_GAMES, arguments, list};
 use crate::analysis::suggest::closest;
 use crate::error::Diagnostic;
 use crate::source::Span;
 use crate::syntax::ast::{Description, Literal, Rule, Sentence, Term};
-use crate::syntax::keywords::{keyword_named, OPERATORS};
+use crate::syntax::keywords::{OPERATORS, keyword_named};
 use crate::syntax::normal::{Clause, NLit};
 use crate::syntax::symbol::Symbol;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -62,10 +62,10 @@ fn bind_roles_of_facts(d: &mut Description) -> Vec<Diagnostic> {
         if !rule.body.is_empty() || !matches!(keyword, "legal" | "goal") {
             continue;
         }
-        if let [Term::Var(v, at), rest @ ..] = rule.head.args.as_slice() {
-            if rest.iter().all(Term::is_ground) {
-                found.push((i, *v, *at));
-            }
+        if let [Term::Var(v, at), rest @ ..] = rule.head.args.as_slice()
+            && rest.iter().all(Term::is_ground)
+        {
+            found.push((i, *v, *at));
         }
     }
     let mut out = Vec::new();

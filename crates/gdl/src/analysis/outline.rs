@@ -10,7 +10,7 @@ use crate::error::Diagnostic;
 use crate::limits::DEFAULT_MAX_NESTING;
 use crate::source::{SourceFile, Span};
 use crate::syntax::ast::{Description, Literal, Sentence, Term};
-use crate::syntax::keywords::{keyword_help, KeywordHelp};
+use crate::syntax::keywords::{KeywordHelp, keyword_help};
 use crate::syntax::normal::Clause;
 use crate::syntax::symbol::Symbol;
 use crate::syntax::term::TermTable;
@@ -244,16 +244,17 @@ impl<'a> Reader<'a> {
                 true => r.infix_arrow(rule.head.span.end as usize),
                 false => r.operator_span(rule.span),
             };
-            if let Some(arrow) = arrow {
-                if matches!(r.slice(arrow), "<=" | ":-") {
-                    r.occurrences.push((arrow, None, false));
-                }
+            if let Some(arrow) = arrow
+                && matches!(r.slice(arrow), "<=" | ":-")
+            {
+                r.occurrences.push((arrow, None, false));
             }
             let relation = r.sentence(&rule.head, true);
-            if d.symbols.name(rule.head.name) == "role" && rule.body.is_empty() {
-                if let [Term::Atom(role, _)] = rule.head.args.as_slice() {
-                    roles.push(d.symbols.spelling(*role).to_string());
-                }
+            if d.symbols.name(rule.head.name) == "role"
+                && rule.body.is_empty()
+                && let [Term::Atom(role, _)] = rule.head.args.as_slice()
+            {
+                roles.push(d.symbols.spelling(*role).to_string());
             }
             for literal in &rule.body {
                 r.literal(literal);

@@ -101,10 +101,10 @@ fn constant_positions(clauses: &[Clause], relation: Symbol) -> Vec<usize> {
 fn constants(clauses: &[Clause], relation: Symbol, position: usize) -> Vec<Symbol> {
     let mut found = Vec::new();
     for c in clauses.iter().filter(|c| c.head.name == relation) {
-        if let Some(Term::Atom(a, _)) = c.head.args.get(position) {
-            if !found.contains(a) {
-                found.push(*a);
-            }
+        if let Some(Term::Atom(a, _)) = c.head.args.get(position)
+            && !found.contains(a)
+        {
+            found.push(*a);
         }
     }
     found
@@ -159,10 +159,10 @@ fn split(
     let mut out = Vec::new();
     let mut work: Vec<Clause> = clauses.to_vec();
     while let Some(mut clause) = work.pop() {
-        if clause.head.name == relation {
-            if let Some(Term::Atom(v, _)) = clause.head.args.get(position) {
-                clause.head.name = part_of(*v).expect("a head's constant is a value");
-            }
+        if clause.head.name == relation
+            && let Some(Term::Atom(v, _)) = clause.head.args.get(position)
+        {
+            clause.head.name = part_of(*v).expect("a head's constant is a value");
         }
         let Some(i) = clause.body.iter().position(|l| reads(l, relation)) else {
             out.push(clause);

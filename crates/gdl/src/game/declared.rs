@@ -1,9 +1,9 @@
 //! What the rules declare beside play: the `base` facts and the `input`
 //! moves, derived on demand (loading derives only what play needs).
 
-use super::types::{Move, Role};
 use super::Game;
-use crate::engine::interp::{run_strata, Store, Target};
+use super::types::{Move, Role};
+use crate::engine::interp::{Store, Target, run_strata};
 use crate::error::GameError;
 use crate::plan::Phase;
 use crate::syntax::natural::natural_cmp;

@@ -55,7 +55,7 @@ impl Game {
     /// it keeps them.
     pub(crate) fn mark_past(&self, mark: usize, moves: &[Move]) -> usize {
         (moves.iter())
-            .map(|m| m.0 .0 as usize + 1)
+            .map(|m| m.0.0 as usize + 1)
             .fold(mark, usize::max)
     }
 

@@ -1,13 +1,13 @@
 //! The queries of the game API: legal moves, terminal, goals, next states,
 //! each on the model of its state, derived as far as the query needs.
 
+use super::Game;
 use super::ground::GroundTables;
 use super::memo::{Facts, Model};
 use super::rules::Rules;
 use super::types::{Move, Role, State};
-use super::Game;
 use crate::engine::ground::Values;
-use crate::engine::interp::{run_strata_in, Relation, Store, Target};
+use crate::engine::interp::{Relation, Store, Target, run_strata_in};
 use crate::error::GameError;
 use crate::plan::{Keywords, Phase, RelId};
 use crate::syntax::keywords::goal_value;
@@ -161,7 +161,7 @@ impl Game {
                             return Err(GameError::BadGoal {
                                 role: name,
                                 value: text,
-                            })
+                            });
                         }
                     }
                 }
@@ -220,10 +220,10 @@ impl Game {
         joint: &[Move],
     ) -> Result<State, GameError> {
         assert_eq!(joint.len(), self.rules.roles.len(), "one move per role");
-        if let Some(s) = self.positioned(state) {
-            if s.play_moves(joint) {
-                return Ok(s.state());
-            }
+        if let Some(s) = self.positioned(state)
+            && s.play_moves(joint)
+        {
+            return Ok(s.state());
         }
         self.model(state, |r| &r.next_state)?;
         let rules = &*self.rules;
@@ -387,16 +387,16 @@ pub(super) fn new_model(
             });
         }
     }
-    if let Some(mut model) = spare {
-        if let Facts::Store(facts) = &mut model.facts {
-            facts.reset(p);
-            for &f in state.0.iter() {
-                facts.insert(p, p.keywords.true_, &[f], terms);
-            }
-            model.done.clear();
-            model.done.resize(p.components.len(), false);
-            return model;
+    if let Some(mut model) = spare
+        && let Facts::Store(facts) = &mut model.facts
+    {
+        facts.reset(p);
+        for &f in state.0.iter() {
+            facts.insert(p, p.keywords.true_, &[f], terms);
         }
+        model.done.clear();
+        model.done.resize(p.components.len(), false);
+        return model;
     }
     let mut facts = Store::new(p, &rules.sizes);
     for &f in state.0.iter() {

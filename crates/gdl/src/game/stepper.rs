@@ -1174,7 +1174,7 @@ pub(crate) fn seeded_playouts(stepper: &mut Stepper, initial: &State) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{table_variants, Stepper};
+    use super::{Stepper, table_variants};
     use crate::engine::incremental::Evaluation;
     use crate::{EngineChoice, Game, Limits, LoadOptions};
     use rand::{Rng, SeedableRng};

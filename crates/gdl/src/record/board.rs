@@ -409,13 +409,13 @@ impl Board {
     fn choose_relation(&self, facts: &[Kif]) -> Option<(String, usize)> {
         let mut groups: BTreeMap<(String, usize), Vec<&[Kif]>> = BTreeMap::new();
         for t in facts {
-            if let Kif::List(items) = t {
-                if let Some((Kif::Atom(name), args)) = items.split_first() {
-                    groups
-                        .entry((name.to_ascii_lowercase(), args.len()))
-                        .or_default()
-                        .push(args);
-                }
+            if let Kif::List(items) = t
+                && let Some((Kif::Atom(name), args)) = items.split_first()
+            {
+                groups
+                    .entry((name.to_ascii_lowercase(), args.len()))
+                    .or_default()
+                    .push(args);
             }
         }
         if let Some(name) = &self.spec.relation {

@@ -19,9 +19,9 @@ mod read;
 mod trace;
 
 pub use board::{Board, BoardSpec, Grid, Square};
-pub use provenance::{sha256_hex, Provenance};
+pub use provenance::{Provenance, sha256_hex};
 pub use read::{
-    is_recorded_game, read_record, read_record_within, record_file, Record, RecordError,
-    RecordFormat, RecordedStep,
+    Record, RecordError, RecordFormat, RecordedStep, is_recorded_game, read_record,
+    read_record_within, record_file,
 };
-pub use trace::{legal_move, moves_file, observe, replay_text, sorted_moves, Replay, Step, Trace};
+pub use trace::{Replay, Step, Trace, legal_move, moves_file, observe, replay_text, sorted_moves};

@@ -11,8 +11,8 @@
 use super::trace::Trace;
 use crate::limits::{LimitKind, Limits};
 use crate::syntax::kif::Kif;
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::cell::Cell;
 use std::fmt;
 
@@ -440,7 +440,7 @@ fn from_match(m: MatchRecord, max_memory: usize) -> Result<Record, RecordError> 
             _ => {
                 return Err(RecordError::Invalid(format!(
                     "bad ggp-base match record: state {i} is not a list of facts"
-                )))
+                )));
             }
         };
         steps.push(RecordedStep {
@@ -552,10 +552,12 @@ mod tests {
         assert_eq!(r.steps[1].terminal, Some(true));
         assert_eq!(r.goals, Some(vec![100]));
         let short = r#"{"states":["( ( c 0 ) )"],"moves":[["go"]]}"#;
-        assert!(read_record(short)
-            .unwrap_err()
-            .to_string()
-            .contains("1 states but 1 moves"));
+        assert!(
+            read_record(short)
+                .unwrap_err()
+                .to_string()
+                .contains("1 states but 1 moves")
+        );
     }
 
     #[test]

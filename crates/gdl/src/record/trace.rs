@@ -405,12 +405,12 @@ where
             step.moves = Some(joint.iter().map(|&m| game.move_text(m)).collect());
         }
         let pushed = self.trace.push(game, state);
-        if let Err(e) = &pushed {
-            if !matches!(e, GameError::Limit { .. }) {
-                let mut facts = game.state_facts(state);
-                facts.sort_by(|a, b| natural_cmp(a, b));
-                self.fault = Some(facts);
-            }
+        if let Err(e) = &pushed
+            && !matches!(e, GameError::Limit { .. })
+        {
+            let mut facts = game.state_facts(state);
+            facts.sort_by(|a, b| natural_cmp(a, b));
+            self.fault = Some(facts);
         }
         pushed
     }

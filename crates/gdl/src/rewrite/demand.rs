@@ -387,14 +387,14 @@ fn bound_variables(
             .args
             .iter()
             .zip(pattern)
-            .filter(|(_, &b)| b)
+            .filter(|&(_, &b)| b)
             .for_each(|(a, _)| add(a));
     }
     for lit in &c.body[..upto] {
-        if let NLit::Pos(s) = lit {
-            if binders.binds(s, patterns) {
-                s.args.iter().for_each(&mut add);
-            }
+        if let NLit::Pos(s) = lit
+            && binders.binds(s, patterns)
+        {
+            s.args.iter().for_each(&mut add);
         }
     }
     bound
@@ -416,7 +416,7 @@ fn asked(s: &Sentence, pattern: &[bool], demand: Symbol) -> Sentence {
             .args
             .iter()
             .zip(pattern)
-            .filter(|(_, &b)| b)
+            .filter(|&(_, &b)| b)
             .map(|(a, _)| a.clone())
             .collect(),
         span: s.span,

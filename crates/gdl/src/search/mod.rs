@@ -46,7 +46,7 @@
 //! that joint move, keeping what was learned below it.
 
 use crate::error::GameError;
-use crate::game::random::{on_stepper, Ended, InEngineOrder};
+use crate::game::random::{Ended, InEngineOrder, on_stepper};
 use crate::game::stepper::Stepper;
 use crate::game::{Game, Move, Role, State, Stop};
 use rand::{Rng, SeedableRng};
@@ -835,7 +835,7 @@ impl Tree {
         if untried > 0 {
             let nth = rng.gen_range(0..untried);
             return (node.visits[lo..hi].iter().enumerate())
-                .filter(|(_, &v)| v == 0)
+                .filter(|&(_, &v)| v == 0)
                 .nth(nth)
                 .map_or(0, |(k, _)| k);
         }

@@ -23,11 +23,11 @@
 
 use crate::error::Diagnostic;
 use crate::source::{SourceFile, Span};
+use crate::syntax::Syntax;
 use crate::syntax::ast::{Description, Literal, Rule, Sentence, Term};
-use crate::syntax::format::{format_source, WIDTH};
+use crate::syntax::format::{WIDTH, format_source};
 use crate::syntax::infix::is_plain_constant;
 use crate::syntax::kif::parse_in;
-use crate::syntax::Syntax;
 use std::collections::HashMap;
 
 /// A rules file in its canonical layout in `to` (its own syntax when

@@ -25,7 +25,7 @@
 
 use crate::error::Diagnostic;
 use crate::source::Span;
-use crate::syntax::kif::{read_written, Written};
+use crate::syntax::kif::{Written, read_written};
 
 /// The column within which lines are kept where their forms allow it.
 pub const WIDTH: usize = 100;
@@ -224,16 +224,19 @@ impl Printer<'_> {
         self.write("(");
         let mut align = self.column;
         let mut rest = items;
-        if let [first @ Node {
-            kind: Kind::Word, ..
-        }, second, ..] = items
+        if let [
+            first @ Node {
+                kind: Kind::Word, ..
+            },
+            second,
+            ..,
+        ] = items
+            && !second.is_comment()
         {
-            if !second.is_comment() {
-                self.write(first.text(self.text));
-                self.write(" ");
-                align = self.column;
-                rest = &items[1..];
-            }
+            self.write(first.text(self.text));
+            self.write(" ");
+            align = self.column;
+            rest = &items[1..];
         }
         for (i, item) in rest.iter().enumerate() {
             if i > 0 {

@@ -7,11 +7,11 @@
 //! the errors it can find before giving up.
 
 use crate::error::Diagnostic;
-use crate::limits::{LimitKind, DEFAULT_MAX_NESTING, MAX_NESTING_CEILING, MAX_SOURCE_BYTES};
+use crate::limits::{DEFAULT_MAX_NESTING, LimitKind, MAX_NESTING_CEILING, MAX_SOURCE_BYTES};
 use crate::source::{SourceFile, Span};
 use crate::syntax::ast::{Description, Literal, Rule, Sentence, Term};
 use crate::syntax::symbol::{Symbol, Symbols};
-use crate::syntax::{infix, Syntax};
+use crate::syntax::{Syntax, infix};
 use pest::Parser;
 use std::fmt;
 
@@ -133,25 +133,29 @@ pub(crate) fn parse_in(
 ) -> Result<(Description, Vec<Span>), Vec<Diagnostic>> {
     let max_nesting = max_nesting.min(MAX_NESTING_CEILING);
     if file.text.len() > MAX_SOURCE_BYTES {
-        return Err(vec![Diagnostic::error(
-            "too-large",
-            Span::new(0, 0),
-            format!(
-                "the file is {} bytes, more than the {MAX_SOURCE_BYTES} (4 GiB - 1) gdl reads",
-                file.text.len()
-            ),
-        )
-        .with_label("this file")]);
+        return Err(vec![
+            Diagnostic::error(
+                "too-large",
+                Span::new(0, 0),
+                format!(
+                    "the file is {} bytes, more than the {MAX_SOURCE_BYTES} (4 GiB - 1) gdl reads",
+                    file.text.len()
+                ),
+            )
+            .with_label("this file"),
+        ]);
     }
     // A NUL byte never occurs in text: one error, rather than one per byte
     // of a binary file.
     if let Some(at) = file.text.find('\0') {
-        return Err(vec![Diagnostic::error(
-            "not-text",
-            Span::new(at, at + 1),
-            "the file is not text: it holds a NUL byte (is it a binary file?)",
-        )
-        .with_label("NUL byte")]);
+        return Err(vec![
+            Diagnostic::error(
+                "not-text",
+                Span::new(at, at + 1),
+                "the file is not text: it holds a NUL byte (is it a binary file?)",
+            )
+            .with_label("NUL byte"),
+        ]);
     }
     let mut symbols = Symbols::new();
     let (forms, comments) = match syntax {
@@ -434,27 +438,26 @@ impl Reader {
 
     /// A top-level form: a fact or a rule `(<= head body ...)`.
     fn top_level(&mut self, form: &Sexp) -> Option<Rule> {
-        if let Sexp::List(items, span) = form {
-            if let Some(Sexp::Atom(op, _)) = items.first() {
-                if self.is(*op, "<=") {
-                    let Some(head) = items.get(1) else {
-                        self.error(
-                            *span,
-                            "a rule needs a head",
-                            "expected `(<= head body ...)`",
-                        );
-                        return None;
-                    };
-                    let head = self.sentence(head);
-                    let body: Vec<_> = items[2..].iter().map(|l| self.literal(l)).collect();
-                    let body: Option<Vec<_>> = body.into_iter().collect();
-                    return Some(Rule {
-                        head: head?,
-                        body: body?,
-                        span: *span,
-                    });
-                }
-            }
+        if let Sexp::List(items, span) = form
+            && let Some(Sexp::Atom(op, _)) = items.first()
+            && self.is(*op, "<=")
+        {
+            let Some(head) = items.get(1) else {
+                self.error(
+                    *span,
+                    "a rule needs a head",
+                    "expected `(<= head body ...)`",
+                );
+                return None;
+            };
+            let head = self.sentence(head);
+            let body: Vec<_> = items[2..].iter().map(|l| self.literal(l)).collect();
+            let body: Option<Vec<_>> = body.into_iter().collect();
+            return Some(Rule {
+                head: head?,
+                body: body?,
+                span: *span,
+            });
         }
         let head = self.sentence(form)?;
         Some(Rule {
@@ -517,35 +520,35 @@ impl Reader {
 
     /// A body literal: a sentence, `(not l)`, `(distinct t t)` or `(or l ...)`.
     fn literal(&mut self, form: &Sexp) -> Option<Literal> {
-        if let Sexp::List(items, span) = form {
-            if let Some(Sexp::Atom(op, op_span)) = items.first() {
-                let args = &items[1..];
-                match self.symbols.name(*op) {
-                    "not" => {
-                        if args.len() != 1 {
-                            self.error(*op_span, "`not` takes exactly one literal", "here");
-                            return None;
-                        }
-                        let inner = self.literal(&args[0])?;
-                        return Some(Literal::Not(Box::new(inner), *span));
+        if let Sexp::List(items, span) = form
+            && let Some(Sexp::Atom(op, op_span)) = items.first()
+        {
+            let args = &items[1..];
+            match self.symbols.name(*op) {
+                "not" => {
+                    if args.len() != 1 {
+                        self.error(*op_span, "`not` takes exactly one literal", "here");
+                        return None;
                     }
-                    "or" => {
-                        // `(or)`, no alternative, never holds (as in
-                        // ggp-base); the checker warns (`empty-or`).
-                        let ls: Vec<_> = args.iter().map(|l| self.literal(l)).collect();
-                        return Some(Literal::Or(ls.into_iter().collect::<Option<_>>()?, *span));
-                    }
-                    "distinct" => {
-                        if args.len() != 2 {
-                            self.error(*op_span, "`distinct` takes exactly two terms", "here");
-                            return None;
-                        }
-                        let a = self.term(&args[0]);
-                        let b = self.term(&args[1]);
-                        return Some(Literal::Distinct(a?, b?, *span));
-                    }
-                    _ => {}
+                    let inner = self.literal(&args[0])?;
+                    return Some(Literal::Not(Box::new(inner), *span));
                 }
+                "or" => {
+                    // `(or)`, no alternative, never holds (as in
+                    // ggp-base); the checker warns (`empty-or`).
+                    let ls: Vec<_> = args.iter().map(|l| self.literal(l)).collect();
+                    return Some(Literal::Or(ls.into_iter().collect::<Option<_>>()?, *span));
+                }
+                "distinct" => {
+                    if args.len() != 2 {
+                        self.error(*op_span, "`distinct` takes exactly two terms", "here");
+                        return None;
+                    }
+                    let a = self.term(&args[0]);
+                    let b = self.term(&args[1]);
+                    return Some(Literal::Distinct(a?, b?, *span));
+                }
+                _ => {}
             }
         }
         self.sentence(form).map(Literal::Pos)

@@ -16,7 +16,7 @@
 //! one to end.
 
 use super::playing::Playing;
-use crate::command::{load_game_with, LimitArgs};
+use crate::command::{LimitArgs, load_game_with};
 use crate::http::left;
 use gdl::{Cancel, EngineChoice, LoadError};
 use std::path::Path;

@@ -46,14 +46,14 @@ mod playing;
 mod worker;
 
 use super::{Failure, LimitArgs};
-use crate::protocol::{info_reply, moves_kif, read_request, Request, Start, BUSY, DONE, READY};
+use crate::protocol::{BUSY, DONE, READY, Request, Start, info_reply, moves_kif, read_request};
 use crate::server::{Answer, Bounds, Message};
 pub use loading::MAX_LOADS;
 use loading::{Load, Loaded, Loading, Loads};
 use margin::Margin;
 use std::process::ExitCode;
-use std::sync::mpsc::RecvTimeoutError;
 use std::sync::Arc;
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 use worker::{Turn, Worker};
 

@@ -10,7 +10,7 @@
 //! evaluate (a large game on the interpreter) delays the worker, never
 //! the reply, which then says what the player could not compute in time.
 
-use super::playing::{describe, Playing};
+use super::playing::{Playing, describe};
 use gdl::Cancel;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
@@ -288,12 +288,12 @@ impl State {
         let Some(joint) = joint else {
             return Ok(());
         };
-        if let Some(p) = &mut self.playing {
-            if let Err(why) = p.follow(&joint) {
-                self.playing = None;
-                self.lost = Some(format!("cannot follow the moves: {why}"));
-                return Err(why);
-            }
+        if let Some(p) = &mut self.playing
+            && let Err(why) = p.follow(&joint)
+        {
+            self.playing = None;
+            self.lost = Some(format!("cannot follow the moves: {why}"));
+            return Err(why);
         }
         self.history.push(joint);
         Ok(())
@@ -323,7 +323,8 @@ impl State {
             true => "",
             false => " on the interpreter while the engine is chosen",
         };
-        let turn = match p.search_until(deadline) {
+
+        match p.search_until(deadline) {
             Ok(c) if c.forced => Turn {
                 played: Some(p.game.move_text(c.played)),
                 note: format!("its only legal move; {between}"),
@@ -344,10 +345,9 @@ impl State {
                     let why = format!("no legal move found: {}", describe(&e));
                     self.playing = None;
                     self.lost = Some(why.clone());
-                    return noop(why);
+                    noop(why)
                 }
             },
-        };
-        turn
+        }
     }
 }

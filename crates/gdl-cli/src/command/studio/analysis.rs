@@ -8,12 +8,12 @@
 //! every game's length, the mean branching (joint moves) at each step, and
 //! how often each first move wins.
 
-use super::session::{lock, ApiError};
-use crate::command::analyse::{analysis, self_play, Played, Tally};
+use super::session::{ApiError, lock};
+use crate::command::analyse::{Played, Tally, analysis, self_play};
 use crate::command::game_seed;
 use gdl::{Budget, Cancel, Game, Stop};
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
@@ -277,7 +277,7 @@ fn add(
     }
     // The first move named by the moves of the roles that had a choice.
     let chosen: Vec<&String> = (p.first.iter().zip(p.legal.first().into_iter().flatten()))
-        .filter(|(_, &n)| n > 1)
+        .filter(|&(_, &n)| n > 1)
         .map(|(m, _)| m)
         .collect();
     if chosen.is_empty() {
@@ -292,10 +292,10 @@ fn add(
     entry.0 += 1;
     if let Some(goals) = &p.goals {
         let best = goals.iter().copied().max().unwrap_or(0);
-        if goals.iter().filter(|&&g| g == best).count() == 1 {
-            if let Some(winner) = goals.iter().position(|&g| g == best) {
-                entry.1[winner] += 1;
-            }
+        if goals.iter().filter(|&&g| g == best).count() == 1
+            && let Some(winner) = goals.iter().position(|&g| g == best)
+        {
+            entry.1[winner] += 1;
         }
     }
 }

@@ -24,10 +24,10 @@
 use super::analysis::{self, Job};
 use super::assets;
 use super::http::error_reply;
-use super::session::{lock, Answer, ApiError, Seat, Studio};
+use super::session::{Answer, ApiError, Seat, Studio, lock};
 use super::tests;
-use serde::de::DeserializeOwned;
 use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};

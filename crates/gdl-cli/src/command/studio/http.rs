@@ -239,27 +239,27 @@ async fn checked(request: hyper::Request<Incoming>, guard: &Guard) -> Result<Req
                 return Err(error_reply(
                     403,
                     "wrong token: use the address gdl studio printed for this run",
-                ))
+                ));
             }
             None => {
                 return Err(error_reply(
                     403,
                     "this request needs the token of the address gdl studio printed \
                      (the header X-Gdl-Token or ?token=)",
-                ))
+                ));
             }
         }
-        if method == "POST" {
-            if let Some(origin) = header("origin") {
-                let own = origin
-                    .strip_prefix("http://")
-                    .is_some_and(|h| guard.own_host(h));
-                if !own {
-                    return Err(error_reply(
-                        403,
-                        &format!("a request from the page of another site ({origin}) is refused"),
-                    ));
-                }
+        if method == "POST"
+            && let Some(origin) = header("origin")
+        {
+            let own = origin
+                .strip_prefix("http://")
+                .is_some_and(|h| guard.own_host(h));
+            if !own {
+                return Err(error_reply(
+                    403,
+                    &format!("a request from the page of another site ({origin}) is refused"),
+                ));
             }
         }
     }
@@ -269,7 +269,7 @@ async fn checked(request: hyper::Request<Incoming>, guard: &Guard) -> Result<Req
             return Err(error_reply(
                 413,
                 &format!("the request's body is larger than {MAX_BODY} bytes"),
-            ))
+            ));
         }
         Err(e) => return Err(error_reply(400, &format!("cannot read the request: {e}"))),
     };

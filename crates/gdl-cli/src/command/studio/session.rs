@@ -3,12 +3,12 @@
 //! back and forward along. Every answer is a JSON value for the page; a
 //! request that cannot be done is an [`ApiError`] that says why.
 
-use crate::command::{describe, file_name, load_game, read_record, read_rules, write_file};
 use crate::command::{Existing, Failure, LimitArgs};
-use gdl::record::{legal_move, sorted_moves, Board, BoardSpec, Record};
+use crate::command::{describe, file_name, load_game, read_record, read_rules, write_file};
+use gdl::record::{Board, BoardSpec, Record, legal_move, sorted_moves};
 use gdl::{Budget, Game, GameError, Move, RandomPlayer, Role, SearchPlayer, State};
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -477,7 +477,7 @@ impl Studio {
             legal.push(game.legal_moves(&state, role).map_err(fail)?);
         }
         let person_to_choose = (roles.iter().zip(&legal))
-            .find(|(&r, l)| l.len() > 1 && self.seats[r.0 as usize] == Seat::Human);
+            .find(|&(&r, l)| l.len() > 1 && self.seats[r.0 as usize] == Seat::Human);
         if !asked && person_to_choose.is_some() {
             return Ok(false);
         }
@@ -500,7 +500,7 @@ impl Studio {
                     return Err(ApiError::bad(format!(
                         "{name} has {} legal moves: choose one",
                         moves.len()
-                    )))
+                    )));
                 }
             };
             joint.push(m);

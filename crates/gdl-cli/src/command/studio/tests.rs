@@ -6,12 +6,12 @@
 
 use super::session::{Answer, ApiError};
 use crate::command::record_cmd::games_folder;
-use crate::command::test_cmd::{games_in, pending_of, test_game, Outcome};
-use crate::command::{read_file, write_file, Existing, LimitArgs, Loaded};
+use crate::command::test_cmd::{Outcome, games_in, pending_of, test_game};
+use crate::command::{Existing, LimitArgs, Loaded, read_file, write_file};
 use crate::compare::Difference;
-use gdl::record::{Board, BoardSpec};
 use gdl::Game;
-use serde_json::{json, Value};
+use gdl::record::{Board, BoardSpec};
+use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
 /// The recorded games of the rules file `rules`, by file name.

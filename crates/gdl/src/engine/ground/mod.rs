@@ -20,7 +20,7 @@
 //! that leaves out a reachable fact costs speed, never a wrong answer.
 
 use crate::engine::interp::{
-    join, lookup_tuple, run_strata, Frame, Sink, SizeHints, Store, Target,
+    Frame, Sink, SizeHints, Store, Target, join, lookup_tuple, run_strata,
 };
 use crate::error::GameError;
 use crate::limits::{LimitKind, Limits};
@@ -240,7 +240,7 @@ impl Grounded {
             let trigger = pos
                 .iter()
                 .enumerate()
-                .max_by_key(|(k, &a)| (family_size[a as usize], -(*k as i64)));
+                .max_by_key(|&(k, &a)| (family_size[a as usize], -(k as i64)));
             match trigger {
                 Some((k, &a)) => {
                     // Check the trigger first: it is the likeliest to fail.

@@ -916,7 +916,7 @@ impl Network {
 
 #[cfg(test)]
 mod tests {
-    use super::{defer_hubs, factor, Rule};
+    use super::{Rule, defer_hubs, factor};
 
     /// Heads `0..heads`, each with a rule per turn condition `t` (atoms
     /// from `2 * heads` on): `h :- e_h, t`, with `e_h` (atom `heads + h`)

@@ -1,7 +1,7 @@
 //! Joins: one rule body matched against the stores, step by step, with
 //! variable bindings undone on backtracking; each match handed to a sink.
 
-use super::store::{Layers, Relation, NO_ROW};
+use super::store::{Layers, NO_ROW, Relation};
 use crate::error::GameError;
 use crate::limits::{LimitKind, Limits};
 use crate::plan::{Pat, Phase, Program, Step};

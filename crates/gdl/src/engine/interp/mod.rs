@@ -6,6 +6,6 @@ mod join;
 mod store;
 mod strata;
 
-pub(crate) use join::{join, lookup_tuple, Frame, Sink};
+pub(crate) use join::{Frame, Sink, join, lookup_tuple};
 pub(crate) use store::{Relation, SizeHints, Store, Target};
-pub(crate) use strata::{run_strata, run_strata_in, RunScratch};
+pub(crate) use strata::{RunScratch, run_strata, run_strata_in};

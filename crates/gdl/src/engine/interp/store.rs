@@ -7,8 +7,8 @@ use hashbrown::HashTable;
 use rustc_hash::FxHasher;
 use std::cell::Cell;
 use std::hash::{Hash, Hasher};
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 fn hash_tuple(t: &[TermId]) -> u64 {
     let mut h = FxHasher::default();

@@ -1,7 +1,7 @@
 //! The semi-naive fixpoint of each stratum, following its join plans: the
 //! facts a run of strata derives into a store.
 
-use super::join::{ground_intern, join_in, Frame, JoinScratch, Sink, UNBOUND};
+use super::join::{Frame, JoinScratch, Sink, UNBOUND, ground_intern, join_in};
 use super::store::{Store, Target};
 use crate::error::GameError;
 use crate::limits::{LimitKind, Limits};

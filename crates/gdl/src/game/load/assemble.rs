@@ -2,17 +2,17 @@
 //! candidates among which loading chooses.
 
 use super::choose::FIRST_TRY_ATOMS;
-use super::prepare::{base_relation, derive_base, start, Prepared};
-use crate::engine::ground::{static_facts_for, Grounded};
+use super::prepare::{Prepared, base_relation, derive_base, start};
+use crate::engine::ground::{Grounded, static_facts_for};
 use crate::engine::interp::{SizeHints, Store};
 use crate::error::{Diagnostic, GameError};
+use crate::game::Game;
 use crate::game::ground::GroundTables;
 use crate::game::memo::{
-    Memo, DEFAULT_INTERPRETED_MEMO_CAPACITY, DEFAULT_MEMO_CAPACITY, MEMO_SHARE,
+    DEFAULT_INTERPRETED_MEMO_CAPACITY, DEFAULT_MEMO_CAPACITY, MEMO_SHARE, Memo,
 };
 use crate::game::rules::Rules;
-use crate::game::stepper::{seeded_playouts, step_tables, Stepper};
-use crate::game::Game;
+use crate::game::stepper::{Stepper, seeded_playouts, step_tables};
 use crate::limits::Limits;
 use crate::plan::{self, Phase, Program, RelId};
 use crate::source::SourceFile;

@@ -13,13 +13,13 @@
 //! first that grounds, and fails where none does; `interpreter` takes the
 //! rules as written.
 
-use super::assemble::{Grounding, Read};
-use super::prepare::{derive_static, Prepared, MAX_DEMAND_FACTS};
 use super::LoadOptions;
+use super::assemble::{Grounding, Read};
+use super::prepare::{MAX_DEMAND_FACTS, Prepared, derive_static};
 use crate::error::GameError;
+use crate::game::Game;
 use crate::game::random::{InEngineOrder, Players};
 use crate::game::types::{EngineChoice, Move, State, Stop};
-use crate::game::Game;
 use crate::limits::{LimitKind, Limits};
 use crate::plan::Phase;
 use crate::syntax::normal::Clause;
@@ -523,10 +523,10 @@ impl Players for Visitor {
         joint: Option<&[Move]>,
     ) -> Result<(), GameError> {
         // The state before this one, which a joint move left, is done.
-        if joint.is_some() {
-            if let Some(end) = self.counted(game) {
-                return self.ended(end);
-            }
+        if joint.is_some()
+            && let Some(end) = self.counted(game)
+        {
+            return self.ended(end);
         }
         self.states += 1;
         if self.states > self.count {

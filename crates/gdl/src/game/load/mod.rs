@@ -9,8 +9,8 @@ mod assemble;
 mod choose;
 mod prepare;
 
-use super::types::EngineChoice;
 use super::Game;
+use super::types::EngineChoice;
 use crate::analysis::front_end;
 use crate::error::{Diagnostic, LoadError};
 use crate::limits::Limits;

@@ -3,7 +3,7 @@
 //! and what a game needs of them to start (roles, the initial state, the
 //! facts of `base`).
 
-use crate::engine::interp::{run_strata, SizeHints, Store, Target};
+use crate::engine::interp::{SizeHints, Store, Target, run_strata};
 use crate::error::GameError;
 use crate::game::types::State;
 use crate::limits::Limits;
@@ -78,13 +78,13 @@ pub(super) fn derive_static(
             // A transformation asking left to right that did not bound its
             // relation (nor the demand relations it added): the rules
             // before it, asked with every binder instead.
-            if let Some((before, r)) = left_to_right.take() {
-                if named == Some(r) || named.is_some_and(|n| !defines(&before, n)) {
-                    *clauses = before;
-                    if let Some(transformed) = crate::rewrite::demand::demand(clauses, r, symbols) {
-                        *clauses = transformed;
-                        continue;
-                    }
+            if let Some((before, r)) = left_to_right.take()
+                && (named == Some(r) || named.is_some_and(|n| !defines(&before, n)))
+            {
+                *clauses = before;
+                if let Some(transformed) = crate::rewrite::demand::demand(clauses, r, symbols) {
+                    *clauses = transformed;
+                    continue;
                 }
             }
             if let Some(r) = named.filter(|_| demanded < MAX_DEMAND_ROUNDS) {
@@ -137,18 +137,18 @@ pub(super) fn limit_span(
     d: &Description,
     symbols: &Symbols,
 ) -> crate::source::Span {
-    if let GameError::Limit { relation, .. } = e {
-        if let Some(rel) = symbols.get(relation).and_then(|s| p.relation(s)) {
-            // The rule most likely at fault: a recursive one (it is what
-            // derives without end), else one with a body, else a fact.
-            let of_rel = || p.clauses.iter().filter(|c| c.head == rel);
-            let blamed = of_rel()
-                .find(|c| !c.deltas.is_empty())
-                .or_else(|| of_rel().find(|c| !d.rules[c.rule].body.is_empty()))
-                .or_else(|| of_rel().next());
-            if let Some(c) = blamed {
-                return d.rules[c.rule].head.span;
-            }
+    if let GameError::Limit { relation, .. } = e
+        && let Some(rel) = symbols.get(relation).and_then(|s| p.relation(s))
+    {
+        // The rule most likely at fault: a recursive one (it is what
+        // derives without end), else one with a body, else a fact.
+        let of_rel = || p.clauses.iter().filter(|c| c.head == rel);
+        let blamed = of_rel()
+            .find(|c| !c.deltas.is_empty())
+            .or_else(|| of_rel().find(|c| !d.rules[c.rule].body.is_empty()))
+            .or_else(|| of_rel().next());
+        if let Some(c) = blamed {
+            return d.rules[c.rule].head.span;
         }
     }
     d.rules.first().map(|r| r.span).unwrap_or_default()
