@@ -112,14 +112,14 @@ pub(super) fn choose(
                         "{what} ground ({} rules): {says}",
                         g.program.rules()
                     ));
-                    estimate = Some(if w.cheaper { w.mine } else { w.theirs });
+                    estimate = Some(w.kept());
                     !w.cheaper
                 }
                 None if auto => {
                     let w = other.cheaper_than(&game, 1.0);
                     let says = w.says("they", "the rules as written");
                     why.push(format!("{what}, interpreted: {says}"));
-                    estimate = Some(if w.cheaper { w.mine } else { w.theirs });
+                    estimate = Some(w.kept());
                     w.cheaper
                 }
                 None => false,
@@ -147,7 +147,7 @@ pub(super) fn choose(
                 why.push(format!(
                     "the relations of the state derived on demand: {says}"
                 ));
-                estimate = Some(if w.cheaper { w.mine } else { w.theirs });
+                estimate = Some(w.kept());
                 if w.cheaper {
                     game = other;
                 }
@@ -345,6 +345,12 @@ struct Weighed {
 }
 
 impl Weighed {
+    /// The estimate of the game the comparison keeps: the one weighed
+    /// where it is cheaper, the other where not.
+    fn kept(&self) -> Option<f64> {
+        if self.cheaper { self.mine } else { self.theirs }
+    }
+
     /// The comparison in words, the game weighed called `mine`, the other
     /// `theirs`.
     fn says(&self, mine: &str, theirs: &str) -> String {
