@@ -6,15 +6,19 @@
 
 use crate::engine::ground::Grounded;
 use rustc_hash::FxHashMap;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 /// An atom read by at least this many rules is a hub (see `defer_hubs`).
 const HUB_READERS: usize = 4;
 
-/// How much work (atoms and rules looked at) `defer_hubs` may spend, about
-/// a second: each hub costs a pass over every atom, and condensed rules
-/// (plan::condense) have thousands of hubs, most read by a few rules; the
-/// hubs read by the most rules are taken first, and those left when the
-/// work is spent are not deferred.
+/// How much work `defer_hubs` may spend: each hub and each of its passes
+/// counts as many as there are atoms (what it cost when every pass looked
+/// at every atom), each atom looked at its rules and readers, and a hub
+/// under which nothing can be deferred the rules of the atoms reading it.
+/// Condensed rules (plan::condense) have thousands of hubs, most read by a
+/// few rules; the hubs read by the most rules are taken first, and those
+/// left when the work is spent are not deferred.
 const MAX_DEFER_WORK: usize = 400_000_000;
 
 /// Atoms read outside the network (legal moves) are deferred under a
@@ -366,41 +370,62 @@ impl Factoring<'_> {
         x
     }
 
+    /// Whether literal `l` may be factored out: its atom is one of the
+    /// ground program's that at least `FACTOR_READS` rules read.
+    fn may_factor(&self, l: u32) -> bool {
+        self.reads.get((l >> 1) as usize).copied().unwrap_or(0) >= FACTOR_READS
+    }
+
     /// Adds the rules for `head` of `bodies` (each sorted, the list sorted
-    /// and without repeats), factored.
+    /// and without repeats), factored: while `FACTOR_MIN` bodies or more
+    /// are left, the literal most of them share (of the atoms that
+    /// `FACTOR_READS` rules read; the smallest literal among equals) is
+    /// taken out of the bodies that have it.
+    ///
+    /// The count of each literal is kept as bodies are taken, in a heap
+    /// whose stale entries are skipped, so that a head of many bodies
+    /// costs its literals once rather than once for each literal taken.
     fn factor(&mut self, head: u32, mut bodies: Vec<Vec<u32>>) {
-        let mut count: FxHashMap<u32, usize> = FxHashMap::default();
-        loop {
-            if bodies.len() < FACTOR_MIN {
-                break;
+        // holding(l, i) :- bodies(i, l), reads(l) >= FACTOR_READS.
+        let mut holding: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+        if bodies.len() >= FACTOR_MIN {
+            for (i, b) in bodies.iter().enumerate() {
+                for &l in b.iter().filter(|&&l| self.may_factor(l)) {
+                    holding.entry(l).or_default().push(i as u32);
+                }
             }
-            count.clear();
-            for &l in bodies.iter().flatten() {
-                *count.entry(l).or_default() += 1;
-            }
-            let reads = |l: u32| self.reads.get((l >> 1) as usize).copied().unwrap_or(0);
-            let Some((c, n)) = count
-                .iter()
-                .map(|(&l, &n)| (l, n))
-                .filter(|&(l, _)| reads(l) >= FACTOR_READS)
-                .max_by_key(|&(l, n)| (n, std::cmp::Reverse(l)))
-            else {
+        }
+        let mut count: FxHashMap<u32, usize> =
+            holding.iter().map(|(&l, of)| (l, of.len())).collect();
+        let mut heap: BinaryHeap<(usize, Reverse<u32>)> =
+            count.iter().map(|(&l, &n)| (n, Reverse(l))).collect();
+        let mut taken = vec![false; bodies.len()];
+        let mut left = bodies.len();
+        while left >= FACTOR_MIN {
+            let Some((n, Reverse(c))) = heap.pop() else {
                 break;
             };
+            if count[&c] != n {
+                continue;
+            }
             if n < FACTOR_MIN {
                 break;
             }
-            let (with, without): (Vec<Vec<u32>>, Vec<Vec<u32>>) = bodies
-                .into_iter()
-                .partition(|b| b.binary_search(&c).is_ok());
-            bodies = without;
-            let mut rest: Vec<Vec<u32>> = with
-                .into_iter()
-                .map(|mut b| {
-                    b.retain(|&l| l != c);
-                    b
-                })
-                .collect();
+            let mut rest: Vec<Vec<u32>> = Vec::with_capacity(n);
+            for &i in &holding[&c] {
+                if std::mem::replace(&mut taken[i as usize], true) {
+                    continue;
+                }
+                let mut b = std::mem::take(&mut bodies[i as usize]);
+                for &l in b.iter().filter(|&&l| self.may_factor(l)) {
+                    let k = count.get_mut(&l).expect("counted");
+                    *k -= 1;
+                    heap.push((*k, Reverse(l)));
+                }
+                b.retain(|&l| l != c);
+                rest.push(b);
+            }
+            left -= rest.len();
             rest.sort_unstable();
             rest.dedup();
             if rest[0].is_empty() {
@@ -416,8 +441,8 @@ impl Factoring<'_> {
             lits.sort_unstable();
             self.rules.push(Rule { head, lits });
         }
-        self.rules
-            .extend(bodies.into_iter().map(|lits| Rule { head, lits }));
+        let kept = bodies.into_iter().zip(taken).filter(|(_, t)| !t);
+        self.rules.extend(kept.map(|(lits, _)| Rule { head, lits }));
     }
 }
 
@@ -517,92 +542,152 @@ fn defer_hubs(rules: &mut [Rule], atoms: usize, read: &[bool], real: &[bool]) ->
         .filter(|&(n, _)| n >= HUB_READERS)
         .collect();
     hubs.sort_by_key(|&(n, lit)| (std::cmp::Reverse(n), lit));
+    let read_atoms: Vec<usize> = (0..atoms).filter(|&a| read[a]).collect();
+    // Kept across hubs, each hub putting back what it changed: the atoms
+    // that depend on hub number `stamp` are marked `stamp`; `set` and
+    // `marks` are clear outside the hub at hand.
+    let mut depends = vec![0u32; atoms];
+    let mut set = vec![false; atoms];
+    let mut marks = vec![0u64; atoms.div_ceil(64)];
     let mut work = 0;
-    for (_, lit) in hubs {
+    for (number, (_, lit)) in hubs.into_iter().enumerate() {
         if work > MAX_DEFER_WORK {
             break;
         }
+        let stamp = number as u32 + 1;
         let g = lit >> 1;
-        // The atoms that depend on g.
-        let mut depends = vec![false; atoms];
-        depends[g as usize] = true;
-        let mut stack = vec![g];
-        while let Some(a) = stack.pop() {
+        // Nothing is deferred under a hub unless some atom has `lit` in
+        // every one of its rules: were the deferred atoms without cycles,
+        // one of them would read no other, and it would then have to
+        // read `lit` in each rule; were they on a cycle, the network is
+        // refused anyway (see `new`), as taking `lit` out breaks none.
+        // Many hubs of big games have none: skipped, they cost only this.
+        let mut seeded = false;
+        for &e in &readers[g as usize] {
+            let h = rules[(e >> 1) as usize].head as usize;
+            work += rules_for[h].len();
+            if e & 1 == lit & 1
+                && h != g as usize
+                && !real[h]
+                && (rules_for[h].iter()).all(|&r| rules[r as usize].lits.contains(&lit))
+            {
+                seeded = true;
+                break;
+            }
+        }
+        if !seeded {
+            continue;
+        }
+        // depends(g). depends(h) :- depends(a), reads(rule of h, a).
+        depends[g as usize] = stamp;
+        let mut reached = vec![g];
+        let mut next = 0;
+        while let Some(&a) = reached.get(next) {
+            next += 1;
             for &e in &readers[a as usize] {
-                let h = rules[(e >> 1) as usize].head as usize;
-                if !depends[h] {
-                    depends[h] = true;
-                    stack.push(h as u32);
+                let h = rules[(e >> 1) as usize].head;
+                if depends[h as usize] != stamp {
+                    depends[h as usize] = stamp;
+                    reached.push(h);
                 }
             }
         }
-        let mut set: Vec<bool> = (0..atoms)
-            .map(|a| depends[a] && a != g as usize && !real[a] && !rules_for[a].is_empty())
-            .collect();
+        // Counted as the pass over every atom it once was, so that the
+        // same hubs are taken within `MAX_DEFER_WORK` as then.
         work += atoms;
-        loop {
-            let mut changed = false;
-            work += atoms;
-            for h in 0..atoms {
-                if !set[h] {
-                    continue;
-                }
-                work += rules_for[h].len() + readers[h].len();
-                let rule_ok = |r: &u32| {
-                    let lits = &rules[*r as usize].lits;
-                    let implies_g = lits
-                        .iter()
-                        .any(|&l| l == lit || (l & 1 == 0 && set[(l >> 1) as usize]));
-                    implies_g
-                        && lits.iter().all(|&l| {
-                            let a = (l >> 1) as usize;
-                            l == lit || set[a] || !depends[a]
-                        })
-                };
-                let reader_ok = |e: &u32| {
-                    let rule = &rules[(*e >> 1) as usize];
-                    set[rule.head as usize] || rule.lits.contains(&lit)
-                };
-                if !(rules_for[h].iter().all(rule_ok) && readers[h].iter().all(reader_ok)) {
-                    set[h] = false;
-                    changed = true;
-                }
+        // The candidates in the order of their numbers, through a bitset
+        // (cheaper than sorting them when many atoms depend on the hub).
+        for &a in &reached {
+            if a != g && !real[a as usize] && !rules_for[a as usize].is_empty() {
+                marks[a as usize / 64] |= 1 << (a % 64);
             }
-            if !changed {
-                // The moves that would take a hub here: a first positive
-                // one as long as the moves stay in few sets of hubs
-                // (gomoku_swap2_15x15's squares would each make one), a
-                // second or negated one only for many moves.
-                let few: Vec<usize> = (0..atoms).filter(|&a| set[a] && read[a]).collect();
-                if few.is_empty() {
-                    break;
-                }
-                let first = few.iter().all(|&a| deferred[a].is_empty()) && lit & 1 == 0;
-                if first && few.len() >= FIRST_HUB_MOVES {
-                    break;
-                }
-                if first || few.len() >= SECOND_HUB_MOVES {
-                    let groups: rustc_hash::FxHashSet<(&[u32], bool)> = (0..atoms)
-                        .filter(|&a| read[a])
-                        .map(|a| (deferred[a].as_slice(), set[a]))
-                        .collect();
-                    if groups.len() <= MOVE_GROUPS {
-                        break;
+        }
+        let mut members: Vec<u32> = Vec::with_capacity(reached.len());
+        for (w, word) in marks.iter_mut().enumerate() {
+            while *word != 0 {
+                members.push((w * 64) as u32 + word.trailing_zeros());
+                *word &= *word - 1;
+            }
+        }
+        for &a in &members {
+            set[a as usize] = true;
+        }
+        loop {
+            // The greatest set meeting the conditions: passes over the
+            // atoms in order take out those that fail them, until none
+            // does.
+            loop {
+                let mut changed = false;
+                work += atoms;
+                for &h in &members {
+                    let h = h as usize;
+                    if !set[h] {
+                        continue;
+                    }
+                    work += rules_for[h].len() + readers[h].len();
+                    let rule_ok = |r: &u32| {
+                        let lits = &rules[*r as usize].lits;
+                        let implies_g = lits
+                            .iter()
+                            .any(|&l| l == lit || (l & 1 == 0 && set[(l >> 1) as usize]));
+                        implies_g
+                            && lits.iter().all(|&l| {
+                                let a = (l >> 1) as usize;
+                                l == lit || set[a] || depends[a] != stamp
+                            })
+                    };
+                    let reader_ok = |e: &u32| {
+                        let rule = &rules[(*e >> 1) as usize];
+                        set[rule.head as usize] || rule.lits.contains(&lit)
+                    };
+                    if !(rules_for[h].iter().all(rule_ok) && readers[h].iter().all(reader_ok)) {
+                        set[h] = false;
+                        changed = true;
                     }
                 }
-                few.iter().for_each(|&a| set[a] = false);
+                if !changed {
+                    break;
+                }
+            }
+            // The moves that would take a hub here: a first positive
+            // one as long as the moves stay in few sets of hubs
+            // (gomoku_swap2_15x15's squares would each make one), a
+            // second or negated one only for many moves.
+            let few: Vec<u32> = (members.iter().copied())
+                .filter(|&a| set[a as usize] && read[a as usize])
+                .collect();
+            if few.is_empty() {
+                break;
+            }
+            let first = few.iter().all(|&a| deferred[a as usize].is_empty()) && lit & 1 == 0;
+            if first && few.len() >= FIRST_HUB_MOVES {
+                break;
+            }
+            if first || few.len() >= SECOND_HUB_MOVES {
+                let groups: rustc_hash::FxHashSet<(&[u32], bool)> = (read_atoms.iter())
+                    .map(|&a| (deferred[a].as_slice(), set[a]))
+                    .collect();
+                if groups.len() <= MOVE_GROUPS {
+                    break;
+                }
+            }
+            for a in few {
+                set[a as usize] = false;
             }
         }
-        for h in 0..atoms {
-            if set[h] {
-                deferred[h].push(lit);
-                for &r in &rules_for[h] {
+        for &h in &members {
+            if set[h as usize] {
+                deferred[h as usize].push(lit);
+                for &r in &rules_for[h as usize] {
                     rules[r as usize].lits.retain(|&l| l != lit);
                 }
             }
         }
         readers[g as usize]
             .retain(|&e| e & 1 != lit & 1 || !set[rules[(e >> 1) as usize].head as usize]);
+        for &h in &members {
+            set[h as usize] = false;
+        }
     }
     deferred
 }
