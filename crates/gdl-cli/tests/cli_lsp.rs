@@ -386,6 +386,13 @@ fn an_infix_file_is_answered_in_infix() {
             "{code}: {found:?}"
         );
     }
+    // Their messages quote the rules in infix, as `gdl check` does.
+    for d in diagnostics["diagnostics"].as_array().unwrap() {
+        let message = d["message"].as_str().unwrap();
+        let kif_variable = (message.match_indices("`?"))
+            .any(|(i, _)| message[i + 2..].starts_with(|c: char| c.is_alphanumeric()));
+        assert!(!kif_variable, "{message}");
+    }
     // `blocked` in the body of line 4: a relation defined on line 9.
     let blocked = column(3, "blocked") as u32 + 2;
     let hover = client.request("textDocument/hover", on(3, blocked));
@@ -429,4 +436,42 @@ fn an_infix_file_is_answered_in_infix() {
     );
     let (_, status) = client.shut_down();
     assert_eq!(status, Some(0));
+}
+
+/// The server's diagnostics are `gdl check`'s: a file that published games'
+/// looseness makes valid (a relation written with two arities, read as two
+/// relations) gets the same warnings, allowances included, and no error.
+#[test]
+fn diagnostics_are_those_of_gdl_check_on_loose_rules() {
+    const URI: &str = "file:///loose.gdl";
+    let text = "(role x)\n(init (c 1))\n(legal x m)\n(next (c 1))\n\
+                (<= terminal (true (c 1)))\n(goal x 100)\n(arg terminal)\n(arg does 0 black)\n";
+    let mut client = Client::start();
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": URI, "languageId": "ggp-gdl", "version": 1, "text": text}}),
+    );
+    let diagnostics = client.diagnostics();
+    let mut found: Vec<(String, u64)> = (diagnostics["diagnostics"].as_array().unwrap().iter())
+        .map(|d| {
+            let line = d["range"]["start"]["line"].as_u64().unwrap();
+            (d["code"].as_str().unwrap().to_string(), line + 1)
+        })
+        .collect();
+    let (file, checked) = gdl::check_source("loose.gdl", text);
+    let mut expected: Vec<(String, u64)> = (checked.iter())
+        .map(|d| {
+            (
+                d.code.to_string(),
+                file.line_col(d.span.start as usize).line as u64,
+            )
+        })
+        .collect();
+    found.sort();
+    expected.sort();
+    assert!(
+        expected.contains(&("several-arities".into(), 8)),
+        "{expected:?}"
+    );
+    assert_eq!(found, expected);
 }

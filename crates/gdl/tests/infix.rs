@@ -197,3 +197,51 @@ fn every_published_game_converts_to_infix_and_back_to_the_same_game() {
         games.len()
     );
 }
+
+/// The checker's messages on an infix file quote the rules in infix, as
+/// the author wrote them (`Y`, `q(B)`, `base(fact)`), and the same file in
+/// KIF gets them in KIF: what the analysis quotes is written again, not
+/// only the reader's own errors.
+#[test]
+fn the_checkers_messages_on_an_infix_file_quote_infix() {
+    let infix = "role(x)\ninit(c(1))\nlegal(x, m(Y)) :- true(c(Z))\n\
+                 next(c(A)) :- true(c(A)) & ~q(B)\nterminal :- true(c(2))\n\
+                 goal(x, 100) :- true(c(1))\n";
+    let kif = convert_source("t.hrf", infix, Some(Syntax::Kif), 200).unwrap();
+    let texts = |name: &str, text: &str| -> Vec<String> {
+        let (_, diagnostics) = gdl::check_source(name, text);
+        (diagnostics.iter())
+            .flat_map(|d| {
+                let mut all = vec![d.message.clone(), d.label.clone()];
+                all.extend(d.notes.iter().cloned());
+                all
+            })
+            .collect()
+    };
+    let (in_infix, in_kif) = (texts("t.hrf", infix), texts("t.gdl", &kif));
+    assert_eq!(in_infix.len(), in_kif.len());
+    for (wanted, kif_wanted) in [
+        ("variable `Y` is unsafe", "variable `?Y` is unsafe"),
+        ("`q(B)` is read as", "`(q ?B)` is read as"),
+        ("`true(c(2))` never holds", "`(true (c 2))` never holds"),
+        (
+            "with `base(fact)` and `input(role, move)`",
+            "with `(base fact)` and `(input role move)`",
+        ),
+        ("such as `X`, matches", "such as `?x`, matches"),
+    ] {
+        assert!(
+            in_infix.iter().any(|t| t.contains(wanted)),
+            "{wanted}: {in_infix:#?}"
+        );
+        assert!(
+            in_kif.iter().any(|t| t.contains(kif_wanted)),
+            "{kif_wanted}: {in_kif:#?}"
+        );
+    }
+    // No KIF variable (`?x`) is quoted.
+    let kif_variable = |t: &String| {
+        (t.match_indices("`?")).any(|(i, _)| t[i + 2..].starts_with(|c: char| c.is_alphanumeric()))
+    };
+    assert!(!in_infix.iter().any(kif_variable), "{in_infix:#?}");
+}

@@ -13,8 +13,9 @@ mod suggest;
 use crate::error::Diagnostic;
 use crate::source::SourceFile;
 use crate::syntax::ast::Description;
+use crate::syntax::convert::diagnostic_in_infix;
 use crate::syntax::normal::Clause;
-use crate::syntax::{kif, normal};
+use crate::syntax::{Syntax, kif, normal};
 
 /// A rules file through the front end: parsed, in normal form, analysed.
 pub(crate) struct Analysed {
@@ -36,12 +37,8 @@ pub(crate) fn front_end(
 ) -> Result<Analysed, Vec<Diagnostic>> {
     let mut description = kif::parse(file, max_nesting)?;
     let loose = loose::read_loosely(&mut description);
-    let clauses = normal::normalize(&description)?;
-    let (clauses, mut diagnostics) = analyse(&mut description, clauses);
-    if !loose.is_empty() {
-        diagnostics.extend(loose);
-        sort(&mut diagnostics);
-    }
+    let clauses = normal::normalize(&description).map_err(|e| in_its_words(file, e))?;
+    let (clauses, diagnostics) = analyse(file, &mut description, clauses, loose);
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);
     }
@@ -52,14 +49,21 @@ pub(crate) fn front_end(
     })
 }
 
-/// The analysis of a parsed file in normal form: variables that only the
-/// reference's questions or `not` bind are given its reading (see
+/// The analysis of a parsed file in normal form, whose loose parts were
+/// given the reference's reading (`loose`: their warnings): variables that
+/// only the reference's questions or `not` bind are given its reading (see
 /// `loose`), relations that depend on themselves through `not` only across
 /// constants are split by them (see `split`), then every restriction of
-/// GDL is checked. Returns the clauses
-/// to plan and every diagnostic, sorted by position.
-fn analyse(d: &mut Description, clauses: Vec<Clause>) -> (Vec<Clause>, Vec<Diagnostic>) {
+/// GDL is checked. Returns the clauses to plan and every diagnostic,
+/// sorted by position, in the words of the file's syntax.
+fn analyse(
+    file: &SourceFile,
+    d: &mut Description,
+    clauses: Vec<Clause>,
+    loose: Vec<Diagnostic>,
+) -> (Vec<Clause>, Vec<Diagnostic>) {
     let (clauses, mut diagnostics) = loose::bind_loosely(d, clauses);
+    diagnostics.extend(loose);
     let (clauses, split) = split::split_by_constants(d, clauses);
     diagnostics.extend(split);
     diagnostics.extend(check::check(d, &clauses));
@@ -67,7 +71,17 @@ fn analyse(d: &mut Description, clauses: Vec<Clause>) -> (Vec<Clause>, Vec<Diagn
     // are about, and hiding it until they are fixed cost a round trip.
     diagnostics.extend(reach::never_holding(d, &clauses));
     sort(&mut diagnostics);
-    (clauses, diagnostics)
+    (clauses, in_its_words(file, diagnostics))
+}
+
+/// The diagnostics of the analysis in the words of the file's syntax: it
+/// quotes rules in KIF, written again in infix for an infix file (the
+/// reader's own errors already speak the file's syntax).
+fn in_its_words(file: &SourceFile, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    match Syntax::of(&file.name, &file.text) {
+        Syntax::Infix => diagnostics.into_iter().map(diagnostic_in_infix).collect(),
+        Syntax::Kif => diagnostics,
+    }
 }
 
 /// Sorts diagnostics by position, an error before a warning at the same.

@@ -141,13 +141,19 @@ pub fn outline_source(name: &str, text: &str) -> (SourceFile, Vec<Diagnostic>, O
     };
     let infix = crate::syntax::Syntax::of(name, text) == crate::syntax::Syntax::Infix;
     let mut outline = Reader::read(&d, &file.text, infix);
+    // The steps of `gdl check` (see `front_end`), the outline read
+    // between them.
+    let loose = super::loose::read_loosely(&mut d);
     let clauses = match normal::normalize(&d) {
         Ok(clauses) => clauses,
-        Err(diagnostics) => return (file, diagnostics, Some(outline)),
+        Err(diagnostics) => {
+            let diagnostics = super::in_its_words(&file, diagnostics);
+            return (file, diagnostics, Some(outline));
+        }
     };
     let mut graph = DepGraph::new(&clauses);
     let (targets, reach) = graph.depends_on_named(&["true", "does"], &d.symbols);
-    let (clauses, diagnostics) = super::analyse(&mut d, clauses);
+    let (clauses, diagnostics) = super::analyse(&file, &mut d, clauses, loose);
     let valid = !diagnostics.iter().any(Diagnostic::is_error);
     dependencies(&mut outline, &d, &graph, &targets, &reach);
     if valid {

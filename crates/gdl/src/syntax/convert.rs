@@ -22,6 +22,7 @@
 //! space. Formatting a formatted file changes nothing.
 
 use crate::error::Diagnostic;
+use crate::limits::DEFAULT_MAX_NESTING;
 use crate::source::{SourceFile, Span};
 use crate::syntax::Syntax;
 use crate::syntax::ast::{Description, Literal, Rule, Sentence, Term};
@@ -68,6 +69,64 @@ pub fn convert_source(
         Syntax::Infix => Ok(out),
         Syntax::Kif => format_source(&out, max_nesting),
     }
+}
+
+/// A diagnostic of a rules file read as infix, with the KIF its texts
+/// quote between backticks written in infix (`?x` as `X`, `(base fact)` as
+/// `base(fact)`, `(not (p ?x))` as `~p(X)`), so that the author reads the
+/// words of the file. What the checker quotes is written in KIF, the
+/// syntax the analysis reads; a quoted text with no `(` or `?` (a name, a
+/// keyword) is the same in both and stays, as does one that does not read
+/// as KIF.
+pub(crate) fn diagnostic_in_infix(mut d: Diagnostic) -> Diagnostic {
+    d.message = quoted_in_infix(&d.message);
+    d.label = quoted_in_infix(&d.label);
+    for (_, text) in &mut d.secondary {
+        *text = quoted_in_infix(text);
+    }
+    for note in &mut d.notes {
+        *note = quoted_in_infix(note);
+    }
+    d
+}
+
+/// `text` with each part between a pair of backticks written in infix
+/// where it is KIF (see [`diagnostic_in_infix`]).
+fn quoted_in_infix(text: &str) -> String {
+    let parts: Vec<&str> = text.split('`').collect();
+    let mut out = String::with_capacity(text.len());
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        // Odd parts are quoted; a last one after an unpaired backtick is not.
+        let quoted = i % 2 == 1 && i + 1 < parts.len();
+        match quoted.then(|| kif_in_infix(part)).flatten() {
+            Some(infix) => out.push_str(&infix),
+            None => out.push_str(part),
+        }
+    }
+    out
+}
+
+/// A KIF text in infix, on one line: a rule, a body literal or a term.
+/// `None` where it has no `(` or `?`, or does not read as KIF.
+fn kif_in_infix(kif: &str) -> Option<String> {
+    if !kif.contains(['(', '?']) {
+        return None;
+    }
+    let convert = |text: &str| {
+        convert_source("quoted.gdl", text, Some(Syntax::Infix), DEFAULT_MAX_NESTING).ok()
+    };
+    let written = if kif.trim_start().starts_with("(<=") {
+        convert(kif)?
+    } else if let Some(rule) = convert(&format!("(<= h_ {kif})")) {
+        rule.trim().strip_prefix("h_ :-")?.to_string()
+    } else {
+        let fact = convert(&format!("(t_ {kif})"))?;
+        (fact.trim().strip_prefix("t_(")?.strip_suffix(')')?).to_string()
+    };
+    Some(written.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
 /// Where a comment goes.
