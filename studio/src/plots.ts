@@ -81,7 +81,7 @@ export function drawPlots(parent: HTMLElement, result: any) {
     y: { label: "games", grid: true },
     color: { legend: result.strengths.length > 1, type: "ordinal" },
     marks: [
-      Plot.rectY(result.lengths, Plot.binX({ y: "count" }, { x: "length", fill: "iterations", thresholds: 20 })),
+      Plot.rectY(result.lengths, Plot.binX<Plot.RectYOptions>({ y: "count" }, { x: "length", fill: "iterations", thresholds: 20 })),
       Plot.ruleY([0]),
     ],
   }));
