@@ -3,6 +3,7 @@
 
 use crate::errors::{game_error, load_error, obj, raise};
 use crate::guard;
+use crate::interrupt::interruptible;
 use crate::terms::py_to_text;
 use crate::values::{Diagnostic, Move, State};
 use gdl::{natural_cmp, GameError, RandomPlayer, Role};
@@ -506,6 +507,8 @@ impl Game {
     /// order; replay them with ``next_state``. The moves it keeps are
     /// counted against a memory budget: ``max_memory`` bytes when given,
     /// else the game's; a game longer than fits raises ``LimitError``.
+    /// Plays without the GIL; Ctrl-C interrupts it within a tenth of a
+    /// second (``KeyboardInterrupt``), a step under way included.
     #[pyo3(signature = (seed=0, max_steps=1000, max_memory=None))]
     fn random_game<'py>(
         &self,
@@ -515,7 +518,7 @@ impl Game {
         max_memory: Option<usize>,
     ) -> PyResult<Vec<Bound<'py, PyTuple>>> {
         guard(py, || {
-            let (played, most, budget) = {
+            let (played, most, budget) = interruptible(py, |cancel| {
                 let mut game = self.lock();
                 let budget = max_memory.unwrap_or(game.limits().max_memory);
                 // The joint moves that fit: a game cut short one past them
@@ -529,10 +532,11 @@ impl Game {
                     Ok(joint)
                 };
                 let start = game.initial_state();
-                let stop = gdl::Stop::steps(max_steps.min(most.saturating_add(1)));
+                let stop = gdl::Stop::steps(max_steps.min(most.saturating_add(1)))
+                    .or_cancelled(cancel.flag());
                 let ended = game.play(&start, &mut record, stop);
                 (ended.map(|_| played).map_err(|(_, e)| e), most, budget)
-            };
+            })?;
             let played = played.map_err(|e| game_error(py, e))?;
             if played.len() > most {
                 let message = format!(

@@ -11,6 +11,7 @@
 mod batch;
 mod errors;
 mod game;
+mod interrupt;
 mod playouts;
 mod search;
 mod terms;

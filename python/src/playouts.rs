@@ -2,12 +2,13 @@
 
 use crate::errors::{game_error_at, obj, raise};
 use crate::game::Game;
+use crate::interrupt::SIGNALS;
 use gdl::{Cancel, GameError, RandomPlayer, State, Stop};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::ops::ControlFlow;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// How one game ended: the joint moves played, and the goals when its last
 /// state is terminal.
@@ -55,9 +56,6 @@ fn play_one(
 
 /// The most threads `playouts` accepts (as `gdl bench --threads`).
 pub const MAX_THREADS: usize = 1024;
-
-/// How long the games run between two looks at Python's signals (Ctrl-C).
-const SIGNALS: Duration = Duration::from_millis(100);
 
 /// The bytes one result of a game of `roles` roles takes, over-estimated:
 /// the `Outcome` and its goals here, then the Python tuples, integers and

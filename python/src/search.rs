@@ -5,17 +5,14 @@
 use crate::errors::game_error;
 use crate::game::Game;
 use crate::guard;
+use crate::interrupt::interruptible;
 use crate::values::Move;
-use gdl::{Budget, Cancel, GameError};
+use gdl::Budget;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
-
-/// How long a search runs between two looks at Python's signals (Ctrl-C).
-const SIGNALS: Duration = Duration::from_millis(100);
 
 /// A Monte Carlo tree search player for one role of a game (the library's
 /// ``SearchPlayer``: decoupled UCT, so simultaneous moves too).
@@ -149,43 +146,17 @@ impl SearchPlayer {
         guard(py, || {
             let game = self.game.bind(py).get();
             let state = game.state_of(state)?;
-            let cancel = Cancel::new();
-            let mut interrupted = None;
-            let chosen = py.detach(|| {
-                let (send, receive) = mpsc::channel();
-                std::thread::scope(|scope| {
-                    let cancel = &cancel;
-                    let state = &state;
-                    scope.spawn(move || {
-                        let chosen = cancel.scope(|| {
-                            let mut g = game.lock();
-                            self.lock().choose(&mut g, state)
-                        });
-                        let _ = send.send(chosen);
-                    });
-                    loop {
-                        match receive.recv_timeout(SIGNALS) {
-                            Ok(chosen) => break chosen,
-                            Err(RecvTimeoutError::Timeout) => {
-                                if interrupted.is_none() {
-                                    if let Err(e) = Python::attach(|py| py.check_signals()) {
-                                        interrupted = Some(e);
-                                        cancel.cancel();
-                                    }
-                                }
-                            }
-                            // The search panicked: `guard` reports it.
-                            Err(RecvTimeoutError::Disconnected) => {
-                                break Err(GameError::Cancelled);
-                            }
-                        }
-                    }
-                })
+            let chosen = interruptible(py, |_| {
+                let mut g = game.lock();
+                self.lock().choose(&mut g, &state)
             });
-            if let Some(e) = interrupted {
-                self.lock().reset();
-                return Err(e);
-            }
+            let chosen = match chosen {
+                Ok(chosen) => chosen,
+                Err(interrupted) => {
+                    self.lock().reset();
+                    return Err(interrupted);
+                }
+            };
             let m = chosen.map_err(|e| game_error(py, e))?;
             Ok(game.py_moves(py, &[m])?.remove(0))
         })

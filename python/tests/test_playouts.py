@@ -93,7 +93,8 @@ def test_playouts_from_a_state_and_cut_short(tictactoe):
     assert g.playouts(2, state=end) == [(0, tuple(g.goals(end)))] * 2
 
 
-def test_playouts_release_the_gil():
+@pytest.mark.parametrize("call", ["playouts", "random_game"])
+def test_playouts_and_random_games_release_the_gil(call):
     # The main thread plays games that never end: only another Python
     # thread can end the call, by interrupting the main thread, and it can
     # run only while the call has released the GIL. It interrupts once a
@@ -106,7 +107,7 @@ def test_playouts_release_the_gil():
     entered = threading.Event()
 
     def hook(frame, event, arg):
-        if event == "c_call" and getattr(arg, "__name__", None) == "playouts":
+        if event == "c_call" and getattr(arg, "__name__", None) == call:
             entered.set()
 
     def interrupt():
@@ -118,7 +119,10 @@ def test_playouts_release_the_gil():
     try:
         with pytest.raises(KeyboardInterrupt):
             sys.setprofile(hook)
-            game.playouts(2, threads=2, max_steps=10**12)
+            if call == "playouts":
+                game.playouts(2, threads=2, max_steps=10**12)
+            else:
+                game.random_game(max_steps=10**12, max_memory=1 << 40)
     finally:
         sys.setprofile(None)
         entered.set()
@@ -169,6 +173,19 @@ def test_ctrl_c_stops_the_games_under_way(engine, threads):
     with pytest.raises(KeyboardInterrupt):
         _thread.interrupt_main()
         game.playouts(4, threads=threads, max_steps=10**12)
+
+
+@pytest.mark.parametrize("engine", ["ground", "interpreter"])
+def test_ctrl_c_stops_a_random_game(engine):
+    import _thread
+
+    # As above: a game of a trillion steps, the interrupt made pending
+    # before the call; the game still answers afterwards.
+    game = gdl.loads(ENDLESS, engine=engine)
+    with pytest.raises(KeyboardInterrupt):
+        _thread.interrupt_main()
+        game.random_game(max_steps=10**12, max_memory=1 << 40)
+    assert len(game.random_game(max_steps=3)) == 3
 
 
 # A game whose first state has no legal move: any game played raises.
