@@ -341,7 +341,7 @@ fn the_fuzz_corpus_is_answered_without_a_panic() {
 }
 
 /// `GAME` in infix, as `gdl fmt --to infix` writes it.
-const INFIX_GAME: &str = "role(white)
+pub const INFIX_GAME: &str = "role(white)
 role(black)
 init(cell(a, 1, x))
 legal(white, move(X)) :- true(cell(X, Y, Z)) & ~blocked(W)

@@ -1,14 +1,14 @@
 //! `gdl lsp` under a client nobody here wrote: Neovim's built-in LSP
 //! client, headless (Debian's `neovim`, which `.ci/run` installs; the test
 //! says it skipped where `nvim` is missing). A Lua script opens a rules file
-//! with a mistake, attaches the client to `gdl lsp`, and writes down the
-//! diagnostics it shows, where a jump to a definition lands, and the file
-//! after a rename. It is written for Neovim 0.7 (Debian 12's) and later:
+//! with a mistake (in KIF, then the same game in infix, `.hrf`), attaches
+//! the client to `gdl lsp`, and writes down the diagnostics it shows, where
+//! a jump to a definition lands, and the file after a rename. It is written for Neovim 0.7 (Debian 12's) and later:
 //! `vim.lsp.start_client`, `vim.diagnostic`, `vim.lsp.buf.definition` and
 //! `vim.lsp.buf.rename`. Each wait of the script gives up after a minute,
 //! so that a server that never answers fails the test instead of hanging it.
 
-use crate::cli_lsp::GAME;
+use crate::cli_lsp::{GAME, INFIX_GAME};
 use crate::common::scratch;
 use std::process::Command;
 
@@ -32,13 +32,15 @@ local function run()
     local code = d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code) or "?"
     say(string.format("diagnostic %d:%d %s", d.lnum + 1, d.col + 1, code))
   end
-  -- On `blocked`, used on line 3: its rule is on line 8.
-  vim.api.nvim_win_set_cursor(0, { 3, 59 })
+  -- On a use of `blocked` (GDL_LINE, GDL_COLUMN: 1-based line, 0-based
+  -- column), whose rule is on another line.
+  local line, column = tonumber(os.getenv("GDL_LINE")), tonumber(os.getenv("GDL_COLUMN"))
+  vim.api.nvim_win_set_cursor(0, { line, column })
   vim.lsp.buf.definition()
-  vim.wait(60000, function() return vim.api.nvim_win_get_cursor(0)[1] ~= 3 end, 20)
+  vim.wait(60000, function() return vim.api.nvim_win_get_cursor(0)[1] ~= line end, 20)
   local at = vim.api.nvim_win_get_cursor(0)
   say(string.format("definition %d:%d", at[1], at[2] + 1))
-  vim.api.nvim_win_set_cursor(0, { 3, 59 })
+  vim.api.nvim_win_set_cursor(0, { line, column })
   vim.lsp.buf.rename("stuck")
   vim.wait(60000, function()
     return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), "\n"):find("stuck") ~= nil
@@ -55,17 +57,19 @@ f:close()
 vim.cmd("qa!")
 "#;
 
-#[test]
-fn neovim_shows_the_diagnostics_jumps_and_renames() {
+/// What the script wrote after editing `text` as the file `name` in
+/// Neovim, with the cursor put on `blocked` at `line` (1-based) and
+/// `column` (0-based); `None` where there is no `nvim`.
+fn neovim(name: &str, text: &str, line: usize, column: usize) -> Option<String> {
     let nvim = Command::new("nvim").arg("--version").output();
     if !nvim.is_ok_and(|o| o.status.success()) {
         eprintln!(
             "skipped: no `nvim` on the PATH (Debian's `neovim` package; .ci/run installs it)"
         );
-        return;
+        return None;
     }
-    let dir = scratch("neovim");
-    std::fs::write(dir.join("game.gdl"), GAME).unwrap();
+    let dir = scratch(&format!("neovim-{name}"));
+    std::fs::write(dir.join(name), text).unwrap();
     std::fs::write(dir.join("test.lua"), SCRIPT).unwrap();
     let result = dir.join("result.txt");
     let run = Command::new("nvim")
@@ -81,7 +85,9 @@ fn neovim_shows_the_diagnostics_jumps_and_renames() {
         ])
         .current_dir(&dir)
         .env("GDL_BIN", env!("CARGO_BIN_EXE_gdl"))
-        .env("GDL_FILE", dir.join("game.gdl"))
+        .env("GDL_FILE", dir.join(name))
+        .env("GDL_LINE", line.to_string())
+        .env("GDL_COLUMN", column.to_string())
         .env("GDL_RESULT", &result)
         .env("HOME", &dir)
         .env("XDG_STATE_HOME", dir.join("state"))
@@ -97,6 +103,15 @@ fn neovim_shows_the_diagnostics_jumps_and_renames() {
             String::from_utf8_lossy(&run.stderr)
         )
     });
+    assert!(!said.lines().any(|l| l.starts_with("error")), "{said}");
+    Some(said)
+}
+
+#[test]
+fn neovim_shows_the_diagnostics_jumps_and_renames() {
+    let Some(said) = neovim("game.gdl", GAME, 3, 59) else {
+        return;
+    };
     let lines: Vec<&str> = said.lines().collect();
     assert!(lines.contains(&"diagnostic 3:66 negated-unbound"), "{said}");
     assert!(lines.contains(&"definition 8:6"), "{said}");
@@ -106,5 +121,28 @@ fn neovim_shows_the_diagnostics_jumps_and_renames() {
         "{said}"
     );
     assert!(lines.contains(&"line (<= (stuck ?x) (intit ?x))"), "{said}");
-    assert!(!lines.iter().any(|l| l.starts_with("error")), "{said}");
+}
+
+/// The same in infix: the diagnostics are located in the infix text, the
+/// definition of `blocked` is its rule on line 9, and the rename writes
+/// infix.
+#[test]
+fn neovim_edits_an_infix_file_too() {
+    let use_line = INFIX_GAME.lines().nth(3).unwrap();
+    let blocked = use_line.find("blocked").unwrap();
+    let Some(said) = neovim("game.hrf", INFIX_GAME, 4, blocked + 2) else {
+        return;
+    };
+    let lines: Vec<&str> = said.lines().collect();
+    let unbound = format!(
+        "diagnostic 4:{} negated-unbound",
+        use_line.find("W)").unwrap() + 1
+    );
+    assert!(lines.contains(&unbound.as_str()), "{said}");
+    assert!(lines.contains(&"definition 9:1"), "{said}");
+    assert!(
+        lines.contains(&"line legal(white, move(X)) :- true(cell(X, Y, Z)) & ~stuck(W)"),
+        "{said}"
+    );
+    assert!(lines.contains(&"line stuck(X) :- intit(X)"), "{said}");
 }
