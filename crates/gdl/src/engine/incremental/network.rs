@@ -592,8 +592,8 @@ fn defer_hubs(rules: &mut [Rule], atoms: usize, read: &[bool], real: &[bool]) ->
                 }
             }
         }
-        // Counted as the pass over every atom it once was, so that the
-        // same hubs are taken within `MAX_DEFER_WORK` as then.
+        // Counted as the pass over every atom it once was: the budget was
+        // set by that count.
         work += atoms;
         // The candidates in the order of their numbers, through a bitset
         // (cheaper than sorting them when many atoms depend on the hub).
