@@ -172,6 +172,8 @@ interface View {
   step: number; last: number; history: string[][]; facts: string[]; board: Grid | null;
   terminal: boolean; goals: number[] | null; to_move: string[];
   legal: { role: string; moves: Move[] }[];
+  /** Whether the machine is choosing a move now (`GET /api/state`). */
+  thinking?: boolean;
 }
 
 let view: View | null = null;
@@ -195,16 +197,47 @@ async function play(role: string, move: string) {
   }
   const moves = chosen;
   chosen = {};
-  if (Object.values(view.seats).some((s) => s !== "human")) {
-    $("status").append(el("span", { class: "thinking" }, " (the machine is thinking…)"));
+  await playAndWait(moves);
+}
+
+/** Plays a step, and the machine's after it: while the machine thinks,
+ * the page shows the game so far (the person's move played) and says that
+ * the machine thinks, with a button that stops it. */
+async function playAndWait(moves: Record<string, string>) {
+  const machines = view !== null && Object.values(view.seats).some((s) => s !== "human");
+  let waiting = true;
+  const played = api("play", { moves }).finally(() => { waiting = false; });
+  if (machines) {
+    showThinking();
+    (async () => {
+      while (waiting) {
+        await new Promise((r) => setTimeout(r, 250));
+        const shown = await api("state").catch(() => null);
+        if (waiting && shown?.thinking) {
+          showView(shown);
+          showThinking();
+        }
+      }
+    })();
   }
   try {
-    showView(await api("play", { moves }));
+    const answer = await played;
     say(null);
+    showView(answer);
   } catch (e) {
     say((e as Error).message, true);
-    showView(view);
+    if (view) showView(view);
   }
+}
+
+/** Says, after the status, that the machine thinks, with its Stop. */
+function showThinking() {
+  const stop = el("button", { "data-testid": "stop-machine" }, "Stop");
+  stop.addEventListener("click", async () => {
+    stop.disabled = true;
+    try { await api("stop", {}); } catch (e) { say((e as Error).message, true); }
+  });
+  $("status").append(el("span", { class: "thinking" }, " (the machine is thinking…) ", stop));
 }
 
 function movesOf(v: View, role: string): Move[] {
@@ -307,11 +340,9 @@ function showView(v: View) {
     if (!mine && moves.length > 1) row.append(el("em", {}, ` (played by the ${v.seats[role]} player)`));
     legal.append(row);
   }
-  if (!v.terminal && v.to_move.length > 0 && humanRolesToChoose(v).length === 0) {
+  if (!v.terminal && v.to_move.length > 0 && humanRolesToChoose(v).length === 0 && !v.thinking) {
     const b = el("button", { "data-testid": "machine-step" }, "Machine step");
-    b.addEventListener("click", async () => {
-      try { showView(await api("play", { moves: {} })); } catch (e) { say((e as Error).message, true); }
-    });
+    b.addEventListener("click", () => playAndWait({}));
     legal.append(b);
   }
   // The seats.
@@ -328,7 +359,7 @@ function showView(v: View) {
       return el("label", {}, `${role}: `, select);
     }),
   );
-  const iterations = el("input", { type: "number", min: "1", value: String(v.iterations), style: "width:6em" });
+  const iterations = el("input", { type: "number", min: "1", value: String(v.iterations), style: "width:8em" });
   iterations.addEventListener("change", () => setSeats({}, Number(iterations.value)));
   seats.append(el("label", {}, "search iterations a move: ", iterations));
   // The moves played.
@@ -348,7 +379,7 @@ async function setSeats(seats: Record<string, string>, iterations?: number) {
     // The machine may have a move to make now.
     if (view && !view.terminal && view.to_move.length > 0 &&
       humanRolesToChoose(view).length === 0 && Object.values(view.seats).includes("human")) {
-      showView(await api("play", { moves: {} }));
+      await playAndWait({});
     }
   } catch (e) {
     say((e as Error).message, true);
@@ -383,19 +414,36 @@ function factList(facts: string[], others: Set<string>, kind: string) {
     ...facts.map((f) => el("li", others.has(f) ? {} : { class: kind }, f)));
 }
 
+let testsJob: number | null = null;
+
 async function runTests() {
   const button = $<HTMLButtonElement>("run-tests");
+  const cancel = $<HTMLButtonElement>("cancel-tests");
+  const progress = $<HTMLProgressElement>("tests-progress");
   button.disabled = true;
   $("tests-summary").textContent = "running…";
   try {
-    const run = await api("tests/run", {});
-    $("tests-summary").textContent = `${run.passed} passed, ${run.failed} failed`;
+    testsJob = (await api("tests/run", {})).job;
+    cancel.disabled = false;
+    progress.hidden = false;
+    const status = await follow(testsJob!, (s) => {
+      progress.max = Math.max(1, s.total);
+      progress.value = s.done;
+      $("tests-summary").textContent = `${s.done} of ${s.total} replayed…`;
+    });
+    if (status.state === "failed") throw new Error(status.error);
+    const run = status.result;
+    $("tests-summary").textContent = `${run.passed} passed, ${run.failed} failed` +
+      (status.state === "cancelled" ? `: cancelled after ${status.done} of ${status.total}` : "");
     $("tests").replaceChildren(...run.games.map(testItem));
   } catch (e) {
     $("tests-summary").textContent = "";
     say((e as Error).message, true);
   } finally {
+    testsJob = null;
     button.disabled = false;
+    cancel.disabled = true;
+    progress.hidden = true;
   }
 }
 
@@ -511,34 +559,42 @@ async function analyse(event: Event) {
     say((e as Error).message, true);
     return;
   }
+  const mine = job!;
   $<HTMLButtonElement>("cancel-analysis").disabled = false;
   const progress = $<HTMLProgressElement>("analysis-progress");
   progress.hidden = false;
-  const mine = job;
-  while (job === mine) {
-    let status;
-    try {
-      status = await api(`jobs/${mine}`);
-    } catch (e) {
-      say((e as Error).message, true);
-      break;
-    }
-    progress.max = status.total;
-    progress.value = status.done;
-    $("analysis-status").textContent = `${status.done} of ${status.total} games`;
-    if (status.state !== "running") {
-      $<HTMLButtonElement>("cancel-analysis").disabled = true;
-      progress.hidden = true;
-      if (status.state === "failed") {
-        $("analysis-status").textContent = `failed: ${status.error}`;
-      } else {
-        $("analysis-status").textContent = status.state === "cancelled"
-          ? `cancelled after ${status.done} of ${status.total} games: the figures are of those`
-          : `${status.done} games played`;
-        drawPlots($("plots"), status.result);
-      }
-      break;
-    }
+  let status;
+  try {
+    status = await follow(mine, (s) => {
+      if (job !== mine) return;
+      progress.max = s.total;
+      progress.value = s.done;
+      $("analysis-status").textContent = `${s.done} of ${s.total} games`;
+    });
+  } catch (e) {
+    status = { state: "failed", error: (e as Error).message };
+  }
+  // A newer analysis (which stopped this one) has the page now.
+  if (job !== mine) return;
+  $<HTMLButtonElement>("cancel-analysis").disabled = true;
+  progress.hidden = true;
+  if (status.state === "failed") {
+    $("analysis-status").textContent = `failed: ${status.error}`;
+  } else {
+    $("analysis-status").textContent = status.state === "cancelled"
+      ? `cancelled after ${status.done} of ${status.total} games: the figures are of those`
+      : `${status.done} games played`;
+    drawPlots($("plots"), status.result);
+  }
+}
+
+/** Polls a job (an analysis, a run of the recorded games) until it ends,
+ * telling `progress` how far it is: its last status. */
+async function follow(id: number, progress: (status: any) => void): Promise<any> {
+  for (;;) {
+    const status = await api(`jobs/${id}`);
+    progress(status);
+    if (status.state !== "running") return status;
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -615,6 +671,10 @@ async function start() {
     }
   });
   $("run-tests").addEventListener("click", runTests);
+  $("cancel-tests").addEventListener("click", async () => {
+    if (testsJob === null) return;
+    try { await api(`jobs/${testsJob}/cancel`, {}); } catch (e) { say((e as Error).message, true); }
+  });
   $("analyse-form").addEventListener("submit", analyse);
   $("cancel-analysis").addEventListener("click", cancelAnalysis);
   window.addEventListener("beforeunload", (e) => {

@@ -12,7 +12,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -58,8 +58,9 @@ function game(name, seeds = 0) {
   return dir;
 }
 
-/** Starts `gdl studio game.gdl` in `dir` and opens the address it prints. */
-async function open(dir) {
+/** Starts `gdl studio game.gdl` in `dir` and opens the address it prints
+ * (and waits for the board, unless the game draws none). */
+async function open(dir, { board = true } = {}) {
   const child = spawn(gdl, ["studio", "game.gdl", "--port", "0", "--timeout", "600"], {
     cwd: dir,
     stdio: ["ignore", "pipe", "inherit"],
@@ -76,7 +77,8 @@ async function open(dir) {
   const problems = [];
   page.on("pageerror", (e) => problems.push(e.message));
   await page.goto(url);
-  await page.waitForSelector("svg.board");
+  if (board) await page.waitForSelector("svg.board");
+  else await page.waitForFunction(() => /Step 0/.test(document.querySelector("#status")?.textContent ?? ""));
   return { page, problems, url };
 }
 
@@ -187,5 +189,51 @@ test("breakthrough: a pawn moved by two clicks, a recorded game replayed", async
   await page.click("#last");
   await page.waitForFunction(() => /Game over/.test(document.querySelector("#status")?.textContent ?? ""));
   await shot(page, "breakthrough-replay");
+  assert.deepEqual(problems, []);
+});
+
+// A game that never ends: the search player's playouts and the replays of
+// its long recorded games take as long as they are let.
+const ENDLESS = `(role x) (role o)
+(init (control x))
+(<= (legal ?p (pick a)) (true (control ?p)))
+(<= (legal ?p (pick b)) (true (control ?p)))
+(<= (legal x noop) (true (control o)))
+(<= (legal o noop) (true (control x)))
+(<= (next (control o)) (true (control x)))
+(<= (next (control x)) (true (control o)))
+(<= terminal (true (over)))
+(goal x 50) (goal o 50)
+`;
+
+test("long work stopped: a run of the recorded games, and the machine's move", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "gdl-studio-endless-"));
+  writeFileSync(join(dir, "game.gdl"), ENDLESS);
+  execFileSync(gdl, ["record", "game.gdl", "--games", "3", "--max-steps", "20000"], { cwd: dir, stdio: "ignore" });
+  const { page, problems } = await open(dir, { board: false });
+  // The recorded games: a progress bar, and a cancel that keeps the games
+  // replayed before it.
+  await page.click('.tab[data-tab="tests"]');
+  await page.click("#run-tests");
+  await page.waitForSelector("#cancel-tests:not([disabled])");
+  await page.click("#cancel-tests");
+  await page.waitForFunction(() => /passed/.test(document.querySelector("#tests-summary")?.textContent ?? ""));
+  assert.match(await page.textContent("#tests-summary"), /cancelled after [0-2] of 3|3 passed, 0 failed/);
+  assert.equal(await page.locator("#tests-progress").isHidden(), true);
+  // The search player on a million iterations a move: the page says it
+  // thinks, and its Stop stops it.
+  await page.click('.tab[data-tab="play"]');
+  await page.selectOption('select[data-seat="o"]', "search");
+  const iterations = page.locator('#seats input[type="number"]');
+  await iterations.fill("1000000");
+  await iterations.dispatchEvent("change");
+  await page.waitForFunction(() => document.querySelector('#seats input[type="number"]')?.value === "1000000");
+  await page.click('#legal button[data-role="x"][data-move="(pick a)"]');
+  // The person's move shown while the machine thinks about its own.
+  await page.waitForFunction(() => /Step 1: o to move \(the machine is thinking/.test(document.querySelector("#status")?.textContent ?? ""));
+  await shot(page, "machine-thinking");
+  await page.click('button[data-testid="stop-machine"]');
+  await page.waitForFunction(() => /stopped/.test(document.querySelector("#message")?.textContent ?? ""));
+  assert.match(await page.textContent("#status"), /Step 1: o to move/);
   assert.deepEqual(problems, []);
 });

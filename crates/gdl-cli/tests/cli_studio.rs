@@ -430,7 +430,7 @@ fn the_recorded_games_fail_show_their_earliest_difference_and_are_accepted_one_b
     let studio = Studio::start(&dir, "bt6.gdl");
     let listed = studio.get("tests").json();
     assert_eq!(listed["games"].as_array().unwrap().len(), 4, "{listed}");
-    let run = studio.ok("tests/run", &json!({}));
+    let run = run_tests(&studio);
     assert!(run["failed"].as_u64().unwrap() >= 1, "{run}");
     let failing: Vec<&Value> = (run["games"].as_array().unwrap().iter())
         .filter(|g| g["outcome"] == "failed")
@@ -456,7 +456,7 @@ fn the_recorded_games_fail_show_their_earliest_difference_and_are_accepted_one_b
     {
         let decided = studio.ok("tests/accept", &json!({ "game": game }));
         assert_eq!(decided["decided"], "accepted");
-        let again = studio.ok("tests/run", &json!({}));
+        let again = run_tests(&studio);
         let now = (again["games"].as_array().unwrap().iter())
             .find(|g| g["game"] == game)
             .unwrap();
@@ -506,6 +506,140 @@ fn an_analysis_reports_its_progress_and_can_be_cancelled() {
     assert_eq!(stopped["state"], "cancelled", "{stopped}");
     assert_eq!(stopped["result"]["partial"], true);
     assert_eq!(studio.get("jobs/99").status, 404);
+}
+
+/// Runs the recorded games as the page does (a job, polled to its end):
+/// its result.
+fn run_tests(studio: &Studio) -> Value {
+    let job = studio.ok("tests/run", &json!({}))["job"].as_u64().unwrap();
+    let done = wait_for_job(studio, job);
+    assert_eq!(done["state"], "done", "{done}");
+    assert_eq!(done["kind"], "tests");
+    assert_eq!(done["done"], done["total"], "{done}");
+    assert_eq!(done["result"]["partial"], false);
+    done["result"].clone()
+}
+
+/// A game that never ends: its random games and the search player's
+/// playouts run as long as they are let.
+const ENDLESS: &str = "(role x) (role o)
+(init (control x))
+(<= (legal ?p (pick a)) (true (control ?p)))
+(<= (legal ?p (pick b)) (true (control ?p)))
+(<= (legal x noop) (true (control o)))
+(<= (legal o noop) (true (control x)))
+(<= (next (control o)) (true (control x)))
+(<= (next (control x)) (true (control o)))
+(<= terminal (true (over)))
+(goal x 50) (goal o 50)
+";
+
+#[test]
+fn a_run_of_the_recorded_games_reports_its_progress_and_can_be_cancelled() {
+    let dir = scratch("studio_tests_cancel");
+    std::fs::write(dir.join("endless.gdl"), ENDLESS).unwrap();
+    // Three long recorded games: replaying each takes a while.
+    let recorded = Command::new(env!("CARGO_BIN_EXE_gdl"))
+        .args([
+            "record",
+            "endless.gdl",
+            "--games",
+            "3",
+            "--max-steps",
+            "20000",
+        ])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(recorded.status.success(), "{recorded:?}");
+    let studio = Studio::start(&dir, "endless.gdl");
+    let job = studio.ok("tests/run", &json!({}))["job"].as_u64().unwrap();
+    let asked = studio.ok(&format!("jobs/{job}/cancel"), &json!({}));
+    assert_eq!(asked["total"], 3, "{asked}");
+    let stopped = wait_for_job(&studio, job);
+    // Whichever the cancel met (a game under way, almost always, or the
+    // end), the result is of the games replayed to their end.
+    let games = stopped["result"]["games"].as_array().unwrap();
+    assert_eq!(
+        stopped["done"].as_u64(),
+        Some(games.len() as u64),
+        "{stopped}"
+    );
+    assert!(games.iter().all(|g| g["outcome"] == "passed"), "{stopped}");
+    match stopped["state"].as_str() {
+        Some("cancelled") => {
+            assert_eq!(stopped["result"]["partial"], true);
+            assert!(games.len() < 3, "{stopped}");
+        }
+        Some("done") => assert_eq!(games.len(), 3),
+        _ => panic!("cancelled or done: {stopped}"),
+    }
+    // Run again to the end: every game passes.
+    let run = run_tests(&studio);
+    assert_eq!(
+        (run["passed"].as_u64(), run["failed"].as_u64()),
+        (Some(3), Some(0))
+    );
+}
+
+#[test]
+fn the_machine_searches_without_holding_the_studio_and_can_be_stopped() {
+    let dir = scratch("studio_thinking");
+    std::fs::write(dir.join("endless.gdl"), ENDLESS).unwrap();
+    let studio = Studio::start(&dir, "endless.gdl");
+    // A search that would not end for an hour: each of its million
+    // playouts is a thousand steps long.
+    studio.ok(
+        "seats",
+        &json!({"seats": {"o": "search"}, "iterations": 1_000_000}),
+    );
+    std::thread::scope(|s| {
+        let playing = s.spawn(|| studio.ok("play", &json!({"moves": {"x": "(pick a)"}})));
+        // The person's move is played at once; the studio answers while
+        // the machine thinks about its own.
+        let thinking = wait_for_thinking(&studio);
+        assert_eq!(thinking["step"], 1, "{thinking}");
+        let checked = studio.ok("check", &json!({"text": ENDLESS}));
+        assert_eq!(checked["valid"], true, "{checked}");
+        studio.ok("stop", &json!({}));
+        let answered = playing.join().unwrap();
+        assert_eq!(answered["step"], 1, "{answered}");
+        assert_eq!(answered["to_move"], json!(["o"]));
+        assert!(
+            answered["notice"].as_str().unwrap().contains("stopped"),
+            "{answered}"
+        );
+    });
+    // A machine's move overtaken by a change of the timeline is not
+    // played: the game shown is the one the change made.
+    std::thread::scope(|s| {
+        let playing = s.spawn(|| studio.ok("play", &json!({})));
+        wait_for_thinking(&studio);
+        let restarted = studio.ok("restart", &json!({}));
+        assert_eq!(restarted["last"], 0);
+        let answered = playing.join().unwrap();
+        assert_eq!(
+            (answered["step"].as_u64(), answered["last"].as_u64()),
+            (Some(0), Some(0)),
+            "{answered}"
+        );
+    });
+}
+
+/// Polls the state until the machine is thinking (at most two minutes).
+fn wait_for_thinking(studio: &Studio) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let state = studio.get("state").json();
+        if state["thinking"] == true {
+            return state;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the machine is not thinking: {state}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 /// Polls a job until it is no longer running (at most two minutes).

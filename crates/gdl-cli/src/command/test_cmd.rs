@@ -396,7 +396,7 @@ fn run_suite(suite: &Suite, args: &TestArgs, results: &mut Vec<GameResult>) -> R
         }
     };
     for game in &suite.games {
-        let tested = test_game(&mut loaded, game, &args.limits, args.all, args.update)?;
+        let tested = test_game(&mut loaded, game, &args.limits, args.all, args.update, None)?;
         show(&tested.result, args.format, args.all);
         results.push(tested.result);
     }
@@ -418,14 +418,24 @@ pub(crate) struct Tested {
 /// difference (with `all`, every one); a failing game's new version
 /// written beside it, pending (with `update`, in place). A record that
 /// cannot be read fails with its reason; the memory budget reached, or a
-/// file that cannot be read or written, is an error.
+/// file that cannot be read or written, is an error. Once `cancel` is set
+/// (the studio's cancel of a run), the replay stops and nothing is
+/// written: [`Failure::Interrupted`].
 pub(crate) fn test_game(
     loaded: &mut super::Loaded,
     game: &Path,
     limits: &LimitArgs,
     all: bool,
     update: bool,
+    cancel: Option<&gdl::Cancel>,
 ) -> Result<Tested, Failure> {
+    let cancelled = || match cancel {
+        Some(c) if c.is_cancelled() => Err(Failure::Interrupted(format!(
+            "{}: cancelled before its replay ended",
+            game.display()
+        ))),
+        _ => Ok(()),
+    };
     let name = game.display().to_string();
     let mut r = GameResult {
         rules: loaded.name.clone(),
@@ -453,6 +463,7 @@ pub(crate) fn test_game(
         }
     };
     let compared = compare(&mut loaded.game, &record);
+    cancelled()?;
     r.roles.clone_from(&compared.trace.roles);
     let pending = pending_of(game);
     if compared.passed() {
@@ -465,7 +476,9 @@ pub(crate) fn test_game(
         let shown = if all { compared.steps.len() } else { 1 };
         r.more = compared.steps.len() - shown;
         r.differences = compared.steps[..shown].to_vec();
-        match new_version(loaded, &record, &compared) {
+        let made = new_version(loaded, &record, &compared);
+        cancelled()?;
+        match made {
             Ok((trace, weakened)) => {
                 keep(game, &trace, weakened, update, limits.file_limit(), &mut r)?;
             }

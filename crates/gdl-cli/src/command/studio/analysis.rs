@@ -8,15 +8,16 @@
 //! every game's length, the mean branching (joint moves) at each step, and
 //! how often each first move wins.
 
-use super::session::{ApiError, lock};
+use super::jobs::{self, Job};
+use super::session::ApiError;
 use crate::command::analyse::{Played, Tally, analysis, self_play};
 use crate::command::game_seed;
-use gdl::{Budget, Cancel, Game, Stop};
+use gdl::{Budget, Game, Stop};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// What the page asks of an analysis.
 #[derive(Debug, Deserialize)]
@@ -69,89 +70,11 @@ impl Asked {
     }
 }
 
-/// How far a job is.
-#[derive(Debug, Default)]
-struct Progress {
-    /// Games played, of `total`.
-    done: usize,
-    total: usize,
-    /// `running`, `done`, `cancelled` or `failed`.
-    state: &'static str,
-    /// The figures, once done (or cancelled: of the games that finished).
-    result: Option<Value>,
-    /// What went wrong, when it failed.
-    error: Option<String>,
-}
-
-/// An analysis under way or finished.
-pub struct Job {
-    cancel: Cancel,
-    progress: Mutex<Progress>,
-}
-
-impl Job {
-    /// Asks the job to stop; its figures are of the games that finished.
-    pub fn cancel(&self) {
-        self.cancel.cancel();
-    }
-
-    /// Whether it is still running.
-    pub fn running(&self) -> bool {
-        lock(&self.progress).state == "running"
-    }
-
-    /// How far it is, for the page.
-    pub fn status(&self) -> Value {
-        let p = lock(&self.progress);
-        json!({
-            "state": p.state,
-            "done": p.done,
-            "total": p.total,
-            "result": p.result,
-            "error": p.error,
-        })
-    }
-}
-
-/// Starts an analysis of `game` on a thread of its own.
+/// Starts an analysis of `game` as a job: its total the games to play.
 pub fn start(game: Game, name: String, asked: Asked) -> Result<Arc<Job>, ApiError> {
     asked.check()?;
-    let job = Arc::new(Job {
-        cancel: Cancel::new(),
-        progress: Mutex::new(Progress {
-            total: asked.games * asked.strengths.len(),
-            state: "running",
-            ..Progress::default()
-        }),
-    });
-    let running = Arc::clone(&job);
-    std::thread::Builder::new()
-        .name("analysis".into())
-        .stack_size(crate::command::STACK_BYTES)
-        .spawn(move || {
-            let cancel = running.cancel.clone();
-            let outcome = cancel.scope(|| run(&game, &name, &asked, &running));
-            let mut p = lock(&running.progress);
-            match outcome {
-                Ok(result) => {
-                    p.state = if running.cancel.is_cancelled() {
-                        "cancelled"
-                    } else {
-                        "done"
-                    };
-                    p.result = Some(result);
-                }
-                Err(e) => {
-                    p.state = "failed";
-                    p.error = Some(e);
-                }
-            }
-        })
-        .map_err(|e| ApiError {
-            status: 500,
-            message: format!("cannot start the analysis: {e}"),
-        })?;
-    Ok(job)
+    let total = asked.games * asked.strengths.len();
+    jobs::start("analysis", total, move |job| run(&game, &name, &asked, job))
 }
 
 /// Plays the games, strength after strength, and adds them up.
@@ -170,7 +93,7 @@ fn run(game: &Game, name: &str, asked: &Asked, job: &Job) -> Result<Value, Strin
     sorted.sort_unstable();
     sorted.dedup();
     for &iterations in &sorted {
-        if job.cancel.is_cancelled() {
+        if job.is_cancelled() {
             break;
         }
         let budget = Budget::Iterations(iterations);
@@ -182,18 +105,18 @@ fn run(game: &Game, name: &str, asked: &Asked, job: &Job) -> Result<Value, Strin
             self_play(game, budget, game_seed(asked.seed, i), stop)
         };
         gdl::play_games(game, asked.games, threads, play, |result| {
-            if job.cancel.is_cancelled() {
+            if job.is_cancelled() {
                 return ControlFlow::Break(());
             }
             match result {
                 Some((_, Ok(p))) => {
                     add(&p, &mut tally, &mut by_step, &mut firsts, roles.len());
                     lengths.push(json!({ "iterations": iterations, "length": p.steps }));
-                    lock(&job.progress).done += 1;
+                    job.advance();
                 }
                 Some((i, Err((step, e)))) => {
                     // A game stopped by the cancel is no error of the rules.
-                    if !job.cancel.is_cancelled() {
+                    if !job.is_cancelled() {
                         error = Some(format!(
                             "game {i} (seed {}): step {step}: {}",
                             game_seed(asked.seed, i),
@@ -255,7 +178,7 @@ fn run(game: &Game, name: &str, asked: &Asked, job: &Job) -> Result<Value, Strin
         "lengths": lengths,
         "branching": branching,
         "first_moves": first_moves,
-        "partial": job.cancel.is_cancelled(),
+        "partial": job.is_cancelled(),
     }))
 }
 

@@ -6,31 +6,35 @@
 //! | route | what |
 //! | --- | --- |
 //! | `GET /api/session` | the file, its text, the state shown |
-//! | `GET /api/state` | the state shown |
+//! | `GET /api/state` | the state shown, and whether the machine is thinking |
 //! | `POST /api/check` `{text}` | the checker's diagnostics of a text |
 //! | `POST /api/save` `{text}` | writes the rules file, loads it again |
-//! | `POST /api/play` `{moves: {ROLE: MOVE}}` | plays a step |
+//! | `POST /api/play` `{moves: {ROLE: MOVE}}` | plays a step, then the machine's |
+//! | `POST /api/stop` | stops the machine's move under way |
 //! | `POST /api/goto` `{step}` | shows a step of the timeline |
 //! | `POST /api/restart` | a new game |
 //! | `POST /api/seats` `{seats: {ROLE: human/random/search}, iterations}` | who plays |
 //! | `POST /api/replay` `{text}` or `{game}` | replays a recorded game |
 //! | `GET /api/tests` | the recorded games |
-//! | `POST /api/tests/run` | replays them against the rules |
+//! | `POST /api/tests/run` | starts replaying them against the rules |
 //! | `POST /api/tests/accept`, `/reject` `{game}` | decides a pending version |
 //! | `POST /api/analyse` `{games, strengths, max_steps, seed}` | starts an analysis |
-//! | `GET /api/jobs/ID` | its progress and figures |
+//! | `GET /api/jobs/ID` | a job's progress and result (an analysis, a run of the recorded games) |
 //! | `POST /api/jobs/ID/cancel` | stops it |
 
-use super::analysis::{self, Job};
+use super::analysis;
 use super::assets;
 use super::http::error_reply;
-use super::session::{Answer, ApiError, Seat, Studio, lock};
+use super::jobs::Jobs;
+use super::session::{Answer, ApiError, MAX_AUTOMATIC_STEPS, Seat, Studio, lock};
 use super::tests;
+use gdl::{Cancel, GameError};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A request, checked and read.
 #[derive(Debug)]
@@ -69,13 +73,18 @@ impl Reply {
 
 /// The studio behind the routes.
 pub struct Api {
+    /// The studio, locked for each request's reading or change of it, but
+    /// not while the search player chooses a move.
     studio: Mutex<Studio>,
-    /// The analyses started, by number.
-    jobs: Mutex<BTreeMap<u64, Arc<Job>>>,
+    /// The cancel that the machine's moves under way search under: a
+    /// request that changes the game or the timeline (or `stop`) cancels
+    /// it and puts a fresh one in its place.
+    thinking: Mutex<Cancel>,
+    /// The machine's moves being searched now.
+    searching: AtomicUsize,
+    /// The analyses and runs of the recorded games started.
+    jobs: Jobs,
 }
-
-/// The most analyses kept (the oldest finished ones are forgotten).
-const MOST_JOBS: usize = 16;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -138,7 +147,9 @@ impl Api {
     pub fn new(studio: Studio) -> Api {
         Api {
             studio: Mutex::new(studio),
-            jobs: Mutex::new(BTreeMap::new()),
+            thinking: Mutex::new(Cancel::new()),
+            searching: AtomicUsize::new(0),
+            jobs: Jobs::default(),
         }
     }
 
@@ -175,6 +186,7 @@ impl Api {
                 | "check"
                 | "save"
                 | "play"
+                | "stop"
                 | "goto"
                 | "restart"
                 | "seats"
@@ -198,9 +210,20 @@ impl Api {
             });
         }
         let studio = || lock(&self.studio);
+        let changes = matches!(
+            route,
+            "save" | "play" | "stop" | "goto" | "restart" | "seats" | "replay"
+        );
+        if changes {
+            self.stop_thinking();
+        }
         match route {
             "session" => studio().session(),
-            "state" => Ok(studio().view()),
+            "state" => {
+                let mut view = studio().view();
+                view["thinking"] = Value::Bool(self.searching.load(Ordering::SeqCst) > 0);
+                Ok(view)
+            }
             "check" => {
                 let Text { text } = body(request)?;
                 studio().check(&text)
@@ -211,7 +234,11 @@ impl Api {
             }
             "play" => {
                 let Play { moves } = body(request)?;
-                studio().play(&moves)
+                self.play(&moves)
+            }
+            "stop" => {
+                body::<BTreeMap<String, Value>>(request)?;
+                Ok(studio().view())
             }
             "goto" => {
                 let Goto { step } = body(request)?;
@@ -260,7 +287,8 @@ impl Api {
                         "the rules do not load: the recorded games cannot be replayed",
                     ));
                 };
-                tests::run(&path, game, name, &text, &limits)
+                let job = tests::start(&path, game, name, &text, &limits)?;
+                Ok(serde_json::json!({ "job": self.jobs.add(job) }))
             }
             "tests/accept" | "tests/reject" => {
                 let Game { game } = body(request)?;
@@ -278,18 +306,7 @@ impl Api {
                     ));
                 };
                 let job = analysis::start(game, name, asked)?;
-                let mut jobs = lock(&self.jobs);
-                // One analysis at a time: a new one stops the last.
-                for old in jobs.values() {
-                    old.cancel();
-                }
-                let id = jobs.keys().next_back().map_or(1, |n| n + 1);
-                jobs.insert(id, job);
-                while jobs.len() > MOST_JOBS {
-                    let oldest = *jobs.keys().next().unwrap_or(&id);
-                    jobs.remove(&oldest);
-                }
-                Ok(serde_json::json!({ "job": id }))
+                Ok(serde_json::json!({ "job": self.jobs.add(job) }))
             }
             _ => {
                 let rest = route.trim_start_matches("jobs/");
@@ -297,20 +314,94 @@ impl Api {
                     Some(id) => (id, true),
                     None => (rest, false),
                 };
-                let job = id
-                    .parse::<u64>()
-                    .ok()
-                    .and_then(|id| lock(&self.jobs).get(&id).cloned())
-                    .ok_or_else(|| ApiError {
-                        status: 404,
-                        message: format!("no analysis {id}"),
-                    })?;
+                let job = self.jobs.find(id)?;
                 if cancel {
                     job.cancel();
                 }
                 Ok(job.status())
             }
         }
+    }
+}
+
+impl Api {
+    /// `POST /api/play`: plays the moves chosen (by role name) in the
+    /// state shown; the roles not named play their only move, or the
+    /// machine's when the machine plays them. The steps after the state
+    /// shown are dropped from the timeline. Then, while no person has a
+    /// choice, the machine plays on; with no person at all, one step. The
+    /// search player chooses without the studio's lock, so the page is
+    /// answered meanwhile; `stop` or any change stops it, and a step whose
+    /// timeline changed meanwhile is not played.
+    fn play(&self, chosen: &BTreeMap<String, String>) -> Answer {
+        let people = {
+            let mut studio = lock(&self.studio);
+            studio.check_roles(chosen)?;
+            studio.has_people()
+        };
+        let steps = if people { 1 + MAX_AUTOMATIC_STEPS } else { 1 };
+        let none = BTreeMap::new();
+        for i in 0..steps {
+            let (chosen, asked) = if i == 0 {
+                (chosen, true)
+            } else {
+                (&none, false)
+            };
+            let Some(mut step) = lock(&self.studio).plan(chosen, asked)? else {
+                break;
+            };
+            if step.searches() {
+                let cancel = lock(&self.thinking).clone();
+                let searched = {
+                    let _counted = Searching::count(&self.searching);
+                    cancel.scope(|| step.search())
+                };
+                match searched {
+                    Ok(()) => {}
+                    Err(GameError::Cancelled) => {
+                        lock(&self.studio).stopped(
+                            step.version(),
+                            "the machine's move was stopped: play on, or ask for a machine step"
+                                .into(),
+                        );
+                        break;
+                    }
+                    Err(e) => {
+                        return Err(ApiError::conflict(format!(
+                            "the search player: {}",
+                            crate::command::describe(&e)
+                        )));
+                    }
+                }
+            }
+            if !lock(&self.studio).apply(step)? {
+                break;
+            }
+        }
+        Ok(lock(&self.studio).view())
+    }
+
+    /// Stops the machine's moves under way (their steps are not played).
+    fn stop_thinking(&self) {
+        let mut thinking = lock(&self.thinking);
+        thinking.cancel();
+        *thinking = Cancel::new();
+    }
+}
+
+/// Counts a search under way while it lives.
+struct Searching<'a>(&'a AtomicUsize);
+
+impl<'a> Searching<'a> {
+    fn count(searching: &'a AtomicUsize) -> Searching<'a> {
+        searching.fetch_add(1, Ordering::SeqCst);
+        Searching(searching)
+    }
+}
+
+impl Drop for Searching<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 

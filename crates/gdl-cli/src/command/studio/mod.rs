@@ -13,13 +13,14 @@
 //!
 //! The API, JSON in and out, is in [`api`]; what it acts on (the rules,
 //! the game played, the timeline) in [`session`]; the recorded games in
-//! [`tests`]; the analysis, a job that reports its progress and can be
-//! cancelled, in [`analysis`].
+//! [`tests`]; the analysis in [`analysis`]. Both run as jobs that report
+//! their progress and can be cancelled ([`jobs`]).
 
 pub mod analysis;
 pub mod api;
 pub mod assets;
 pub mod http;
+pub mod jobs;
 pub mod session;
 pub mod tests;
 

@@ -83,7 +83,7 @@ pub const DEFAULT_ITERATIONS: u64 = 1000;
 
 /// The most steps played in a row with no person to choose (machines
 /// against each other are stepped one step a request).
-const MAX_AUTOMATIC_STEPS: usize = 1000;
+pub const MAX_AUTOMATIC_STEPS: usize = 1000;
 
 /// The studio's state.
 pub struct Studio {
@@ -115,6 +115,69 @@ pub struct Studio {
     random: RandomPlayer,
     /// What went wrong last while playing, if anything.
     notice: Option<String>,
+    /// Counts the changes of the timeline, seats and game (see
+    /// [`Studio::apply`]).
+    version: u64,
+}
+
+/// A step planned under the studio's lock ([`Studio::plan`]), whose
+/// search player's moves, if any, are chosen off it ([`Step::search`]).
+pub struct Step {
+    /// The studio's version when it was planned.
+    version: u64,
+    /// The state it is played from.
+    state: State,
+    /// The joint move, by role (a search player's a placeholder until
+    /// searched).
+    joint: Vec<Move>,
+    /// The search player's part, if it plays a role with a choice.
+    search: Option<Search>,
+}
+
+/// The search player's moves of a step: searched in a game of their own.
+struct Search {
+    /// A clone of the studio's game, so that the search runs unlocked.
+    game: Game,
+    /// The roles the search player chooses for.
+    roles: Vec<Role>,
+    /// Its iterations a move.
+    iterations: u64,
+    /// The step, which seeds the search (with the role).
+    step: u64,
+    /// What it chose, by role, as text (read back in the studio's game).
+    chosen: Vec<(Role, String)>,
+}
+
+impl Step {
+    /// The studio's version when the step was planned.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// Whether the step waits for the search player.
+    pub fn searches(&self) -> bool {
+        self.search.is_some()
+    }
+
+    /// Runs the search player for its roles (the caller holds no lock; a
+    /// [`gdl::Cancel`] scope around it stops it with
+    /// [`GameError::Cancelled`]).
+    pub fn search(&mut self) -> Result<(), GameError> {
+        let Some(s) = &mut self.search else {
+            return Ok(());
+        };
+        for &role in &s.roles {
+            let mut player = SearchPlayer::new(
+                &s.game,
+                role,
+                Budget::Iterations(s.iterations),
+                s.step + role.0 as u64,
+            );
+            let m = player.choose(&mut s.game, &self.state)?;
+            s.chosen.push((role, s.game.move_text(m)));
+        }
+        Ok(())
+    }
 }
 
 /// Locks a mutex; a panic elsewhere while it was held leaves it usable.
@@ -175,6 +238,7 @@ impl Studio {
             iterations: DEFAULT_ITERATIONS,
             random: RandomPlayer::new(0),
             notice: None,
+            version: 0,
         };
         studio.reload();
         Ok(studio)
@@ -185,6 +249,7 @@ impl Studio {
     /// they stay legal; when they do not, the last game that loaded stays
     /// and `load_error` says why.
     fn reload(&mut self) {
+        self.changed();
         let loaded = load_game(&self.path, self.text.clone().into_bytes(), &self.limits);
         let mut game = match loaded {
             Ok(game) => game,
@@ -400,39 +465,8 @@ impl Studio {
         })
     }
 
-    /// The machine's move for a role in `state`: at random, or the search
-    /// player's within its iterations.
-    fn machine_move(
-        &mut self,
-        state: &State,
-        role: Role,
-        legal: &[Move],
-    ) -> Result<Move, GameError> {
-        let seat = self.seats[role.0 as usize];
-        let (iterations, step) = (self.iterations, self.cursor as u64);
-        let game = self.game.as_mut().expect("a game is loaded");
-        if seat == Seat::Search && legal.len() > 1 {
-            let mut player = SearchPlayer::new(
-                game,
-                role,
-                Budget::Iterations(iterations),
-                step + role.0 as u64,
-            );
-            return player.choose(game, state);
-        }
-        let sorted: Vec<Move> = sorted_moves(game, legal)
-            .into_iter()
-            .map(|(m, _)| m)
-            .collect();
-        Ok(self.random.choose(game, &sorted))
-    }
-
-    /// `POST /api/play`: plays the moves chosen (by role name) in the
-    /// state shown; the roles not named play their only move, or the
-    /// machine's when the machine plays them. The steps after the state
-    /// shown are dropped from the timeline. Then, while no person has a
-    /// choice, the machine plays on; with no person at all, one step.
-    pub fn play(&mut self, chosen: &BTreeMap<String, String>) -> Answer {
+    /// Refuses the role names of `chosen` that are not roles.
+    pub fn check_roles(&mut self, chosen: &BTreeMap<String, String>) -> Result<(), ApiError> {
         let game = self.game()?;
         let roles = game.roles();
         for name in chosen.keys() {
@@ -444,23 +478,27 @@ impl Studio {
                 )));
             }
         }
-        self.step(chosen, true)?;
-        let people = self.seats.contains(&Seat::Human);
-        if people {
-            for _ in 0..MAX_AUTOMATIC_STEPS {
-                if !self.step(&BTreeMap::new(), false)? {
-                    break;
-                }
-            }
-        }
-        Ok(self.view())
+        Ok(())
     }
 
-    /// Plays one step from the state shown. With `asked`, a step the
-    /// person asked for: a role that has a choice, is played by a person
-    /// and is not in `chosen` is an error. Without it, a step only if no
-    /// person has a choice (false otherwise, or at the end).
-    fn step(&mut self, chosen: &BTreeMap<String, String>, asked: bool) -> Result<bool, ApiError> {
+    /// Whether a person plays some role.
+    pub fn has_people(&self) -> bool {
+        self.seats.contains(&Seat::Human)
+    }
+
+    /// Plans one step from the state shown (`POST /api/play`): the moves
+    /// chosen (by role name), each role's only move, the random player's,
+    /// and, for the roles the search player plays, a search to run off
+    /// the studio's lock ([`Step::search`]) before [`Studio::apply`]. With
+    /// `asked`, a step the person asked for: a role that has a choice, is
+    /// played by a person and is not in `chosen` is an error. Without it,
+    /// a step only if no person has a choice (none otherwise, or at the
+    /// end).
+    pub fn plan(
+        &mut self,
+        chosen: &BTreeMap<String, String>,
+        asked: bool,
+    ) -> Result<Option<Step>, ApiError> {
         let state = self.states[self.cursor].clone();
         let at = self.cursor;
         let fail = |e: GameError| ApiError::conflict(format!("step {at}: {}", describe(&e)));
@@ -469,7 +507,7 @@ impl Studio {
             if asked {
                 return Err(ApiError::conflict("the game is over: step back to play on"));
             }
-            return Ok(false);
+            return Ok(None);
         }
         let roles = game.roles();
         let mut legal = Vec::new();
@@ -477,14 +515,16 @@ impl Studio {
             legal.push(game.legal_moves(&state, role).map_err(fail)?);
         }
         let person_to_choose = (roles.iter().zip(&legal))
-            .find(|&(&r, l)| l.len() > 1 && self.seats[r.0 as usize] == Seat::Human);
-        if !asked && person_to_choose.is_some() {
-            return Ok(false);
+            .any(|(&r, l)| l.len() > 1 && self.seats[r.0 as usize] == Seat::Human);
+        if !asked && person_to_choose {
+            return Ok(None);
         }
+        let game = self.game.as_mut().expect("a game is loaded");
         let mut joint = Vec::new();
+        let mut searched = Vec::new();
         for (&role, moves) in roles.iter().zip(&legal) {
-            let game = self.game.as_mut().expect("a game is loaded");
             let name = game.role_name(role).to_string();
+            let seat = self.seats[role.0 as usize];
             let m = match chosen.get(&name) {
                 Some(text) => legal_move(game, &state, role, text).map_err(|e| match e {
                     GameError::BadMoveText { .. } | GameError::IllegalMove { .. } => {
@@ -493,8 +533,15 @@ impl Studio {
                     other => fail(other),
                 })?,
                 None if moves.len() == 1 => moves[0],
-                None if self.seats[role.0 as usize] != Seat::Human => {
-                    self.machine_move(&state, role, moves).map_err(fail)?
+                None if seat == Seat::Random => {
+                    let sorted: Vec<Move> = (sorted_moves(game, moves).into_iter())
+                        .map(|(m, _)| m)
+                        .collect();
+                    self.random.choose(game, &sorted)
+                }
+                None if seat == Seat::Search => {
+                    searched.push(role);
+                    moves[0]
                 }
                 None => {
                     return Err(ApiError::bad(format!(
@@ -505,8 +552,39 @@ impl Studio {
             };
             joint.push(m);
         }
-        let game = self.game.as_mut().expect("a game is loaded");
-        let next = game.next_state(&state, &joint).map_err(fail)?;
+        let search = (!searched.is_empty()).then(|| Search {
+            game: game.clone(),
+            roles: searched,
+            iterations: self.iterations,
+            step: at as u64,
+            chosen: Vec::new(),
+        });
+        Ok(Some(Step {
+            version: self.version,
+            state,
+            joint,
+            search,
+        }))
+    }
+
+    /// Plays a step planned by [`Studio::plan`] (its searches run), unless
+    /// the timeline changed since it was planned (another request played,
+    /// stepped or reloaded meanwhile): then nothing is played (false).
+    pub fn apply(&mut self, step: Step) -> Result<bool, ApiError> {
+        if step.version != self.version {
+            return Ok(false);
+        }
+        let at = self.cursor;
+        let fail = |e: GameError| ApiError::conflict(format!("step {at}: {}", describe(&e)));
+        let game = self
+            .game
+            .as_mut()
+            .expect("a game is loaded while the version holds");
+        let mut joint = step.joint;
+        for (role, text) in step.search.into_iter().flat_map(|s| s.chosen) {
+            joint[role.0 as usize] = legal_move(game, &step.state, role, &text).map_err(fail)?;
+        }
+        let next = game.next_state(&step.state, &joint).map_err(fail)?;
         self.board.observe(&game.state_facts(&next));
         self.states.truncate(self.cursor + 1);
         self.moves.truncate(self.cursor);
@@ -514,7 +592,23 @@ impl Studio {
         self.moves.push(joint);
         self.cursor += 1;
         self.notice = None;
+        self.changed();
         Ok(true)
+    }
+
+    /// Says why the machine did not move, when the step planned at
+    /// `version` was stopped (by `POST /api/stop`) and nothing has changed
+    /// since.
+    pub fn stopped(&mut self, version: u64, why: String) {
+        if version == self.version {
+            self.notice = Some(why);
+        }
+    }
+
+    /// Marks a change of the timeline, the seats or the game: a step
+    /// planned before it is not played.
+    fn changed(&mut self) {
+        self.version += 1;
     }
 
     /// `POST /api/goto`: shows another step of the timeline.
@@ -527,6 +621,7 @@ impl Studio {
             )));
         }
         self.cursor = step;
+        self.changed();
         Ok(self.view())
     }
 
@@ -538,6 +633,7 @@ impl Studio {
         self.moves.clear();
         self.cursor = 0;
         self.notice = None;
+        self.changed();
         Ok(self.view())
     }
 
@@ -561,6 +657,7 @@ impl Studio {
         for (i, seat) in indexes.into_iter().zip(seats.values()) {
             self.seats[i] = *seat;
         }
+        self.changed();
         Ok(self.view())
     }
 
@@ -608,6 +705,7 @@ impl Studio {
         self.states = states;
         self.moves = moves;
         self.cursor = 0;
+        self.changed();
         self.notice = stopped
             .clone()
             .map(|s| format!("{name} replayed as far as it is legal: {s}"));

@@ -1,18 +1,20 @@
 //! The recorded games of the rules file (`NAME.games/` beside it, the
 //! folder of `gdl test`): listed, replayed against the rules as `gdl test`
-//! replays them (a failing game's new version written beside it,
-//! pending), and each pending version accepted or rejected, game by game,
+//! replays them, as a job with progress and cancel (a failing game's new
+//! version written beside it, pending), and each pending version accepted or rejected, game by game,
 //! as `gdl test --review` does.
 
+use super::jobs::{self, Job};
 use super::session::{Answer, ApiError};
 use crate::command::record_cmd::games_folder;
-use crate::command::test_cmd::{Outcome, games_in, pending_of, test_game};
-use crate::command::{Existing, LimitArgs, Loaded, read_file, write_file};
+use crate::command::test_cmd::{Outcome, Tested, games_in, pending_of, test_game};
+use crate::command::{Existing, Failure, LimitArgs, Loaded, read_file, write_file};
 use crate::compare::Difference;
 use gdl::Game;
 use gdl::record::{Board, BoardSpec};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The recorded games of the rules file `rules`, by file name.
 fn games(rules: &Path) -> Result<Vec<PathBuf>, ApiError> {
@@ -58,60 +60,103 @@ pub fn list(rules: &Path) -> Answer {
 }
 
 /// `POST /api/tests/run`: every recorded game replayed against `game`
-/// (the rules as last saved that loaded), as `gdl test` does. Each failing
-/// game comes with its earliest difference: the state as recorded and as
-/// the rules now give it, each as facts and a board, and the moves and
-/// facts added and removed.
-pub fn run(rules: &Path, game: Game, name: String, text: &str, limits: &LimitArgs) -> Answer {
+/// (the rules as last saved that loaded), as `gdl test` does, as a job
+/// whose total is the number of games. Each failing game comes with its
+/// earliest difference: the state as recorded and as the rules now give
+/// it, each as facts and a board, and the moves and facts added and
+/// removed. Cancelled, the run stops within the game under way (which
+/// writes no new version) and its result has the games replayed before.
+pub fn start(
+    rules: &Path,
+    game: Game,
+    name: String,
+    text: &str,
+    limits: &LimitArgs,
+) -> Result<Arc<Job>, ApiError> {
+    let paths = games(rules)?;
+    let folder = games_folder(rules).display().to_string();
     let (spec, _) = BoardSpec::from_source(text);
-    let mut loaded = Loaded {
-        game,
-        spec: spec.clone(),
-        name,
-    };
+    let loaded = Loaded { game, spec, name };
+    let limits = limits.clone();
+    jobs::start("tests", paths.len(), move |job| {
+        run(loaded, &paths, &folder, &limits, job)
+    })
+}
+
+/// Replays the games of `paths` one after the other (see [`start`]).
+fn run(
+    mut loaded: Loaded,
+    paths: &[PathBuf],
+    folder: &str,
+    limits: &LimitArgs,
+    job: &Job,
+) -> Result<Value, String> {
     let mut results = Vec::new();
     let (mut passed, mut failed) = (0, 0);
-    for path in games(rules)? {
-        let tested = test_game(&mut loaded, &path, limits, false, false)
-            .map_err(|e| ApiError::failure(&e))?;
+    for path in paths {
+        if job.is_cancelled() {
+            break;
+        }
+        let tested = match test_game(
+            &mut loaded,
+            path,
+            limits,
+            false,
+            false,
+            Some(job.canceller()),
+        ) {
+            Ok(tested) => tested,
+            Err(Failure::Interrupted(_)) => break,
+            Err(e) => return Err(e.message().trim_end().to_string()),
+        };
         let r = &tested.result;
-        let ok = matches!(r.outcome, Outcome::Passed);
-        if ok {
+        if matches!(r.outcome, Outcome::Passed) {
             passed += 1;
         } else {
             failed += 1;
         }
         let mut value = serde_json::to_value(r).unwrap_or(Value::Null);
-        value["game"] = json!(short(&path));
-        if let (Some(first), Some(record), Some(comparison)) =
-            (r.differences.first(), &tested.record, &tested.comparison)
-        {
-            let recorded = (record.steps.get(first.step)).and_then(|s| s.state.clone());
-            let now = (comparison.trace.steps.get(first.step)).map(|s| s.state.clone());
-            let mut board = Board::new(spec.clone());
-            for facts in recorded.iter().chain(now.iter()) {
-                board.observe(facts);
-            }
-            let drawn = |facts: &Option<Vec<String>>| match facts {
-                Some(f) => json!({ "facts": f, "board": board.grid(f) }),
-                None => Value::Null,
-            };
-            let stops = first.differences.iter().any(Difference::stops);
-            value["earliest"] = json!({
-                "step": first.step,
-                "recorded": drawn(&recorded),
-                "rules": drawn(&now),
-                "stops": stops,
-            });
+        value["game"] = json!(short(path));
+        if let Some(earliest) = earliest(&tested, &loaded.spec) {
+            value["earliest"] = earliest;
         }
-        value["pending"] = json!(pending_of(&path).is_file());
+        value["pending"] = json!(pending_of(path).is_file());
         results.push(value);
+        job.advance();
     }
     Ok(json!({
-        "folder": games_folder(rules).display().to_string(),
+        "folder": folder,
         "passed": passed,
         "failed": failed,
         "games": results,
+        "partial": job.is_cancelled(),
+    }))
+}
+
+/// A failing game's earliest difference, for the page: its step, the
+/// state as recorded and as the rules now give it (facts and board), and
+/// whether the replay stops there.
+fn earliest(tested: &Tested, spec: &BoardSpec) -> Option<Value> {
+    let (first, record, comparison) = (
+        tested.result.differences.first()?,
+        tested.record.as_ref()?,
+        tested.comparison.as_ref()?,
+    );
+    let recorded = (record.steps.get(first.step)).and_then(|s| s.state.clone());
+    let now = (comparison.trace.steps.get(first.step)).map(|s| s.state.clone());
+    let mut board = Board::new(spec.clone());
+    for facts in recorded.iter().chain(now.iter()) {
+        board.observe(facts);
+    }
+    let drawn = |facts: &Option<Vec<String>>| match facts {
+        Some(f) => json!({ "facts": f, "board": board.grid(f) }),
+        None => Value::Null,
+    };
+    Some(json!({
+        "step": first.step,
+        "recorded": drawn(&recorded),
+        "rules": drawn(&now),
+        "stops": first.differences.iter().any(Difference::stops),
     }))
 }
 
