@@ -475,3 +475,27 @@ fn diagnostics_are_those_of_gdl_check_on_loose_rules() {
     );
     assert_eq!(found, expected);
 }
+
+#[test]
+fn the_editors_language_decides_the_syntax_of_a_document() {
+    // Its start reads as KIF (a fact of no argument first), its name says
+    // nothing: the language the editor gives it decides.
+    let text = "open\nrole(x)\n";
+    let codes = |language: &str| {
+        let mut client = Client::start();
+        client.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": "untitled:Untitled-1", "languageId": language, "version": 1, "text": text}}),
+        );
+        let diagnostics = client.diagnostics();
+        client.shut_down();
+        (diagnostics["diagnostics"].as_array().unwrap().iter())
+            .map(|d| d["code"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    let infix = codes("ggp-gdl-infix");
+    assert!(!infix.contains(&"keyword-arity".to_string()), "{infix:?}");
+    assert!(infix.contains(&"missing-keyword".to_string()), "{infix:?}");
+    let kif = codes("ggp-gdl");
+    assert!(kif.contains(&"keyword-arity".to_string()), "{kif:?}");
+}

@@ -65,7 +65,9 @@ pub mod record;
 pub mod fuzz;
 
 pub use analysis::check::check_source;
-pub use analysis::outline::{Name, NameKind, Occurrence, Outline, RuleOutline, outline_source};
+pub use analysis::outline::{
+    Name, NameKind, Occurrence, Outline, RuleOutline, outline_source, outline_source_in,
+};
 pub use cancel::Cancel;
 pub use error::{
     ALLOWANCES, Diagnostic, GameError, LoadError, Severity, Suggestion, clip, render, shorten,
@@ -81,7 +83,7 @@ pub use plan::{RulePlan, StratumPlan};
 pub use search::{Budget, DEFAULT_EXPLORATION, DEFAULT_PLAYOUT_STEPS, SearchPlayer, SearchStats};
 pub use source::{LineCol, SourceFile, Span};
 pub use syntax::Syntax;
-pub use syntax::convert::convert_source;
+pub use syntax::convert::{convert_source, convert_source_in};
 pub use syntax::format::format_source;
 pub use syntax::keywords::{KeywordHelp, keyword_help};
 pub use syntax::kif::Kif;

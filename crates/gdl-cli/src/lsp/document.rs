@@ -8,8 +8,12 @@ use lsp_types::{Position, Range, TextDocumentContentChangeEvent};
 
 /// A document the editor has open.
 pub struct Document {
-    /// Its name, for the syntax it is read in (`.hrf`: infix).
+    /// Its name, for the syntax it is read in (`.hrf`: infix) when its
+    /// language does not say.
     pub name: String,
+    /// The syntax its language says (see [`syntax_of_language`]), if it
+    /// says one.
+    language: Option<gdl::Syntax>,
     /// Its text.
     pub text: String,
     /// The version the editor gave its text.
@@ -25,6 +29,23 @@ pub struct Document {
     pub last_outline: Option<Outline>,
 }
 
+/// The syntax an editor's language id names: infix for an id that says
+/// so (VS Code's `ggp-gdl-infix`, Neovim's `gdl_infix`, Helix's and
+/// Emacs's `gdl-infix`, or `hrf`), KIF for the ids that can only mean it
+/// (VS Code's `ggp-gdl`, `kif`), none for any other (then the name or
+/// text decides, as for every command: so does `gdl`, which a setup may
+/// give files of either syntax).
+pub fn syntax_of_language(language: &str) -> Option<gdl::Syntax> {
+    let id = language.to_ascii_lowercase();
+    if id == "hrf" || (id.contains("gdl") && id.contains("infix")) {
+        Some(gdl::Syntax::Infix)
+    } else if matches!(id.as_str(), "ggp-gdl" | "kif") {
+        Some(gdl::Syntax::Kif)
+    } else {
+        None
+    }
+}
+
 impl Document {
     /// A document of `text`, analysed (its syntax that of its text).
     #[cfg(test)]
@@ -35,8 +56,16 @@ impl Document {
     /// A document named `name` (a path: `.hrf` is infix) of `text`,
     /// analysed.
     pub fn named(name: String, text: String, version: i32) -> Document {
+        Document::opened(name, "", text, version)
+    }
+
+    /// A document the editor opened: named `name`, of the language
+    /// `language` (the editor's id for it), whose text is `text`; read in
+    /// the syntax the language says, else in that of its name or text.
+    pub fn opened(name: String, language: &str, text: String, version: i32) -> Document {
         let mut document = Document {
             name,
+            language: syntax_of_language(language),
             text,
             version,
             line_starts: Vec::new(),
@@ -70,7 +99,8 @@ impl Document {
     /// Reads the text through the library: diagnostics and outline.
     fn analyse(&mut self) {
         self.index_lines();
-        let (_, diagnostics, outline) = gdl::outline_source(&self.name, &self.text);
+        let (_, diagnostics, outline) =
+            gdl::outline_source_in(&self.name, &self.text, self.syntax());
         self.diagnostics = diagnostics;
         if outline.is_some() {
             self.last_outline.clone_from(&outline);
@@ -84,9 +114,10 @@ impl Document {
         (self.line_starts).extend(self.text.match_indices('\n').map(|(i, _)| i + 1));
     }
 
-    /// The syntax of the text, KIF or infix.
+    /// The syntax of the text, KIF or infix: the one its language says,
+    /// else the one its name or text says (as every command reads a file).
     pub fn syntax(&self) -> gdl::Syntax {
-        gdl::Syntax::of(&self.name, &self.text)
+        (self.language).unwrap_or_else(|| gdl::Syntax::of(&self.name, &self.text))
     }
 
     /// The protocol's position of a byte offset (clamped to the text, and
@@ -172,6 +203,34 @@ pub fn is_name_byte(b: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_language_decides_the_syntax_where_it_names_one() {
+        let infix = gdl::Syntax::Infix;
+        for id in ["ggp-gdl-infix", "gdl_infix", "gdl-infix", "HRF"] {
+            assert_eq!(syntax_of_language(id), Some(infix), "{id}");
+        }
+        for id in ["ggp-gdl", "kif"] {
+            assert_eq!(syntax_of_language(id), Some(gdl::Syntax::Kif), "{id}");
+        }
+        for id in ["gdl", "plaintext", ""] {
+            assert_eq!(syntax_of_language(id), None, "{id}");
+        }
+        // A text whose start reads as KIF (a fact of no argument first),
+        // in a file whose name says nothing: infix when the editor says so.
+        let text = "open\nrole(x)\n";
+        let said = Document::opened("untitled".into(), "ggp-gdl-infix", text.into(), 1);
+        assert_eq!(said.syntax(), infix);
+        assert!(!said.diagnostics.iter().any(|d| d.code == "keyword-arity"));
+        let guessed = Document::opened("untitled".into(), "gdl", text.into(), 1);
+        assert_eq!(guessed.syntax(), gdl::Syntax::Kif);
+        assert!(
+            guessed
+                .diagnostics
+                .iter()
+                .any(|d| d.code == "keyword-arity")
+        );
+    }
 
     #[test]
     fn positions_count_utf16_units_and_survive_any_input() {

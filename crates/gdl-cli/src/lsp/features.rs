@@ -618,10 +618,12 @@ pub fn completion(document: &Document) -> Vec<CompletionItem> {
 /// The edit that lays the whole document out as `gdl fmt` does (none when
 /// it already is), or the first syntax error that stops it.
 pub fn formatting(document: &Document) -> Result<Vec<TextEdit>, String> {
-    match gdl::convert_source(
+    let syntax = document.syntax();
+    match gdl::convert_source_in(
         &document.name,
         &document.text,
-        None,
+        syntax,
+        syntax,
         gdl::DEFAULT_MAX_NESTING,
     ) {
         Ok(formatted) if formatted == document.text => Ok(Vec::new()),

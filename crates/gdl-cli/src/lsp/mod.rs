@@ -280,7 +280,9 @@ impl Server {
                 };
                 let item = p.text_document;
                 let name = item.uri.path().to_string();
-                let document = catch_unwind(|| Document::named(name, item.text, item.version));
+                let language = item.language_id;
+                let document =
+                    catch_unwind(|| Document::opened(name, &language, item.text, item.version));
                 match document {
                     Ok(document) => self.documents.insert(item.uri.clone(), document),
                     Err(_) => return Vec::new(),

@@ -37,8 +37,9 @@ pub(crate) fn front_end(
 ) -> Result<Analysed, Vec<Diagnostic>> {
     let mut description = kif::parse(file, max_nesting)?;
     let loose = loose::read_loosely(&mut description);
-    let clauses = normal::normalize(&description).map_err(|e| in_its_words(file, e))?;
-    let (clauses, diagnostics) = analyse(file, &mut description, clauses, loose);
+    let clauses =
+        normal::normalize(&description).map_err(|e| in_its_words(description.syntax, e))?;
+    let (clauses, diagnostics) = analyse(&mut description, clauses, loose);
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);
     }
@@ -57,7 +58,6 @@ pub(crate) fn front_end(
 /// GDL is checked. Returns the clauses to plan and every diagnostic,
 /// sorted by position, in the words of the file's syntax.
 fn analyse(
-    file: &SourceFile,
     d: &mut Description,
     clauses: Vec<Clause>,
     loose: Vec<Diagnostic>,
@@ -71,14 +71,14 @@ fn analyse(
     // are about, and hiding it until they are fixed cost a round trip.
     diagnostics.extend(reach::never_holding(d, &clauses));
     sort(&mut diagnostics);
-    (clauses, in_its_words(file, diagnostics))
+    (clauses, in_its_words(d.syntax, diagnostics))
 }
 
 /// The diagnostics of the analysis in the words of the file's syntax: it
 /// quotes rules in KIF, written again in infix for an infix file (the
 /// reader's own errors already speak the file's syntax).
-fn in_its_words(file: &SourceFile, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    match Syntax::of(&file.name, &file.text) {
+fn in_its_words(syntax: Syntax, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    match syntax {
         Syntax::Infix => diagnostics.into_iter().map(diagnostic_in_infix).collect(),
         Syntax::Kif => diagnostics,
     }

@@ -14,7 +14,7 @@ use crate::syntax::keywords::{KeywordHelp, keyword_help};
 use crate::syntax::normal::Clause;
 use crate::syntax::symbol::Symbol;
 use crate::syntax::term::TermTable;
-use crate::syntax::{kif, normal};
+use crate::syntax::{Syntax, kif, normal};
 use indexmap::IndexMap;
 
 /// What a name of a rules file is.
@@ -134,12 +134,29 @@ impl Outline {
 /// assert!(diagnostics.iter().any(|d| d.code == "missing-keyword"));
 /// ```
 pub fn outline_source(name: &str, text: &str) -> (SourceFile, Vec<Diagnostic>, Option<Outline>) {
+    outline_source_in(name, text, Syntax::of(name, text))
+}
+
+/// [`outline_source`] of a text written in `syntax`, whatever its name
+/// and text say (an editor's language for the document, say).
+///
+/// ```
+/// use gdl::Syntax;
+/// let (_, diagnostics, outline) = gdl::outline_source_in("untitled", "role(a)\nbase(p)", Syntax::Infix);
+/// assert_eq!(outline.unwrap().roles, ["a"]);
+/// assert!(!diagnostics.iter().any(|d| d.is_error() && d.code == "syntax"));
+/// ```
+pub fn outline_source_in(
+    name: &str,
+    text: &str,
+    syntax: Syntax,
+) -> (SourceFile, Vec<Diagnostic>, Option<Outline>) {
     let file = SourceFile::new(name, text);
-    let mut d = match kif::parse(&file, DEFAULT_MAX_NESTING) {
-        Ok(d) => d,
+    let mut d = match kif::parse_in(&file, DEFAULT_MAX_NESTING, syntax) {
+        Ok((d, _)) => d,
         Err(diagnostics) => return (file, diagnostics, None),
     };
-    let infix = crate::syntax::Syntax::of(name, text) == crate::syntax::Syntax::Infix;
+    let infix = syntax == Syntax::Infix;
     let mut outline = Reader::read(&d, &file.text, infix);
     // The steps of `gdl check` (see `front_end`), the outline read
     // between them.
@@ -147,13 +164,13 @@ pub fn outline_source(name: &str, text: &str) -> (SourceFile, Vec<Diagnostic>, O
     let clauses = match normal::normalize(&d) {
         Ok(clauses) => clauses,
         Err(diagnostics) => {
-            let diagnostics = super::in_its_words(&file, diagnostics);
+            let diagnostics = super::in_its_words(d.syntax, diagnostics);
             return (file, diagnostics, Some(outline));
         }
     };
     let mut graph = DepGraph::new(&clauses);
     let (targets, reach) = graph.depends_on_named(&["true", "does"], &d.symbols);
-    let (clauses, diagnostics) = super::analyse(&file, &mut d, clauses, loose);
+    let (clauses, diagnostics) = super::analyse(&mut d, clauses, loose);
     let valid = !diagnostics.iter().any(Diagnostic::is_error);
     dependencies(&mut outline, &d, &graph, &targets, &reach);
     if valid {

@@ -124,6 +124,8 @@ pub struct Description {
     pub rules: Vec<Rule>,
     /// The interned names.
     pub symbols: Symbols,
+    /// The syntax it was written in, whose words its diagnostics use.
+    pub syntax: super::Syntax,
 }
 
 impl Description {

@@ -52,7 +52,18 @@ pub fn convert_source(
     max_nesting: usize,
 ) -> Result<String, Vec<Diagnostic>> {
     let from = Syntax::of(name, text);
-    let to = to.unwrap_or(from);
+    convert_source_in(name, text, from, to.unwrap_or(from), max_nesting)
+}
+
+/// [`convert_source`] of a text written in `from`, whatever its name and
+/// text say (an editor's language for the document, say), into `to`.
+pub fn convert_source_in(
+    name: &str,
+    text: &str,
+    from: Syntax,
+    to: Syntax,
+    max_nesting: usize,
+) -> Result<String, Vec<Diagnostic>> {
     if from == Syntax::Kif && to == Syntax::Kif {
         return format_source(text, max_nesting);
     }

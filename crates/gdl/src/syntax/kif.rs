@@ -174,6 +174,7 @@ pub(crate) fn parse_in(
         let description = Description {
             rules,
             symbols: reader.symbols,
+            syntax,
         };
         Ok((description, comments))
     } else {

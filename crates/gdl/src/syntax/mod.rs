@@ -22,9 +22,10 @@ pub(crate) mod term;
 /// assert_eq!(Syntax::of("ttt.gdl", "; tic-tac-toe\n(role x)"), Syntax::Kif);
 /// assert_eq!(Syntax::of("-", "% tic-tac-toe\nrole(x)"), Syntax::Infix);
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Syntax {
     /// The usual prefix syntax, s-expressions: `(<= (legal ?p noop) (role ?p))`.
+    #[default]
     Kif,
     /// The infix syntax of the Stanford GGP course and its Gamemaster
     /// (files `.hrf`): `legal(P, noop) :- role(P)`.
