@@ -245,3 +245,25 @@ fn the_checkers_messages_on_an_infix_file_quote_infix() {
     };
     assert!(!in_infix.iter().any(kif_variable), "{in_infix:#?}");
 }
+
+#[test]
+fn comments_inside_terms_and_each_names_spelling_come_back_where_they_were() {
+    let kif = "(role x)\n(<= (legal x (mark ?A ; the column\n ?B)) (true (Cell ?A ?B b)) ; empty\n \
+               (not (true (cell ?A ; same\n ?B x))))\n(init (Cell 1 1 b))\n";
+    let formatted = convert_source("t.gdl", kif, None, DEFAULT_MAX_NESTING).unwrap();
+    let infix = convert_source("t.gdl", kif, Some(Syntax::Infix), DEFAULT_MAX_NESTING).unwrap();
+    // Each comment stays between the same arguments; each function keeps
+    // the spelling it has there (`Cell` in quotes: infix would read it as
+    // a variable).
+    assert!(infix.contains("mark(A, % the column\n"), "{infix}");
+    assert!(infix.contains("~true(cell(A, % same\n"), "{infix}");
+    assert!(
+        infix.contains("true(\"Cell\"(A, B, b)) & % empty"),
+        "{infix}"
+    );
+    assert!(infix.contains("init(\"Cell\"(1, 1, b))"), "{infix}");
+    let again = convert_source("t.hrf", &infix, None, DEFAULT_MAX_NESTING).unwrap();
+    assert_eq!(again, infix, "formatting the infix changes it");
+    let back = convert_source("t.hrf", &infix, Some(Syntax::Kif), DEFAULT_MAX_NESTING).unwrap();
+    assert_eq!(back, formatted);
+}

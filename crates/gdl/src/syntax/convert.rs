@@ -9,8 +9,9 @@
 //! (`?x` as `X`, `?row-1` as `Row_1`, each distinct within its rule), and
 //! every comment kept (its `;` written `%`, or back). A comment inside a
 //! rule stays after the head or literal whose line it ends, or goes on a
-//! line of its own before the next literal; one inside a head or a fact
-//! goes before the rule. KIF is written through the KIF formatter
+//! line of its own before the next literal; one inside a head or a literal
+//! stays between the same arguments, the term going on after it on the
+//! next line (one inside a `(f)` of no argument goes before the rule). KIF is written through the KIF formatter
 //! (`format`), so both ways give the one layout of each syntax.
 //!
 //! The infix layout: one statement a line; a rule that fits within
@@ -29,6 +30,7 @@ use crate::syntax::ast::{Description, Literal, Rule, Sentence, Term};
 use crate::syntax::format::{WIDTH, format_source};
 use crate::syntax::infix::is_plain_constant;
 use crate::syntax::kif::parse_in;
+use crate::syntax::symbol::Symbol;
 use std::collections::HashMap;
 
 /// A rules file in its canonical layout in `to` (its own syntax when
@@ -145,6 +147,9 @@ fn kif_in_infix(kif: &str) -> Option<String> {
 enum Place {
     /// On a line of its own before the rule.
     Before,
+    /// Inside the head or a literal, between the same two parts of a
+    /// term (its name or arguments) as in the text.
+    Between,
     /// At the end of the line of the rule's element `e` (0: the head,
     /// `i + 1`: body literal `i`).
     Trailing(usize),
@@ -244,6 +249,12 @@ impl Writer<'_> {
 
     /// Where a comment inside a rule goes.
     fn place(&self, rule: &Rule, c: Span) -> Place {
+        let within = |span: Span| span.start <= c.start && c.end <= span.end;
+        let between = within(rule.head.span) && sentence_between(&rule.head, c)
+            || (rule.body.iter()).any(|l| within(l.span()) && literal_between(l, c));
+        if between {
+            return Place::Between;
+        }
         if c.start < rule.head.span.end {
             return Place::Before;
         }
@@ -305,7 +316,13 @@ impl Writer<'_> {
 
     /// A rule or fact, its comments in their places.
     fn rule(&self, out: &mut String, rule: &Rule, comments: &[(Span, Place)]) {
-        let mut names = Names::default();
+        let mut names = RuleScope {
+            between: (comments.iter())
+                .filter(|(_, p)| *p == Place::Between)
+                .map(|(c, _)| *c)
+                .collect(),
+            ..RuleScope::default()
+        };
         for (c, place) in comments {
             if *place == Place::Before {
                 out.push_str(&self.comment(*c));
@@ -419,25 +436,80 @@ impl Writer<'_> {
     }
 
     /// A sentence.
-    fn sentence(&self, s: &Sentence, names: &mut Names) -> String {
+    fn sentence(&self, s: &Sentence, names: &mut RuleScope) -> String {
         let name = self.name(self.slice(s.name_span));
-        let args: Vec<String> = s.args.iter().map(|t| self.term(t, names)).collect();
-        self.applied(name, &args)
+        let args: Vec<(String, Span)> = (s.args.iter())
+            .map(|t| (self.term(t, names), t.span()))
+            .collect();
+        self.applied(name, &args, s.span, names)
     }
 
-    /// A name applied to arguments (none: the name alone).
-    fn applied(&self, name: String, args: &[String]) -> String {
-        if args.is_empty() {
+    /// A name applied to arguments (none: the name alone), written in
+    /// `span`: the comments between its parts written between them again
+    /// (see [`Place::Between`]).
+    fn applied(
+        &self,
+        name: String,
+        args: &[(String, Span)],
+        span: Span,
+        names: &RuleScope,
+    ) -> String {
+        // The comments before each argument, and before the end.
+        let gap = |from: u32, to: u32| -> Vec<String> {
+            (names.between.iter())
+                .filter(|c| from <= c.start && c.end <= to)
+                .map(|c| self.comment(*c))
+                .collect()
+        };
+        let mut starts: Vec<u32> = args.iter().map(|(_, s)| s.start).collect();
+        starts.push(span.end);
+        let mut ends = vec![span.start];
+        ends.extend(args.iter().map(|(_, s)| s.end));
+        let gaps: Vec<Vec<String>> = (ends.iter().zip(&starts))
+            .map(|(&from, &to)| gap(from, to))
+            .collect();
+        let (open, separator, close, mark) = match self.to {
+            Syntax::Kif => (format!("({name}"), "", ")", " "),
+            Syntax::Infix => (format!("{name}("), ",", ")", ""),
+        };
+        if args.is_empty() && gaps[0].is_empty() {
             return name;
         }
-        match self.to {
-            Syntax::Kif => format!("({name} {})", args.join(" ")),
-            Syntax::Infix => format!("{name}({})", args.join(", ")),
+        let mut out = open;
+        for (i, (arg, _)) in args.iter().enumerate() {
+            if i > 0 {
+                out.push_str(separator);
+            }
+            let first = i == 0 && self.to == Syntax::Infix;
+            Self::comments_then(&mut out, &gaps[i], first);
+            // A space before the argument, unless a line or the infix
+            // `(` has just begun.
+            let begun = out.ends_with(BREAK) || first && gaps[i].is_empty();
+            if !begun {
+                out.push_str(if i == 0 { mark } else { " " });
+            }
+            out.push_str(arg);
+        }
+        Self::comments_then(&mut out, &gaps[args.len()], false);
+        out.push_str(close);
+        out
+    }
+
+    /// Writes `comments` where a term breaks, each ending its line, the
+    /// term going on indented on the next (right after the opening when
+    /// `first`, else after a space).
+    fn comments_then(out: &mut String, comments: &[String], first: bool) {
+        for (k, c) in comments.iter().enumerate() {
+            if !(first && k == 0) {
+                out.push(' ');
+            }
+            out.push_str(c);
+            out.push_str(BREAK);
         }
     }
 
     /// A term.
-    fn term(&self, t: &Term, names: &mut Names) -> String {
+    fn term(&self, t: &Term, names: &mut RuleScope) -> String {
         match t {
             Term::Var(_, span) => {
                 let written = self.slice(*span);
@@ -459,53 +531,152 @@ impl Writer<'_> {
                 }
                 self.name(self.slice(*span))
             }
-            Term::Func(f, args, _) => {
-                let args: Vec<String> = args.iter().map(|a| self.term(a, names)).collect();
-                self.applied(self.name(self.d.symbols.spelling(*f)), &args)
+            Term::Func(f, args, span) => {
+                let args: Vec<(String, Span)> = (args.iter())
+                    .map(|a| (self.term(a, names), a.span()))
+                    .collect();
+                let name = self.written_name(*span, *f);
+                self.applied(self.name(&name), &args, *span, names)
             }
         }
     }
 
+    /// The name of the function term written at `span`, as written there
+    /// (`f` of `(f a)` or `f(a)`; `"F"` unquoted), or its first spelling
+    /// when the text does not show it.
+    fn written_name(&self, span: Span, f: Symbol) -> String {
+        let text = self.slice(span);
+        let written = match self.from {
+            Syntax::Kif => text.strip_prefix('(').map(|t| t.trim_start()).map(|t| {
+                &t[..t
+                    .find(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == ';')
+                    .unwrap_or(t.len())]
+            }),
+            Syntax::Infix => text.find('(').map(|i| text[..i].trim_end()),
+        };
+        let written = written.map(|w| w.trim_matches('"'));
+        match written {
+            Some(w) if w.eq_ignore_ascii_case(self.d.symbols.spelling(f)) => w.to_string(),
+            _ => self.d.symbols.spelling(f).to_string(),
+        }
+    }
+
     /// A body literal.
-    fn literal(&self, l: &Literal, names: &mut Names) -> String {
+    fn literal(&self, l: &Literal, names: &mut RuleScope) -> String {
         match l {
             Literal::Pos(s) => self.sentence(s, names),
-            Literal::Not(inner, _) => {
-                let inner = self.literal(inner, names);
-                match self.to {
-                    Syntax::Kif => format!("(not {inner})"),
-                    Syntax::Infix => format!("~{inner}"),
+            Literal::Not(inner, span) => {
+                let written = self.literal(inner, names);
+                let at = inner.span();
+                let (before, after): (Vec<Span>, Vec<Span>) = (names.between.iter())
+                    .filter(|c| span.start <= c.start && c.end <= span.end)
+                    .filter(|c| c.end <= at.start || c.start >= at.end)
+                    .partition(|c| c.end <= at.start);
+                let before: Vec<String> = before.iter().map(|c| self.comment(*c)).collect();
+                let after: Vec<String> = after.iter().map(|c| self.comment(*c)).collect();
+                let mut out = String::from(match self.to {
+                    Syntax::Kif => "(not",
+                    Syntax::Infix => "~",
+                });
+                Self::comments_then(&mut out, &before, false);
+                if self.to == Syntax::Kif && !out.ends_with(BREAK) {
+                    out.push(' ');
                 }
+                out.push_str(&written);
+                if self.to == Syntax::Kif {
+                    Self::comments_then(&mut out, &after, false);
+                    out.push(')');
+                } else if !after.is_empty() {
+                    // `~p(X)` has no closing of its own: after it.
+                    Self::comments_then(&mut out, &after, false);
+                }
+                out
             }
-            Literal::Distinct(a, b, _) => {
-                let args = [self.term(a, names), self.term(b, names)];
-                self.applied("distinct".into(), &args)
+            Literal::Distinct(a, b, span) => {
+                let args = [
+                    (self.term(a, names), a.span()),
+                    (self.term(b, names), b.span()),
+                ];
+                self.applied("distinct".into(), &args, *span, names)
             }
-            Literal::Or(ls, _) => {
-                let args: Vec<String> = ls.iter().map(|l| self.literal(l, names)).collect();
+            Literal::Or(ls, span) => {
+                let args: Vec<(String, Span)> = (ls.iter())
+                    .map(|l| (self.literal(l, names), l.span()))
+                    .collect();
                 if args.is_empty() {
                     return match self.to {
                         Syntax::Kif => "(or)".into(),
                         Syntax::Infix => "or()".into(),
                     };
                 }
-                self.applied("or".into(), &args)
+                self.applied("or".into(), &args, *span, names)
             }
         }
     }
 }
 
-/// The infix names of the KIF variables of one rule: `?x` is `X`, and two
-/// variables never share a name.
+/// Where a term goes on after a comment inside it: the next line, indented
+/// past the literals.
+const BREAK: &str = "\n        ";
+
+/// Whether the comment `c`, inside the sentence `s`, lies between two of
+/// its parts, or those of a term within it (not inside a `(f)` of no
+/// argument, where nothing can go between).
+fn sentence_between(s: &Sentence, c: Span) -> bool {
+    match s.args.iter().find(|t| contains(t.span(), c)) {
+        Some(t) => term_between(t, c),
+        None => true,
+    }
+}
+
+/// [`sentence_between`] for a term.
+fn term_between(t: &Term, c: Span) -> bool {
+    match t {
+        Term::Func(_, args, _) => match args.iter().find(|a| contains(a.span(), c)) {
+            Some(a) => term_between(a, c),
+            None => true,
+        },
+        Term::Atom(..) | Term::Var(..) => false,
+    }
+}
+
+/// [`sentence_between`] for a literal.
+fn literal_between(l: &Literal, c: Span) -> bool {
+    match l {
+        Literal::Pos(s) => sentence_between(s, c),
+        Literal::Not(inner, _) if contains(inner.span(), c) => literal_between(inner, c),
+        Literal::Distinct(a, b, _) => match [a, b].into_iter().find(|t| contains(t.span(), c)) {
+            Some(t) => term_between(t, c),
+            None => true,
+        },
+        Literal::Or(ls, _) => match ls.iter().find(|l| contains(l.span(), c)) {
+            Some(l) => literal_between(l, c),
+            None => true,
+        },
+        Literal::Not(..) => true,
+    }
+}
+
+/// Whether `span` holds `c`.
+fn contains(span: Span, c: Span) -> bool {
+    span.start <= c.start && c.end <= span.end
+}
+
+/// What writing one rule keeps: the infix names of its KIF variables
+/// (`?x` is `X`, and two variables never share a name), and its comments
+/// that go between the parts of a term.
 #[derive(Default)]
-struct Names {
+struct RuleScope {
+    /// The comments of the rule written between the parts of a term
+    /// ([`Place::Between`]).
+    between: Vec<Span>,
     /// By the KIF name in lower case (variables match without case).
     given: HashMap<String, String>,
     /// The names given, in lower case.
     taken: std::collections::HashSet<String>,
 }
 
-impl Names {
+impl RuleScope {
     /// The infix name of the KIF variable `?name`.
     fn infix(&mut self, name: &str) -> String {
         let key = name.to_ascii_lowercase();
