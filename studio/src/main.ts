@@ -460,6 +460,14 @@ function testItem(g: any): HTMLElement {
   if (e) {
     item.append(el("div", {}, `earliest difference at step ${e.step}`));
     const box = el("div", { class: "difference" });
+    if (e.before) {
+      // The step before, where the recorded game and the rules still agree.
+      const part = el("div", { "data-testid": "step-before" },
+        el("h4", {}, `Step ${e.step - 1}, the same in both`));
+      if (e.before.board) part.append(drawBoard(e.before.board, {}));
+      if (e.before.moves) part.append(el("p", {}, `played: ${e.before.moves.join(" ")}`));
+      box.append(part);
+    }
     const recorded: string[] = e.recorded?.facts ?? [];
     const now: string[] = e.rules?.facts ?? [];
     const changed = changedCells(e.recorded?.board, e.rules?.board);

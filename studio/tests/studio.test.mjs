@@ -120,23 +120,29 @@ test("tic-tac-toe: the board, a move by clicking, a typo and its diagnostic", as
 test("tic-tac-toe: the recorded games run, one fails after a change, and is accepted", async () => {
   const dir = game("tictactoe", 2);
   const { page, problems } = await open(dir);
-  // A rule added and saved (Ctrl-S): the player in control may pass too.
+  // A rule added and saved (Ctrl-S): once an x is on the board, the
+  // player in control may pass too.
   await page.click(".cm-content");
   await page.keyboard.press("Control+End");
-  await page.keyboard.type("\n(<= (legal ?r pass) (true (control ?r)))\n");
+  await page.keyboard.type("\n(<= (legal ?r pass) (true (control ?r)) (true (cell ?m ?n x)))\n");
   await page.keyboard.press("Control+s");
   await page.waitForFunction(() => document.querySelector("#save-status")?.textContent === "saved");
   assert.match(readFileSync(join(dir, "game.gdl"), "utf8"), /\(legal \?r pass\)/);
-  // The game reloaded: pass is a legal move now.
+  // The game reloaded: after x's first mark, pass is a legal move.
+  await page.click('g.cell[data-cell="2,1"]');
   await page.waitForSelector('#legal button[data-move="pass"]');
   await page.click('.tab[data-tab="tests"]');
   await page.click("#run-tests");
   await page.waitForFunction(() => /failed/.test(document.querySelector("#tests-summary")?.textContent ?? ""));
   assert.match(await page.textContent("#tests-summary"), /0 passed, 2 failed/);
   const failing = page.locator('#tests li[data-outcome="failed"]').first();
-  assert.match(await failing.textContent(), /earliest difference at step 0/);
+  assert.match(await failing.textContent(), /earliest difference at step 1/);
   assert.match(await failing.textContent(), /\+pass/);
-  assert.equal(await failing.locator("svg.board").count(), 2);
+  // The step before (where both agree, with the moves played there), then
+  // the state as recorded and as the rules now give it.
+  assert.equal(await failing.locator("svg.board").count(), 3);
+  assert.match(await failing.locator('[data-testid="step-before"]').textContent(),
+    /Step 0, the same in both.*played: \(mark/);
   await shot(page, "tictactoe-tests");
   // Accepted, game by game.
   await failing.locator('button[data-testid="accept"]').click();

@@ -654,3 +654,33 @@ fn wait_for_job(studio: &Studio, job: u64) -> Value {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+#[test]
+fn a_difference_after_the_first_step_shows_the_step_before_it() {
+    let dir = scratch("studio_step_before");
+    std::fs::copy(root().join("rules/tictactoe.gdl"), dir.join("ttt.gdl")).unwrap();
+    let recorded = Command::new(env!("CARGO_BIN_EXE_gdl"))
+        .args(["record", "ttt.gdl", "--seed", "3"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(recorded.status.success(), "{recorded:?}");
+    // The player in control may pass once an x is on the board: every game
+    // differs first at step 1, after x's first mark.
+    append(
+        &dir.join("ttt.gdl"),
+        "\n(<= (legal ?r pass) (true (control ?r)) (true (cell ?m ?n x)))\n",
+    );
+    let studio = Studio::start(&dir, "ttt.gdl");
+    let run = run_tests(&studio);
+    let game = &run["games"][0];
+    assert_eq!(game["outcome"], "failed", "{run}");
+    let earliest = &game["earliest"];
+    assert_eq!(earliest["step"], 1, "{earliest}");
+    let before = &earliest["before"];
+    assert!(before["board"]["rows"].is_array(), "{before}");
+    assert_eq!(before["facts"].as_array().unwrap().len(), 10, "{before}");
+    let moves = before["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 2, "{before}");
+    assert!(moves[0].as_str().unwrap().starts_with("(mark"), "{before}");
+}

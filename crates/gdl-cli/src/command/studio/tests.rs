@@ -134,8 +134,9 @@ fn run(
 }
 
 /// A failing game's earliest difference, for the page: its step, the
-/// state as recorded and as the rules now give it (facts and board), and
-/// whether the replay stops there.
+/// state as recorded and as the rules now give it (facts and board), the
+/// step before it (where both still agree) with the moves played there,
+/// and whether the replay stops there.
 fn earliest(tested: &Tested, spec: &BoardSpec) -> Option<Value> {
     let (first, record, comparison) = (
         tested.result.differences.first()?,
@@ -144,8 +145,12 @@ fn earliest(tested: &Tested, spec: &BoardSpec) -> Option<Value> {
     );
     let recorded = (record.steps.get(first.step)).and_then(|s| s.state.clone());
     let now = (comparison.trace.steps.get(first.step)).map(|s| s.state.clone());
+    let before = (first.step.checked_sub(1))
+        .and_then(|step| comparison.trace.steps.get(step))
+        .map(|s| (s.state.clone(), s.moves.clone()));
     let mut board = Board::new(spec.clone());
-    for facts in recorded.iter().chain(now.iter()) {
+    let shown = (before.iter().map(|(facts, _)| facts)).chain(recorded.iter().chain(now.iter()));
+    for facts in shown {
         board.observe(facts);
     }
     let drawn = |facts: &Option<Vec<String>>| match facts {
@@ -156,6 +161,11 @@ fn earliest(tested: &Tested, spec: &BoardSpec) -> Option<Value> {
         "step": first.step,
         "recorded": drawn(&recorded),
         "rules": drawn(&now),
+        "before": before.map(|(facts, moves)| {
+            let mut shown = drawn(&Some(facts));
+            shown["moves"] = json!(moves);
+            shown
+        }),
         "stops": first.differences.iter().any(Difference::stops),
     }))
 }
