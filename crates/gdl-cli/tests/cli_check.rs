@@ -178,6 +178,7 @@ fn strict_refuses_each_reading_of_loose_rules() {
         ("empty_or", "empty-or"),
         ("dynamic_base_input", "dynamic-base-input"),
         ("negated_unbound", "negated-unbound"),
+        ("caller_bound", "caller-bound"),
         ("unbound_role", "unbound-role"),
         ("unrestricted_recursion", "unrestricted-recursion"),
     ] {

@@ -37,7 +37,7 @@ pub enum Severity {
 /// `unrestricted-recursion` (a recursion GDL's recursion restriction
 /// forbids: evaluated within the limits) and `not-utf8` (text in another
 /// encoding: each byte that is not UTF-8 read as U+FFFD).
-pub const ALLOWANCES: [&str; 14] = [
+pub const ALLOWANCES: [&str; 15] = [
     "no-init",
     "unknown-role-goal",
     "unknown-role-move",
@@ -50,6 +50,7 @@ pub const ALLOWANCES: [&str; 14] = [
     "dynamic-base-input",
     "unbound-role",
     "negated-unbound",
+    "caller-bound",
     "unrestricted-recursion",
     "not-utf8",
 ];

@@ -78,6 +78,7 @@ valid_files! {
     empty_or: ["empty-or", "no-base-input"],
     dynamic_base_input: ["dynamic-base-input"],
     negated_unbound: ["negated-unbound", "no-base-input"],
+    caller_bound: ["caller-bound", "no-base-input"],
     unbound_role: ["unbound-role", "no-base-input"],
     unrestricted_recursion: ["unrestricted-recursion"],
     warnings: ["no-base-input", "undefined-relation", "unused-relation"],
@@ -375,6 +376,15 @@ fn loose_rules_play_as_the_reference_reads_them() {
         assert_eq!(states, counts[..2]);
         let (_, legal, _) = play_first_moves("negated_unbound", max_ground_work);
         assert_eq!(legal, ["(mark 1)", "(mark 2)", "go"]);
+        let (states, _, _) = play_first_moves("caller_bound", max_ground_work);
+        assert_eq!(
+            states,
+            [
+                facts(&["(count 0)"]),
+                facts(&["(count 1)"]),
+                facts(&["(count 1)", "(mark 1)"])
+            ]
+        );
         let (_, legal, _) = play_first_moves("unrestricted_recursion", max_ground_work);
         assert_eq!(legal, ["go", "mark"]);
         // Each role's `legal` and `goal` as if the role were bound.

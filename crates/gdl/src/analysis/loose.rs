@@ -29,6 +29,15 @@
 //!   ?v))`) is dropped whole: tools list them, play never reads them. A
 //!   fact with a variable that a rule reads stays an error, and so does
 //!   one whose name is a misspelt rule arrow, `(<- head body)`.
+//! - `caller-bound`: a variable of a rule's head that nothing in its body
+//!   binds, as `?m4` in `(<= (lineMarked ?m1 ... ?m9) (mark ?m1) (mark
+//!   ?m2) (mark ?m3) ...)`, where every use of the relation asks it with
+//!   that place bound: ggp-base's prover, reading top-down, answers the
+//!   questions asked, and so does gdl, deriving the relation only for
+//!   them (`rewrite::demand`). A use that asks with the place unbound
+//!   keeps the variable an error (`unsafe-variable`), and so does a rule
+//!   whose body has no positive literal (only `distinct` and `not`, which
+//!   ggp-base reads in ways its own traces do not bear out).
 
 use crate::analysis::check::{ALLOWED_IN_PUBLISHED_GAMES, arguments, list};
 use crate::analysis::suggest::closest;
@@ -356,6 +365,99 @@ fn bound_by_body(c: &Clause) -> FxHashSet<Symbol> {
         }
     }
     bound
+}
+
+/// The variables of a clause's head that no positive literal of its body
+/// binds, each once, where first written.
+fn unbound_in_head(c: &Clause) -> Vec<(Symbol, Span)> {
+    let bound = bound_by_body(c);
+    let mut out: Vec<(Symbol, Span)> = Vec::new();
+    c.head.for_each_var(&mut |v, at| {
+        if !bound.contains(&v) && !out.iter().any(|&(w, _)| w == v) {
+            out.push((v, at));
+        }
+    });
+    out
+}
+
+/// The reading `caller-bound` (see the module's comment) on clauses in
+/// normal form: each relation (not a keyword) whose rules leave a head
+/// variable unbound is derived for the questions its uses ask, where
+/// every use binds those places; a warning for each rule and variable so
+/// read. The others are left as they are, for the check to refuse.
+pub(crate) fn bind_by_callers(
+    d: &mut Description,
+    mut clauses: Vec<Clause>,
+) -> (Vec<Clause>, Vec<Diagnostic>) {
+    // A relation some rule asks (a fact with a variable is another
+    // matter: see `drop_unread_unsafe_facts`; an unused relation is
+    // asked nothing).
+    let asked: FxHashSet<Symbol> = (clauses.iter().flat_map(|c| &c.body))
+        .filter_map(|l| match l {
+            NLit::Pos(s) | NLit::Neg(s) => Some(s.name),
+            NLit::Distinct(..) | NLit::Same(..) => None,
+        })
+        .collect();
+    let mut relations: Vec<Symbol> = Vec::new();
+    let mut refused: FxHashSet<Symbol> = FxHashSet::default();
+    for c in clauses.iter().filter(|c| !unbound_in_head(c).is_empty()) {
+        let name = c.head.name;
+        let keyword = keyword_named(d.symbols.name(name)).is_some();
+        // A body of `distinct` and `not` alone binds nothing of what the
+        // question brings: ggp-base's traces of such rules hold states no
+        // reading explains (a cell both empty and taken), so they stay
+        // errors.
+        let binds = c.body.iter().any(|l| matches!(l, NLit::Pos(_)));
+        if !binds {
+            refused.insert(name);
+        }
+        if !keyword && asked.contains(&name) && !relations.contains(&name) {
+            relations.push(name);
+        }
+    }
+    relations.retain(|r| !refused.contains(r));
+    let mut out = Vec::new();
+    for r in relations {
+        let Some(asked) = crate::rewrite::demand::demand(&clauses, r, &mut d.symbols) else {
+            continue;
+        };
+        let of_r = |c: &&Clause| c.head.name == r;
+        if asked
+            .iter()
+            .filter(of_r)
+            .any(|c| !unbound_in_head(c).is_empty())
+        {
+            continue;
+        }
+        for c in clauses.iter().filter(of_r) {
+            for (v, at) in unbound_in_head(c) {
+                out.push(caller_bound(d, v, at, r));
+            }
+        }
+        clauses = asked;
+    }
+    (clauses, out)
+}
+
+/// The warning `caller-bound` for the head variable `v` at `at` of a rule
+/// of `relation`.
+fn caller_bound(d: &Description, v: Symbol, at: Span, relation: Symbol) -> Diagnostic {
+    let (name, relation) = (d.symbols.spelling(v), d.symbols.spelling(relation));
+    Diagnostic::warning(
+        "caller-bound",
+        at,
+        format!(
+            "variable `{name}` of the head gets its values from the questions asked of \
+             `{relation}`: every use of `{relation}` binds this place"
+        ),
+    )
+    .with_label(format!("no literal of the body binds `{name}`"))
+    .with_note(format!(
+        "GDL wants every variable of a rule bound by a positive literal of its body; \
+         ggp-base's prover reads the rule top-down, for the questions its uses ask, and \
+         so does gdl, deriving `{relation}` only for them"
+    ))
+    .with_note(ALLOWED_IN_PUBLISHED_GAMES)
 }
 
 /// The readings `unbound-role` and `negated-unbound` on clauses in normal

@@ -63,6 +63,8 @@ fn analyse(
     loose: Vec<Diagnostic>,
 ) -> (Vec<Clause>, Vec<Diagnostic>) {
     let (clauses, mut diagnostics) = loose::bind_loosely(d, clauses);
+    let (clauses, by_callers) = loose::bind_by_callers(d, clauses);
+    diagnostics.extend(by_callers);
     diagnostics.extend(loose);
     let (clauses, split) = split::split_by_constants(d, clauses);
     diagnostics.extend(split);
