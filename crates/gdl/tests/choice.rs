@@ -67,6 +67,23 @@ fn auto_chooses_the_same_engine_for_published_games_under_load() {
     }
 }
 
+/// A game that grounds only with its chains of conditions cut (the sum of
+/// six guesses of gt_two_thirds_6p) is ground that way, and the reason
+/// says so, when the corpus is beside the repository.
+#[test]
+fn the_reason_says_when_chains_of_conditions_were_cut() {
+    let Some(dir) = crate::corpus::corpus() else {
+        return;
+    };
+    let game = Game::load(dir.join("gt_two_thirds_6p.kif")).unwrap();
+    let why = game.engine_choice();
+    assert!(matches!(game.engine(), Engine::Ground { .. }), "{why}");
+    assert!(
+        why.contains("ground with their chains of conditions cut"),
+        "{why}"
+    );
+}
+
 /// The engine asked for is the engine given, and ground rules asked for
 /// where they do not fit are an error that names the limit.
 #[test]

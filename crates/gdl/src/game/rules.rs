@@ -38,6 +38,9 @@ pub(super) struct Rules {
     /// The ground rules, when grounding fit its budget (shared with the
     /// models of states they evaluate).
     pub(super) ground: Option<Arc<GroundTables>>,
+    /// Whether the ground rules are of the rules with their chains of
+    /// conditions cut (`rewrite::condense::condense_chains`).
+    pub(super) chains_cut: bool,
     /// The limit that stopped grounding, when it was tried and failed.
     pub(super) grounding_stop: Option<LimitKind>,
     /// The tables of the incremental fast path, when the ground rules have

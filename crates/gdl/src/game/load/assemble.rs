@@ -74,7 +74,10 @@ impl Game {
             Some(Err(GameError::Limit { kind, .. })) => Some(*kind),
             _ => None,
         };
-        let (ground, written) = grounded.and_then(Result::ok).unzip();
+        let (ground, written, chains_cut) = match grounded.and_then(Result::ok) {
+            Some(g) => (Some(g.grounded), g.written, g.chains_cut),
+            None => (None, None, false),
+        };
         let Prepared {
             program,
             sizes,
@@ -100,8 +103,9 @@ impl Game {
             })
             .map(Arc::new);
         let rules = Rules {
-            written: written.flatten(),
+            written,
             ground,
+            chains_cut,
             grounding_stop,
             stepper,
             legal: of_phase(kw.legal, Phase::State),
@@ -143,6 +147,17 @@ impl Game {
 /// ground too, to keep the fewer.
 const MAX_WRITTEN_TRY: usize = 1_000_000;
 
+/// Ground rules, and how they were made.
+struct Ground {
+    grounded: Grounded,
+    /// The plan of the rules as written, when the ground rules are of
+    /// rewritten ones (which `prepared`'s plan then is).
+    written: Option<Program>,
+    /// Whether they are of the rules with their chains of conditions cut
+    /// (`rewrite::condense::condense_chains`).
+    chains_cut: bool,
+}
+
 /// Grounds the rules `clauses`, planned as `prepared`, under the limits:
 /// their condensed form (plan::condense) where it differs, which then
 /// replaces `prepared`'s plan and static facts, the plan replaced coming
@@ -155,9 +170,15 @@ fn ground(
     symbols: &mut Symbols,
     limits: &Limits,
     within_base: bool,
-) -> Result<(Grounded, Option<Program>), GameError> {
+) -> Result<Ground, GameError> {
     let stop = match ground_condensed(prepared, clauses, initial, symbols, limits, within_base) {
-        Ok(grounded) => return Ok(grounded),
+        Ok((grounded, written)) => {
+            return Ok(Ground {
+                grounded,
+                written,
+                chains_cut: false,
+            });
+        }
         Err(stop) => stop,
     };
     // Rules that do not ground condensed may ground with their chains of
@@ -182,7 +203,11 @@ fn ground(
         .ground(prepared, &chains, initial, symbols, limits, within_base)
         // The first stop is the rules' own.
         .map_err(|_| stop)?;
-    Ok((g, Some(rewritten.adopt(prepared))))
+    Ok(Ground {
+        grounded: g,
+        written: Some(rewritten.adopt(prepared)),
+        chains_cut: true,
+    })
 }
 
 /// Rewritten rules, planned, with their static facts: ground them, and

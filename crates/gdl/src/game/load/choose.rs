@@ -191,18 +191,22 @@ pub(super) fn choose(
             let other = Game::as_written(prepared, &read.rules(&written, &symbols), wide);
             stop = other.rules.grounding_stop.or(stop);
             let wide = "without a count of atoms, they";
+            let cut = match other.rules.chains_cut {
+                true => " with their chains of conditions cut",
+                false => "",
+            };
             let better = match (&other.rules.ground, auto) {
                 (Some(g), true) => {
                     let w = other.cheaper_than_estimate(interpreted, MARGIN);
                     let says = w.says("they", "the interpreter");
                     why.push(format!(
-                        "{wide} ground ({} rules): {says}",
+                        "{wide} ground{cut} ({} rules): {says}",
                         g.program.rules()
                     ));
                     w.cheaper
                 }
                 (Some(g), false) => {
-                    why.push(format!("{wide} ground ({} rules)", g.program.rules()));
+                    why.push(format!("{wide} ground{cut} ({} rules)", g.program.rules()));
                     true
                 }
                 (None, _) => {
