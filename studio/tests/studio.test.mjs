@@ -198,19 +198,10 @@ test("breakthrough: a pawn moved by two clicks, a recorded game replayed", async
   assert.deepEqual(problems, []);
 });
 
-// A game that never ends: the search player's playouts and the replays of
-// its long recorded games take as long as they are let.
-const ENDLESS = `(role x) (role o)
-(init (control x))
-(<= (legal ?p (pick a)) (true (control ?p)))
-(<= (legal ?p (pick b)) (true (control ?p)))
-(<= (legal x noop) (true (control o)))
-(<= (legal o noop) (true (control x)))
-(<= (next (control o)) (true (control x)))
-(<= (next (control x)) (true (control o)))
-(<= terminal (true (over)))
-(goal x 50) (goal o 50)
-`;
+// A game that never ends (crates/gdl-cli/tests/studio/endless.gdl, which
+// the API's tests play too): the search player's playouts and the replays
+// of its long recorded games take as long as they are let.
+const ENDLESS = readFileSync(join(root, "crates/gdl-cli/tests/studio/endless.gdl"), "utf8");
 
 test("long work stopped: a run of the recorded games, and the machine's move", async () => {
   const dir = mkdtempSync(join(tmpdir(), "gdl-studio-endless-"));

@@ -521,18 +521,8 @@ fn run_tests(studio: &Studio) -> Value {
 }
 
 /// A game that never ends: its random games and the search player's
-/// playouts run as long as they are let.
-const ENDLESS: &str = "(role x) (role o)
-(init (control x))
-(<= (legal ?p (pick a)) (true (control ?p)))
-(<= (legal ?p (pick b)) (true (control ?p)))
-(<= (legal x noop) (true (control o)))
-(<= (legal o noop) (true (control x)))
-(<= (next (control o)) (true (control x)))
-(<= (next (control x)) (true (control o)))
-(<= terminal (true (over)))
-(goal x 50) (goal o 50)
-";
+/// playouts run as long as they are let (the browser tests play it too).
+const ENDLESS: &str = include_str!("studio/endless.gdl");
 
 #[test]
 fn a_run_of_the_recorded_games_reports_its_progress_and_can_be_cancelled() {
