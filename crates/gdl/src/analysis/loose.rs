@@ -418,11 +418,11 @@ pub(crate) fn bind_by_callers(
     relations.retain(|r| !refused.contains(r));
     let mut out = Vec::new();
     for r in relations {
-        let Some(asked) = crate::rewrite::demand::demand(&clauses, r, &mut d.symbols) else {
+        let Some(demanded) = crate::rewrite::demand::demand(&clauses, r, &mut d.symbols) else {
             continue;
         };
         let of_r = |c: &&Clause| c.head.name == r;
-        if asked
+        if demanded
             .iter()
             .filter(of_r)
             .any(|c| !unbound_in_head(c).is_empty())
@@ -434,7 +434,7 @@ pub(crate) fn bind_by_callers(
                 out.push(caller_bound(d, v, at, r));
             }
         }
-        clauses = asked;
+        clauses = demanded;
     }
     (clauses, out)
 }
