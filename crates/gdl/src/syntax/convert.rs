@@ -249,9 +249,8 @@ impl Writer<'_> {
 
     /// Where a comment inside a rule goes.
     fn place(&self, rule: &Rule, c: Span) -> Place {
-        let within = |span: Span| span.start <= c.start && c.end <= span.end;
-        let between = within(rule.head.span) && sentence_between(&rule.head, c)
-            || (rule.body.iter()).any(|l| within(l.span()) && literal_between(l, c));
+        let between = contains(rule.head.span, c) && sentence_between(&rule.head, c)
+            || (rule.body.iter()).any(|l| contains(l.span(), c) && literal_between(l, c));
         if between {
             return Place::Between;
         }
@@ -569,7 +568,7 @@ impl Writer<'_> {
                 let written = self.literal(inner, names);
                 let at = inner.span();
                 let (before, after): (Vec<Span>, Vec<Span>) = (names.between.iter())
-                    .filter(|c| span.start <= c.start && c.end <= span.end)
+                    .filter(|&&c| contains(*span, c))
                     .filter(|c| c.end <= at.start || c.start >= at.end)
                     .partition(|c| c.end <= at.start);
                 let before: Vec<String> = before.iter().map(|c| self.comment(*c)).collect();
@@ -583,12 +582,10 @@ impl Writer<'_> {
                     out.push(' ');
                 }
                 out.push_str(&written);
+                // Before KIF's `)`; after `~p(X)`, which has no closing.
+                Self::comments_then(&mut out, &after, false);
                 if self.to == Syntax::Kif {
-                    Self::comments_then(&mut out, &after, false);
                     out.push(')');
-                } else if !after.is_empty() {
-                    // `~p(X)` has no closing of its own: after it.
-                    Self::comments_then(&mut out, &after, false);
                 }
                 out
             }
