@@ -106,6 +106,26 @@ fn a_runaway_join_asked_bound_is_answered_on_demand() {
     assert!(run.stdout.contains("big?/12"), "{}", run.screen());
 }
 
+/// Six variables joined into a function term (the hostile report's
+/// `legal` join, which peaked at 385 MB under a 256 MiB budget): the term
+/// table and the join's buffer double in blocks of tens of megabytes, so
+/// each asks for its growth before it happens, and the blocks they free go
+/// back to the system; the process peaks within its budget (`expect`).
+#[test]
+fn a_join_of_growing_tables_stays_within_the_memory_limit() {
+    let rule = "(<= (big (m ?v0 ?v1 ?v2 ?v3 ?v4 ?v5)) \
+                (c ?v0) (c ?v1) (c ?v2) (c ?v3) (c ?v4) (c ?v5))";
+    let dir = join_game("join6_terms", rule, "(big ?m)");
+    let run = expect(&dir, &["check", "join.kif", "--max-memory", "64M"], 1);
+    assert!(
+        run.stdout
+            .contains("the memory limit (`max_memory`, 64 MiB) was reached")
+            && run.stdout.contains("raise it with --max-memory"),
+        "{}",
+        run.screen()
+    );
+}
+
 /// Seven variables joined, of which the head keeps two: 900 facts. Each
 /// later scan only has to find one match for the head to hold, so the join
 /// looks at thousands of candidates, not 30^7.

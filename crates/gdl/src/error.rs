@@ -3,7 +3,7 @@
 //! Diagnostics are values carrying spans; they are rendered to text once, at
 //! the edge (the CLI or a test), by `codespan-reporting`.
 
-use crate::limits::LimitKind;
+use crate::limits::{LimitKind, Limits};
 use crate::source::{SourceFile, Span};
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
 use codespan_reporting::files::SimpleFile;
@@ -518,3 +518,19 @@ impl fmt::Display for GameError {
 }
 
 impl std::error::Error for GameError {}
+
+/// `Ok` while the heap and `more` bytes about to be taken fit in the memory
+/// budget (`limits.max_memory`), else the memory limit error, its relation
+/// left for the caller to name. Structures that grow by doubling ask with
+/// the growth before it happens, so that one doubling cannot take the
+/// process far past the budget.
+pub(crate) fn memory_room(limits: &Limits, more: usize) -> Result<(), GameError> {
+    if crate::memory::over(limits.max_memory.saturating_sub(more)) {
+        return Err(GameError::Limit {
+            kind: LimitKind::Memory,
+            value: limits.max_memory,
+            relation: String::new(),
+        });
+    }
+    Ok(())
+}

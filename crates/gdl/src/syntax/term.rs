@@ -93,6 +93,29 @@ impl TermTable {
             + (self.args.len() - first.args_start as usize) * std::mem::size_of::<TermId>()
     }
 
+    /// The bytes that interning one more term of `arity` arguments would
+    /// newly take if it is not in the table yet: nothing while the table's
+    /// vectors and lookup have room, else what each full one grows by (a
+    /// vector doubles; the lookup is rebuilt at twice its slots, beside the
+    /// old one until it is done). A caller under a memory budget asks
+    /// before a growth rather than finding it past the budget after one.
+    pub fn bytes_to_intern(&self, arity: usize) -> usize {
+        let mut bytes = 0;
+        if self.entries.len() == self.entries.capacity() {
+            bytes += self.entries.capacity().max(4) * std::mem::size_of::<Entry>();
+        }
+        if self.args.len() + arity > self.args.capacity() {
+            bytes += self.args.capacity().max(arity) * std::mem::size_of::<TermId>();
+        }
+        if self.lookup.len() == self.lookup.capacity() {
+            // A slot is a `u32` and a control byte; the table is at most
+            // 7/8 full.
+            let slots = (self.lookup.capacity().max(4) * 2 * 8 / 7).next_power_of_two();
+            bytes += slots * (std::mem::size_of::<u32>() + 1);
+        }
+        bytes
+    }
+
     /// Forgets every term interned after the first `len`; their ids will be
     /// given to new terms. Only for terms that nothing refers to any more.
     pub fn truncate(&mut self, len: usize) {

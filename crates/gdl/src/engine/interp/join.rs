@@ -2,7 +2,7 @@
 //! variable bindings undone on backtracking; each match handed to a sink.
 
 use super::store::{Layers, NO_ROW, Relation};
-use crate::error::GameError;
+use crate::error::{GameError, memory_room};
 use crate::limits::{LimitKind, Limits};
 use crate::plan::{Pat, Phase, Program, Step};
 use crate::syntax::symbol::Symbol;
@@ -552,6 +552,10 @@ fn intern_func(
             value: limits.max_term_depth,
             relation: String::new(),
         });
+    }
+    let growth = terms.bytes_to_intern(ids.len());
+    if growth > 0 {
+        memory_room(limits, growth)?;
     }
     Ok(terms.intern(f, ids))
 }

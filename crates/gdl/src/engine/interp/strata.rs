@@ -3,7 +3,7 @@
 
 use super::join::{Frame, JoinScratch, Sink, UNBOUND, ground_intern, join_in};
 use super::store::{Store, Target};
-use crate::error::GameError;
+use crate::error::{GameError, memory_room};
 use crate::limits::{LimitKind, Limits};
 use crate::plan::{Pat, Phase, Program, RelId};
 use crate::syntax::symbol::Symbols;
@@ -189,7 +189,7 @@ fn flush(
                 });
             }
             if target.facts().is_multiple_of(MEMORY_CHECK_EVERY) {
-                memory_left(limits).map_err(|e| named(e, p, head, symbols))?;
+                memory_room(limits, 0).map_err(|e| named(e, p, head, symbols))?;
             }
         }
         Ok(())
@@ -296,6 +296,14 @@ impl Sink for Derived<'_> {
         limits: &Limits,
     ) -> Result<(), GameError> {
         let before = self.tuples.len();
+        let row = self.head.len().max(1);
+        if before + row > self.tuples.capacity() {
+            // The buffer is full: it doubles, and must fit doubled.
+            memory_room(
+                limits,
+                self.tuples.capacity().max(row) * size_of::<TermId>(),
+            )?;
+        }
         if self.head.is_empty() {
             self.tuples.push(UNBOUND);
         }
@@ -308,7 +316,7 @@ impl Sink for Derived<'_> {
                 // The compaction's table of the facts kept takes room of
                 // its own while the buffer is whole: it must fit too.
                 let rows = len / self.head.len().max(1);
-                memory_left_after(limits, Derived::compaction_bytes(rows))?;
+                memory_room(limits, Derived::compaction_bytes(rows))?;
                 self.compact();
                 let new = self.tuples.len() / self.head.len().max(1);
                 if self.target.facts() + new > limits.max_facts {
@@ -319,28 +327,8 @@ impl Sink for Derived<'_> {
                     });
                 }
             }
-            memory_left(limits)?;
+            memory_room(limits, 0)?;
         }
         Ok(())
     }
-}
-
-/// A memory limit error (its relation named by the caller) when the heap
-/// holds more than the limit allows.
-fn memory_left(limits: &Limits) -> Result<(), GameError> {
-    memory_left_after(limits, 0)
-}
-
-/// A memory limit error (its relation named by the caller) when the heap
-/// and `more` bytes about to be taken would hold more than the limit
-/// allows.
-fn memory_left_after(limits: &Limits, more: usize) -> Result<(), GameError> {
-    if crate::memory::over(limits.max_memory.saturating_sub(more)) {
-        return Err(GameError::Limit {
-            kind: LimitKind::Memory,
-            value: limits.max_memory,
-            relation: String::new(),
-        });
-    }
-    Ok(())
 }
