@@ -103,7 +103,8 @@ fn a_bench_error_names_the_playouts_seed_and_step() {
         message,
         format!(
             "error: playout with seed {seed} (the first of gdl bench fall.gdl --seed {seed}): \
-             step 3: a has no legal move in a state that is not terminal"
+             step 3: a has no legal move in a state that is not terminal\n  \
+             (a fault of the rules: --keep-going counts such a game as ended there and goes on)"
         )
     );
     // The command it names plays that playout first, and fails the same.
@@ -114,6 +115,17 @@ fn a_bench_error_names_the_playouts_seed_and_step() {
     );
     assert_eq!(again.code, 1, "{}", again.screen());
     assert_eq!(again.stderr.trim_end(), message);
+    // `gdl random` stopped by the same fault says the same of --keep-going.
+    let random = gdl_in(&dir, &["random", "fall.gdl", "--games", "20"], "");
+    assert_eq!(random.code, 1, "{}", random.screen());
+    assert!(
+        random.stderr.contains("no legal move")
+            && random.stderr.trim_end().ends_with(
+                "(a fault of the rules: --keep-going counts such a game as ended there and goes on)"
+            ),
+        "{}",
+        random.screen()
+    );
 }
 
 /// With `--keep-going`, a playout that reaches a fault of the rules ends

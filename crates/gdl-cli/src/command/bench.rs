@@ -88,10 +88,11 @@ impl PlayoutError {
     /// random` names the game that went wrong).
     fn describe(&self, file: &Path) -> String {
         format!(
-            "playout with seed {seed} (the first of gdl bench {} --seed {seed}): step {}: {}",
+            "playout with seed {seed} (the first of gdl bench {} --seed {seed}): step {}: {}{}",
             file.display(),
             self.step,
             super::describe(&self.error),
+            super::keep_going_hint(&self.error),
             seed = self.seed,
         )
     }

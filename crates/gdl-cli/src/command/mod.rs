@@ -120,6 +120,18 @@ pub fn fault_state(step: usize, facts: &[String]) -> String {
     out
 }
 
+/// The end of the message of a game stopped by `error`: for a fault of the
+/// rules, how to count such games as ended there instead (`random` and
+/// `bench`); nothing for other errors.
+fn keep_going_hint(error: &GameError) -> &'static str {
+    match is_fault_of_the_rules(error) {
+        true => {
+            "\n  (a fault of the rules: --keep-going counts such a game as ended there and goes on)"
+        }
+        false => "",
+    }
+}
+
 /// Whether an error is a fault of the rules met in a state (which
 /// `--keep-going` of `bench` and `random` counts and passes), rather than
 /// a limit reached.

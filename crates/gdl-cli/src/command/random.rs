@@ -187,10 +187,12 @@ fn random_keeping(args: RandomArgs) -> Result<ExitCode, Failure> {
     };
     if let Some(error) = first_error {
         let (g, step) = (error.0, error.1);
+        let hint = super::keep_going_hint(&error.2);
         let mut message = located(error);
         if let Some(facts) = fault_of(&game, &args, &seats, g) {
             message.push_str(&super::fault_state(step, &facts));
         }
+        message.push_str(hint);
         return Err(Failure::Game(message));
     }
     // The games that met a fault are among the seeds, not in the figures.
