@@ -59,12 +59,15 @@ pub struct Values {
     /// checked. Rules are numbered stratum by stratum, so a stratum's bits
     /// are one range.
     pending: Vec<u64>,
+    /// Atoms of a recursive stratum turned true and not yet followed (the
+    /// work list of [`Grounded::run`], kept for its capacity).
+    queue: Vec<u32>,
 }
 
 impl Values {
     /// How many bytes it holds on the heap.
     pub fn heap_bytes(&self) -> usize {
-        self.truth.capacity() + self.pending.capacity() * 8
+        self.truth.capacity() + self.pending.capacity() * 8 + self.queue.capacity() * 4
     }
 }
 
@@ -87,6 +90,14 @@ pub struct Grounded {
     watch_rules: Vec<u32>,
     /// Per stratum: rules with no positive atom, always checked.
     always: Vec<Vec<u32>>,
+    /// Rules of recursive strata to check again when an atom of their own
+    /// stratum turns true (CSR by atom): each such rule is watched by every
+    /// positive atom of its body that its stratum derives.
+    recursion_start: Vec<u32>,
+    recursion_rules: Vec<u32>,
+    /// Per recursive stratum: its rules with no positive atom that the
+    /// stratum derives, the ones to check first.
+    seeds: Vec<Vec<u32>>,
 }
 
 impl Grounded {
@@ -259,6 +270,8 @@ impl Grounded {
             watch_start[a + 1] += watch_start[a];
         }
         let watch_rules = triggers.iter().map(|&(_, r)| r).collect();
+        let (recursion_start, recursion_rules, seeds) =
+            recursion_watches(&rules, &literals, &recursive, atoms);
         Ok(Grounded {
             facts,
             offset,
@@ -270,6 +283,9 @@ impl Grounded {
             watch_start,
             watch_rules,
             always,
+            recursion_start,
+            recursion_rules,
+            seeds,
         })
     }
 
@@ -328,6 +344,7 @@ impl Grounded {
         Values {
             truth,
             pending: vec![0; self.rules.len().div_ceil(64)],
+            queue: Vec::new(),
         }
     }
 
@@ -354,23 +371,40 @@ impl Grounded {
     //
     // For each stratum: head :- pos_1, ..., pos_n, not neg_1, ..., not neg_m,
     // over ground atoms. A non-recursive stratum checks only the rules whose
-    // trigger atom turned true (and those with no positive atom); a
-    // recursive one repeats all its rules until nothing changes.
+    // trigger atom turned true (and those with no positive atom). A
+    // recursive one is derived semi-naively: first its rules with no
+    // positive atom of the stratum's own (its seeds), then a rule only when
+    // an atom of its body that the stratum derives turns true (the others
+    // are settled below it, and its negated atoms are of lower strata), so
+    // that a transitive closure costs each rule a check per atom of its
+    // own that turns true, not a pass over every rule per link of the
+    // longest chain. Each stratum is derived once over values in which its
+    // atoms are all false (a state's model, or a joint move's on a copy of
+    // it), so every atom it derives turns true here and is followed.
     pub fn run(&self, comps: &[usize], values: &mut Values) -> u64 {
         let mut work = 0;
         for &c in comps {
             if self.recursive[c] {
-                let (lo, hi) = self.strata[c];
-                loop {
-                    let mut changed = false;
-                    work += u64::from(hi - lo);
-                    for r in lo..hi {
-                        changed |= self.fire(r, values);
-                    }
-                    if !changed {
-                        break;
+                let mut queue = std::mem::take(&mut values.queue);
+                work += self.seeds[c].len() as u64;
+                for &r in &self.seeds[c] {
+                    if self.fire(r, values) {
+                        queue.push(self.rules[r as usize].head);
                     }
                 }
+                while let Some(atom) = queue.pop() {
+                    let (from, to) = (
+                        self.recursion_start[atom as usize] as usize,
+                        self.recursion_start[atom as usize + 1] as usize,
+                    );
+                    work += (to - from) as u64;
+                    for &r in &self.recursion_rules[from..to] {
+                        if self.fire(r, values) {
+                            queue.push(self.rules[r as usize].head);
+                        }
+                    }
+                }
+                values.queue = queue;
             } else {
                 // Heads of this stratum trigger only later strata, so no
                 // bit of this range is set while it is read.
@@ -421,6 +455,52 @@ impl Grounded {
         }
         false
     }
+}
+
+/// The watches of the rules of recursive strata, as a CSR by atom (see
+/// `Grounded::recursion_start`): rule `r` under atom `a` where `a` is a
+/// positive atom of `r`'s body and the head of some rule of `r`'s stratum;
+/// and each stratum's seeds, its rules with no such atom.
+fn recursion_watches(
+    rules: &[GroundRule],
+    literals: &[u32],
+    recursive: &[bool],
+    atoms: usize,
+) -> (Vec<u32>, Vec<u32>, Vec<Vec<u32>>) {
+    // The stratum whose rules derive each atom (rules of one head are all
+    // in its relation's stratum).
+    let mut derived_in = vec![u32::MAX; atoms + 1];
+    for r in rules {
+        derived_in[r.head as usize] = r.stratum;
+    }
+    let mut watches: Vec<(u32, u32)> = Vec::new();
+    let mut seeds = vec![Vec::new(); recursive.len()];
+    for (i, r) in rules.iter().enumerate() {
+        if !recursive[r.stratum as usize] {
+            continue;
+        }
+        let start = r.start as usize;
+        let mut own: Vec<u32> = literals[start..start + r.pos as usize]
+            .iter()
+            .copied()
+            .filter(|&a| derived_in[a as usize] == r.stratum)
+            .collect();
+        own.sort_unstable();
+        own.dedup();
+        if own.is_empty() {
+            seeds[r.stratum as usize].push(i as u32);
+        }
+        watches.extend(own.into_iter().map(|a| (a, i as u32)));
+    }
+    watches.sort_unstable();
+    let mut start = vec![0u32; atoms + 2];
+    for &(a, _) in &watches {
+        start[a as usize + 1] += 1;
+    }
+    for a in 0..=atoms {
+        start[a + 1] += start[a];
+    }
+    (start, watches.into_iter().map(|(_, r)| r).collect(), seeds)
 }
 
 /// The static facts of `p` (in `static_facts`) that `q`, another plan of
