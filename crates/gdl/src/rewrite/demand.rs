@@ -83,7 +83,8 @@ pub fn demand_adorned(
     target: Symbol,
     symbols: &mut Symbols,
 ) -> Option<(Vec<Clause>, Vec<Symbol>)> {
-    let (copied, copies) = adorn(clauses, target, symbols)?;
+    let sides = sides(clauses, symbols);
+    let (copied, copies) = adorn(clauses, target, &sides.after, symbols)?;
     // A copy whose rules bind every place of their heads is derived whole.
     let unsafe_copies: Vec<Symbol> = (copies.iter().copied())
         .filter(|&r| {
@@ -92,8 +93,11 @@ pub fn demand_adorned(
                 .any(|c| !binds_its_head(c))
         })
         .collect();
-    let done = FxHashSet::default();
-    let (out, _) = transform(&copied, &unsafe_copies, symbols, Binders::All, &done)?;
+    // A relation asked on both sides is not demanded along: its questions
+    // would gather the moves' and the legal moves would wait for them
+    // (blokbox's `pieceOriented`, asked for the piece placed and for the
+    // pieces that may be).
+    let (out, _) = transform(&copied, &unsafe_copies, symbols, Binders::All, &sides.both)?;
     Some((out, copies))
 }
 
@@ -108,7 +112,7 @@ enum Place {
 }
 
 /// The adornment of a use: how it asks each place, and whether the use
-/// is asked after the moves are known (see [`after_the_moves`]).
+/// is asked after the moves are known (see [`Sides`]).
 type Adornment = (Vec<Place>, bool);
 
 /// The rules with `target` split into one copy per adornment its uses ask
@@ -132,9 +136,9 @@ type Adornment = (Vec<Place>, bool);
 fn adorn(
     clauses: &[Clause],
     target: Symbol,
+    after: &FxHashSet<Symbol>,
     symbols: &mut Symbols,
 ) -> Option<(Vec<Clause>, Vec<Symbol>)> {
-    let after = after_the_moves(clauses, symbols);
     let mut copies: Vec<(Adornment, Symbol)> = Vec::new();
     let mut out: Vec<Clause> = (clauses.iter())
         .filter(|c| c.head.name != target)
@@ -161,12 +165,21 @@ fn adorn(
     Some((out, copies.into_iter().map(|(_, copy)| copy).collect()))
 }
 
-/// The relations asked after the moves are known: those that depend on
-/// `does`, and those that only such relations ask, through any number of
-/// rules (colonelBlotto's `gt`, which compares the moves played). A
-/// relation also asked, directly or not, by a keyword that does not
-/// depend on `does` (the legal moves, the goals, `terminal`) is not one.
-fn after_the_moves(clauses: &[Clause], symbols: &Symbols) -> FxHashSet<Symbol> {
+/// Which relations are asked before the moves are known and which after.
+struct Sides {
+    /// The relations asked after the moves are known: those that depend
+    /// on `does`, and those that only such relations ask, through any
+    /// number of rules (colonelBlotto's `gt`, which compares the moves
+    /// played).
+    after: FxHashSet<Symbol>,
+    /// The relations that do not depend on `does` but are asked both by
+    /// such relations and, directly or not, by a keyword that does not
+    /// depend on `does` (the legal moves, the goals, `terminal`).
+    both: FxHashSet<Symbol>,
+}
+
+/// The sides of the game loop that ask each relation (see [`Sides`]).
+fn sides(clauses: &[Clause], symbols: &Symbols) -> Sides {
     let mut graph = DepGraph::new(clauses);
     let (_, reach) = graph.depends_on_named(&["does"], symbols);
     let reads_moves: FxHashSet<Symbol> = (0..reach.len())
@@ -196,10 +209,15 @@ fn after_the_moves(clauses: &[Clause], symbols: &Symbols) -> FxHashSet<Symbol> {
     let after = asked_from(&|h| reads_moves.contains(&h));
     let before =
         asked_from(&|h| !reads_moves.contains(&h) && keyword_named(symbols.name(h)).is_some());
-    (after.into_iter())
-        .filter(|h| !before.contains(h))
-        .chain(reads_moves.iter().copied())
-        .collect()
+    Sides {
+        both: (after.iter().copied())
+            .filter(|h| before.contains(h) && !reads_moves.contains(h))
+            .collect(),
+        after: (after.into_iter())
+            .filter(|h| !before.contains(h))
+            .chain(reads_moves.iter().copied())
+            .collect(),
+    }
 }
 
 /// A clause with each use of `target` in its body renamed to the copy of
