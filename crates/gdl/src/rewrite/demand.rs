@@ -824,6 +824,32 @@ mod tests {
     }
 
     #[test]
+    fn a_relation_asked_before_and_after_the_moves_is_not_demanded_along() {
+        // `shape` is asked by `next` for the piece put and by the legal
+        // moves (through `blocked`) for every piece that may be: demanded
+        // to bind `turn`'s first place, its questions would wait for the
+        // moves. `turn`'s copy is asked with ?d bound, which its rule needs.
+        let rules = "(role r) (init (at 1)) (n 1) (n 2) (piece 1 2)
+            (<= (turn ?o ?d ?d) (n ?o))
+            (<= (shape ?p ?o ?e) (piece ?p ?d) (turn ?o ?d ?e))
+            (<= (blocked ?p ?o) (shape ?p ?o ?e) (true (at ?e)))
+            (<= (legal r (put ?p ?o)) (piece ?p ?d) (n ?o) (not (blocked ?p ?o)))
+            (<= (next (at ?e)) (does r (put ?p ?o)) (shape ?p ?o ?e))";
+        let (clauses, mut symbols) = read(rules);
+        let turn = symbols.get("turn").unwrap();
+        let (out, copies) = demand_adorned(&clauses, turn, &mut symbols).expect("adorned");
+        let names: Vec<&str> = copies.iter().map(|&c| symbols.name(c)).collect();
+        assert_eq!(names, ["turn^fbf"]);
+        let out = render(&out, &symbols);
+        assert!(
+            out.contains("(turn^fbf ?o ?d ?d) :- (turn^fbf? ?d) (n ?o)"),
+            "{out}"
+        );
+        assert!(out.contains("(turn^fbf? ?d) :- (piece ?p ?d)"), "{out}");
+        assert!(!out.contains("shape?"), "{out}");
+    }
+
+    #[test]
     fn a_place_no_way_of_asking_binds_stays_unbound() {
         // `pair` is asked with its second place unbound by `first`, and
         // with both free by `legal`: its rule's ?b gets no value from
