@@ -41,6 +41,13 @@
 //! game loop (`legal`, `next`, `goal`, ...) would have to be demanded, or
 //! when the transformed rules would not be stratified (a question asked
 //! through what the negation itself decides).
+//!
+//! A relation whose uses ask it in different ways, of which no single
+//! pattern binds what its rules need (colonelBlotto's `(sum ?x 0 ?x)`,
+//! asked with `?x` given to add and with the sum given to subtract), is
+//! split first into one copy per way of asking, its *adornment* as in the
+//! magic-sets transformation (`sum^bbf`, `sum^fbb`), and each copy is
+//! demanded with its own demand relation ([`demand_adorned`]).
 
 use super::fresh_name;
 use crate::analysis::graph::DepGraph;
@@ -131,8 +138,8 @@ type Adornment = (Vec<Place>, bool);
 /// beside `sum^fbf`), so that the questions of the legal moves, the goals
 /// and `terminal` never wait for the moves (colonelBlotto asks `sum` alike
 /// for the legal moves and for the scores of the moves played). The
-/// copies, in the order of the uses met, end at every adornment a use
-/// asks; `None` when no rule uses `target`.
+/// copies come in the order their first uses are met; `None` when no rule
+/// uses `target`.
 fn adorn(
     clauses: &[Clause],
     target: Symbol,
@@ -435,7 +442,8 @@ type Demands = Vec<(Symbol, Symbol)>;
 
 /// [`demand`] of every relation of `targets` at once, also giving each
 /// demanded relation with its demand relation; the relations of `done`
-/// (demanded by an earlier transformation) are not demanded again.
+/// are not demanded along (those an earlier transformation demanded, or,
+/// for [`demand_adorned`], those asked both before and after the moves).
 fn transform(
     clauses: &[Clause],
     targets: &[Symbol],
