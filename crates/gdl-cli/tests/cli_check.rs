@@ -179,6 +179,7 @@ fn strict_refuses_each_reading_of_loose_rules() {
         ("dynamic_base_input", "dynamic-base-input"),
         ("negated_unbound", "negated-unbound"),
         ("caller_bound", "caller-bound"),
+        ("caller_bound_patterns", "caller-bound"),
         ("unbound_role", "unbound-role"),
         ("unrestricted_recursion", "unrestricted-recursion"),
     ] {

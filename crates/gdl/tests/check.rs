@@ -79,6 +79,7 @@ valid_files! {
     dynamic_base_input: ["dynamic-base-input"],
     negated_unbound: ["negated-unbound", "no-base-input"],
     caller_bound: ["caller-bound", "no-base-input"],
+    caller_bound_patterns: ["caller-bound", "no-base-input"],
     unbound_role: ["unbound-role", "no-base-input"],
     unrestricted_recursion: ["unrestricted-recursion"],
     warnings: ["no-base-input", "undefined-relation", "unused-relation"],
@@ -344,8 +345,10 @@ fn play_first_moves(name: &str, max_ground_work: u64) -> (Vec<Vec<String>>, Vec<
 /// keyword of another arity is an ordinary relation, a `does` of a role
 /// that does not play never holds, `(or)` never holds, `base` and
 /// `input` defined through the state are not listed, a variable only
-/// under `not` is any value, a role variable any role, and a recursion
-/// the restriction forbids is evaluated as written.
+/// under `not` is any value, a role variable any role, a head variable
+/// only the questions bind is derived for them (one copy of the relation
+/// for each way it is asked), and a recursion the restriction forbids is
+/// evaluated as written.
 #[test]
 fn loose_rules_play_as_the_reference_reads_them() {
     let facts = |fs: &[&str]| fs.iter().map(|f| f.to_string()).collect::<Vec<_>>();
@@ -385,6 +388,20 @@ fn loose_rules_play_as_the_reference_reads_them() {
                 facts(&["(count 1)", "(mark 1)"])
             ]
         );
+        // `sum` subtracts for the legal moves and the count, adds for the
+        // bank: each way through a copy of its own.
+        let (states, legal, goals) = play_first_moves("caller_bound_patterns", max_ground_work);
+        assert_eq!(
+            states,
+            [
+                facts(&["(bank 0)", "(count 3)"]),
+                facts(&["(bank 1)", "(count 2)"]),
+                facts(&["(bank 2)", "(count 1)"]),
+                facts(&["(bank 3)", "(count 0)"]),
+            ]
+        );
+        assert_eq!(legal, ["(take 1)", "(take 2)"]);
+        assert_eq!(goals, [100]);
         let (_, legal, _) = play_first_moves("unrestricted_recursion", max_ground_work);
         assert_eq!(legal, ["go", "mark"]);
         // Each role's `legal` and `goal` as if the role were bound.

@@ -34,8 +34,12 @@
 //!   ?m2) (mark ?m3) ...)`, where every use of the relation asks it with
 //!   that place bound: ggp-base's prover, reading top-down, answers the
 //!   questions asked, and so does gdl, deriving the relation only for
-//!   them (`rewrite::demand`). A use that asks with the place unbound
-//!   keeps the variable an error (`unsafe-variable`), and so does a rule
+//!   them (`rewrite::demand`). Uses that ask it in different ways, each
+//!   binding the variable (colonelBlotto's `(sum ?x 0 ?x)`, asked with
+//!   `?x` given to add and with the last place given to subtract), ask
+//!   one copy of the relation each, derived for their own questions
+//!   (`rewrite::demand::demand_adorned`). A use that asks with the place
+//!   unbound keeps the variable an error (`unsafe-variable`), and so does a rule
 //!   whose body has no positive literal (only `distinct` and `not`, which
 //!   ggp-base reads in ways its own traces do not bear out).
 
@@ -383,8 +387,10 @@ fn unbound_in_head(c: &Clause) -> Vec<(Symbol, Span)> {
 /// The reading `caller-bound` (see the module's comment) on clauses in
 /// normal form: each relation (not a keyword) whose rules leave a head
 /// variable unbound is derived for the questions its uses ask, where
-/// every use binds those places; a warning for each rule and variable so
-/// read. The others are left as they are, for the check to refuse.
+/// every use binds those places (where the uses ask it in several ways,
+/// through one copy of the relation for each); a warning for each rule
+/// and variable so read. The others are left as they are, for the check
+/// to refuse.
 pub(crate) fn bind_by_callers(
     d: &mut Description,
     mut clauses: Vec<Clause>,
@@ -416,22 +422,36 @@ pub(crate) fn bind_by_callers(
         }
     }
     relations.retain(|r| !refused.contains(r));
+    // The rules as written, whose head variables the warnings point at
+    // (a relation demanded along with an earlier one has its rules
+    // already restricted to their questions).
+    let written = clauses.clone();
     let mut out = Vec::new();
     for r in relations {
-        let Some(demanded) = crate::rewrite::demand::demand(&clauses, r, &mut d.symbols) else {
-            continue;
+        let unsafe_among = |clauses: &[Clause], names: &[Symbol]| {
+            (clauses.iter())
+                .filter(|c| names.contains(&c.head.name))
+                .any(|c| !unbound_in_head(c).is_empty())
         };
-        let of_r = |c: &&Clause| c.head.name == r;
-        if demanded
-            .iter()
-            .filter(of_r)
-            .any(|c| !unbound_in_head(c).is_empty())
-        {
-            continue;
-        }
-        for c in clauses.iter().filter(of_r) {
+        // One demand relation for every question asked of `r` when that
+        // binds its rules' heads; else one copy of `r` for each way it is
+        // asked, each with its own demand relation.
+        let single = crate::rewrite::demand::demand(&clauses, r, &mut d.symbols)
+            .filter(|demanded| !unsafe_among(demanded, &[r]));
+        let (demanded, adorned) = match single {
+            Some(demanded) => (demanded, false),
+            None => {
+                let adorned = crate::rewrite::demand::demand_adorned(&clauses, r, &mut d.symbols)
+                    .filter(|(demanded, copies)| !unsafe_among(demanded, copies));
+                match adorned {
+                    Some((demanded, _)) => (demanded, true),
+                    None => continue,
+                }
+            }
+        };
+        for c in written.iter().filter(|c| c.head.name == r) {
             for (v, at) in unbound_in_head(c) {
-                out.push(caller_bound(d, v, at, r));
+                out.push(caller_bound(d, v, at, r, adorned));
             }
         }
         clauses = demanded;
@@ -440,22 +460,42 @@ pub(crate) fn bind_by_callers(
 }
 
 /// The warning `caller-bound` for the head variable `v` at `at` of a rule
-/// of `relation`.
-fn caller_bound(d: &Description, v: Symbol, at: Span, relation: Symbol) -> Diagnostic {
+/// of `relation`, whose uses ask it in one way or, `adorned`, in several.
+fn caller_bound(
+    d: &Description,
+    v: Symbol,
+    at: Span,
+    relation: Symbol,
+    adorned: bool,
+) -> Diagnostic {
     let (name, relation) = (d.symbols.spelling(v), d.symbols.spelling(relation));
+    let (uses, derived) = if adorned {
+        (
+            format!("its uses ask it in several ways, and each binds `{name}`"),
+            format!(
+                "deriving `{relation}` apart for each way its uses ask it, only for their \
+                 questions"
+            ),
+        )
+    } else {
+        (
+            format!("every use of `{relation}` binds this place"),
+            format!("deriving `{relation}` only for them"),
+        )
+    };
     Diagnostic::warning(
         "caller-bound",
         at,
         format!(
             "variable `{name}` of the head gets its values from the questions asked of \
-             `{relation}`: every use of `{relation}` binds this place"
+             `{relation}`: {uses}"
         ),
     )
     .with_label(format!("no literal of the body binds `{name}`"))
     .with_note(format!(
         "GDL wants every variable of a rule bound by a positive literal of its body; \
          ggp-base's prover reads the rule top-down, for the questions its uses ask, and \
-         so does gdl, deriving `{relation}` only for them"
+         so does gdl, {derived}"
     ))
     .with_note(ALLOWED_IN_PUBLISHED_GAMES)
 }

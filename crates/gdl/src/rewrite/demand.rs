@@ -41,6 +41,13 @@
 //! game loop (`legal`, `next`, `goal`, ...) would have to be demanded, or
 //! when the transformed rules would not be stratified (a question asked
 //! through what the negation itself decides).
+//!
+//! A relation whose uses ask it in different ways, of which no single
+//! pattern binds what its rules need (colonelBlotto's `(sum ?x 0 ?x)`,
+//! asked with `?x` given to add and with the sum given to subtract), is
+//! split first into one copy per way of asking, its *adornment* as in the
+//! magic-sets transformation (`sum^bbf`, `sum^fbb`), and each copy is
+//! demanded with its own demand relation ([`demand_adorned`]).
 
 use super::fresh_name;
 use crate::analysis::graph::DepGraph;
@@ -62,12 +69,244 @@ type Pattern = Vec<bool>;
 pub fn demand(clauses: &[Clause], target: Symbol, symbols: &mut Symbols) -> Option<Vec<Clause>> {
     transform(
         clauses,
-        target,
+        &[target],
         symbols,
         Binders::All,
         &FxHashSet::default(),
     )
     .map(|(out, _)| out)
+}
+
+/// [`demand`] for a relation that its uses ask in different ways, one
+/// copy of it for each way (its *adornment*, as in the magic-sets
+/// transformation), each copy derived on demand for the questions of its
+/// own uses: colonelBlotto's `(sum ?x ?y ?z)` is asked with `?x ?y` bound
+/// to add and with `?y ?z` bound to subtract, and its rule `(sum ?x 0 ?x)`
+/// needs one of the two. Demanded whole, the relation would be asked with
+/// only `?y` bound. The clauses and the copies made (see [`adorn`]), or
+/// `None` when the copies cannot be demanded.
+pub fn demand_adorned(
+    clauses: &[Clause],
+    target: Symbol,
+    symbols: &mut Symbols,
+) -> Option<(Vec<Clause>, Vec<Symbol>)> {
+    let sides = sides(clauses, symbols);
+    let (copied, copies) = adorn(clauses, target, &sides.after, symbols)?;
+    // A copy whose rules bind every place of their heads is derived whole.
+    let unsafe_copies: Vec<Symbol> = (copies.iter().copied())
+        .filter(|&r| {
+            (copied.iter())
+                .filter(|c| c.head.name == r)
+                .any(|c| !binds_its_head(c))
+        })
+        .collect();
+    // A relation asked on both sides is not demanded along: its questions
+    // would gather the moves' and the legal moves would wait for them
+    // (blokbox's `pieceOriented`, asked for the piece placed and for the
+    // pieces that may be).
+    let (out, _) = transform(&copied, &unsafe_copies, symbols, Binders::All, &sides.both)?;
+    Some((out, copies))
+}
+
+/// How a use of a relation asks one of its places.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    /// Bound by the rest of the rule (`b`).
+    Bound,
+    /// Not bound by the rest of the rule (`f`): the question leaves it
+    /// open, unless the question of the rule's own head binds it.
+    Free,
+}
+
+/// The adornment of a use: how it asks each place, and whether the use
+/// is asked after the moves are known (see [`Sides`]).
+type Adornment = (Vec<Place>, bool);
+
+/// The rules with `target` split into one copy per adornment its uses ask
+/// (`sum^bbf`, `sum^fbb`: `b` a place the rest of the using rule binds,
+/// `f` one it leaves free), each use renamed to its copy:
+///
+/// ```text
+/// r^a(head) :- body'.       each rule of r, for each adornment a
+/// ```
+///
+/// where `body'` renames the uses of `r` to their copies, adorned with the
+/// places the copy's head binds (each copy holds what `r` holds). A copy
+/// is named for what the rule that uses it binds: demanded, its questions
+/// may bind more, through the question of that rule's own head.
+/// A use asked after the moves are known has a copy of its own (`sum^fbf'`
+/// beside `sum^fbf`), so that the questions of the legal moves, the goals
+/// and `terminal` never wait for the moves (colonelBlotto asks `sum` alike
+/// for the legal moves and for the scores of the moves played). The
+/// copies come in the order their first uses are met; `None` when no rule
+/// uses `target`.
+fn adorn(
+    clauses: &[Clause],
+    target: Symbol,
+    after: &FxHashSet<Symbol>,
+    symbols: &mut Symbols,
+) -> Option<(Vec<Clause>, Vec<Symbol>)> {
+    let mut copies: Vec<(Adornment, Symbol)> = Vec::new();
+    let mut out: Vec<Clause> = (clauses.iter())
+        .filter(|c| c.head.name != target)
+        .map(|c| {
+            let side = after.contains(&c.head.name);
+            rename_uses(c, target, None, side, &mut copies, symbols)
+        })
+        .collect();
+    if copies.is_empty() {
+        return None;
+    }
+    // copy(r^a, rule) :- adornment a asked, rule a rule of r
+    // (the copies grow as the copies' own rules ask new adornments).
+    let mut next = 0;
+    while next < copies.len() {
+        let ((places, side), copy) = copies[next].clone();
+        for c in clauses.iter().filter(|c| c.head.name == target) {
+            let mut copied = rename_uses(c, target, Some(&places), side, &mut copies, symbols);
+            copied.head.name = copy;
+            out.push(copied);
+        }
+        next += 1;
+    }
+    Some((out, copies.into_iter().map(|(_, copy)| copy).collect()))
+}
+
+/// Which relations are asked before the moves are known and which after.
+struct Sides {
+    /// The relations asked after the moves are known: those that depend
+    /// on `does`, and those that only such relations ask, through any
+    /// number of rules (colonelBlotto's `gt`, which compares the moves
+    /// played).
+    after: FxHashSet<Symbol>,
+    /// The relations that do not depend on `does` but are asked both by
+    /// such relations and, directly or not, by a keyword that does not
+    /// depend on `does` (the legal moves, the goals, `terminal`).
+    both: FxHashSet<Symbol>,
+}
+
+/// The sides of the game loop that ask each relation (see [`Sides`]).
+fn sides(clauses: &[Clause], symbols: &Symbols) -> Sides {
+    let mut graph = DepGraph::new(clauses);
+    let (_, reach) = graph.depends_on_named(&["does"], symbols);
+    let reads_moves: FxHashSet<Symbol> = (0..reach.len())
+        .filter(|&i| reach[i].iter().any(|&d| d))
+        .map(|i| graph.name(i))
+        .collect();
+    // asked(s, side) :- a rule of h uses s, h on that side.
+    // asked(s, side) :- asked(h, side), a rule of h uses s.
+    let asked_from = |roots: &dyn Fn(Symbol) -> bool| {
+        let mut asked: FxHashSet<Symbol> = FxHashSet::default();
+        let mut stack: Vec<Symbol> = (clauses.iter().map(|c| c.head.name))
+            .filter(|&h| roots(h))
+            .collect();
+        while let Some(h) = stack.pop() {
+            for c in clauses.iter().filter(|c| c.head.name == h) {
+                for lit in &c.body {
+                    if let NLit::Pos(s) | NLit::Neg(s) = lit
+                        && asked.insert(s.name)
+                    {
+                        stack.push(s.name);
+                    }
+                }
+            }
+        }
+        asked
+    };
+    let after = asked_from(&|h| reads_moves.contains(&h));
+    let before =
+        asked_from(&|h| !reads_moves.contains(&h) && keyword_named(symbols.name(h)).is_some());
+    Sides {
+        both: (after.iter().copied())
+            .filter(|h| before.contains(h) && !reads_moves.contains(h))
+            .collect(),
+        after: (after.into_iter())
+            .filter(|h| !before.contains(h))
+            .chain(reads_moves.iter().copied())
+            .collect(),
+    }
+}
+
+/// A clause with each use of `target` in its body renamed to the copy of
+/// its adornment (made when new): `head` is the adornment of the clause's
+/// own head when the clause is a rule of a copy of `target`, and
+/// `after_moves` whether the clause is asked after the moves are known.
+fn rename_uses(
+    c: &Clause,
+    target: Symbol,
+    head: Option<&[Place]>,
+    after_moves: bool,
+    copies: &mut Vec<(Adornment, Symbol)>,
+    symbols: &mut Symbols,
+) -> Clause {
+    // bound(v) :- v in a place of the head its question binds.
+    // bound(v) :- v in a positive literal of the body, not of target.
+    let mut bound: FxHashSet<Symbol> = FxHashSet::default();
+    for (place, arg) in c.head.args.iter().enumerate() {
+        if head.is_some_and(|a| a[place] == Place::Bound) {
+            arg.for_each_var(&mut |v, _| {
+                bound.insert(v);
+            });
+        }
+    }
+    for lit in &c.body {
+        if let NLit::Pos(s) = lit
+            && s.name != target
+        {
+            s.for_each_var(&mut |v, _| {
+                bound.insert(v);
+            });
+        }
+    }
+    let mut renamed = c.clone();
+    for lit in &mut renamed.body {
+        let (NLit::Pos(used) | NLit::Neg(used)) = lit else {
+            continue;
+        };
+        if used.name != target {
+            continue;
+        }
+        let places: Vec<Place> = (used.args.iter())
+            .map(|arg| match variables_within(arg, &bound) {
+                true => Place::Bound,
+                false => Place::Free,
+            })
+            .collect();
+        let adornment = (places, after_moves);
+        let copy = match copies.iter().find(|(a, _)| *a == adornment) {
+            Some(&(_, copy)) => copy,
+            None => {
+                let mut letters: String = (adornment.0.iter())
+                    .map(|p| match p {
+                        Place::Bound => 'b',
+                        Place::Free => 'f',
+                    })
+                    .collect();
+                if after_moves {
+                    letters.push('\'');
+                }
+                let copy = fresh_name(symbols, target, &format!("^{letters}"));
+                copies.push((adornment.clone(), copy));
+                copy
+            }
+        };
+        used.name = copy;
+    }
+    renamed
+}
+
+/// Whether the positive literals of a clause's body bind every variable
+/// of its head.
+fn binds_its_head(c: &Clause) -> bool {
+    let mut bound = FxHashSet::default();
+    for lit in &c.body {
+        if let NLit::Pos(s) = lit {
+            s.for_each_var(&mut |v, _| {
+                bound.insert(v);
+            });
+        }
+    }
+    c.head.args.iter().all(|a| variables_within(a, &bound))
 }
 
 /// [`demand`], each use asked what the sentences written before it bind
@@ -81,7 +320,7 @@ pub fn demand_left_to_right(
     symbols: &mut Symbols,
 ) -> Option<Vec<Clause>> {
     let done = FxHashSet::default();
-    transform(clauses, target, symbols, Binders::Before, &done).map(|(out, _)| out)
+    transform(clauses, &[target], symbols, Binders::Before, &done).map(|(out, _)| out)
 }
 
 /// Every relation of the state (`phase` gives each relation's) derived on
@@ -177,7 +416,7 @@ fn demand_each(
             continue;
         }
         let base = current.as_deref().unwrap_or(clauses);
-        let Some((out, demanded)) = transform(base, r, symbols, binders, &done) else {
+        let Some((out, demanded)) = transform(base, &[r], symbols, binders, &done) else {
             continue;
         };
         if keep(&out, &demanded, symbols) {
@@ -201,17 +440,18 @@ fn fixed(clauses: &[Clause], demanded: &[(Symbol, Symbol)], symbols: &Symbols) -
 /// Each demanded relation with its demand relation (`r` with `r?`).
 type Demands = Vec<(Symbol, Symbol)>;
 
-/// [`demand`], also giving each demanded relation with its demand
-/// relation; the relations of `done` (demanded by an earlier
-/// transformation) are not demanded again.
+/// [`demand`] of every relation of `targets` at once, also giving each
+/// demanded relation with its demand relation; the relations of `done`
+/// are not demanded along (those an earlier transformation demanded, or,
+/// for [`demand_adorned`], those asked both before and after the moves).
 fn transform(
     clauses: &[Clause],
-    target: Symbol,
+    targets: &[Symbol],
     symbols: &mut Symbols,
     binders: Binders,
     done: &FxHashSet<Symbol>,
 ) -> Option<(Vec<Clause>, Demands)> {
-    let patterns = patterns(clauses, target, symbols, binders, done)?;
+    let patterns = patterns(clauses, targets, symbols, binders, done)?;
     let demand_of: FxHashMap<Symbol, Symbol> = patterns
         .keys()
         .map(|&r| (r, fresh_name(symbols, r, "?")))
@@ -258,14 +498,14 @@ fn transform(
     (stratified(&out) && !state_reads_moves(&out, symbols)).then_some((out, demanded))
 }
 
-/// The pattern of every relation to demand, starting from `target`: a
+/// The pattern of every relation to demand, starting from `targets`: a
 /// rule that uses a demanded relation has its own head demanded too when
 /// that head's question would bind more of the use's places than the rest
 /// of its body does (and the head may be demanded: not a keyword, not one
 /// found to be asked with nothing bound).
 fn patterns(
     clauses: &[Clause],
-    target: Symbol,
+    targets: &[Symbol],
     symbols: &Symbols,
     binders: Binders,
     done: &FxHashSet<Symbol>,
@@ -285,10 +525,10 @@ fn patterns(
             && !done.contains(&r)
             && arity(r).is_some()
     };
-    if !demandable(target) {
+    if !targets.iter().all(|&t| demandable(t)) {
         return None;
     }
-    let mut demanded: Vec<Symbol> = vec![target];
+    let mut demanded: Vec<Symbol> = targets.to_vec();
     let mut refused: FxHashSet<Symbol> = FxHashSet::default();
     loop {
         let patterns = fixpoint(clauses, &demanded, &arity, binders)?;
@@ -318,7 +558,7 @@ fn patterns(
             continue;
         }
         if let Some(&r) = demanded.iter().find(|r| !patterns[r].iter().any(|&b| b)) {
-            if r == target {
+            if targets.contains(&r) {
                 return None;
             }
             refused.insert(r);
@@ -540,6 +780,95 @@ mod tests {
             out.contains("(step? ?a ?b) :- (true (at ?a)) (n ?b)"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn a_relation_asked_in_two_ways_has_a_copy_for_each() {
+        // `sum` adds for `more` and subtracts for `less`: `(sum ?x 0 ?x)`
+        // needs ?x or ?z given, and each way gives one of them.
+        let rules = "(role r) (init (at 2)) (succ 0 1) (succ 1 2) (succ 2 3)
+            (<= (sum ?x 0 ?x) (succ 0 1))
+            (<= (sum ?x ?y ?z) (succ ?y0 ?y) (succ ?z0 ?z) (sum ?x ?y0 ?z0))
+            (<= (more ?z) (true (at ?x)) (sum ?x 1 ?z))
+            (<= (less ?x) (true (at ?z)) (sum ?x 1 ?z))
+            (<= (legal r (go ?z)) (more ?z))
+            (<= (legal r (go ?x)) (less ?x))
+            (<= (next (at ?z)) (does r (go ?z)))";
+        let (clauses, mut symbols) = read(rules);
+        let sum = symbols.get("sum").unwrap();
+        let (out, copies) = demand_adorned(&clauses, sum, &mut symbols).expect("adorned");
+        let names: Vec<&str> = copies.iter().map(|&c| symbols.name(c)).collect();
+        assert_eq!(names, ["sum^bbf", "sum^fbb", "sum^bbb"]);
+        let out = render(&out, &symbols);
+        assert!(
+            out.contains("(more ?z) :- (true (at ?x)) (sum^bbf ?x 1 ?z)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("(less ?x) :- (true (at ?z)) (sum^fbb ?x 1 ?z)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("(sum^bbf ?x 0 ?x) :- (sum^bbf? ?x 0) (succ 0 1)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("(sum^fbb ?x 0 ?x) :- (sum^fbb? 0 ?x) (succ 0 1)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("(sum^bbf ?x ?y ?z) :- (sum^bbf? ?x ?y) (succ ?y0 ?y) (succ ?z0 ?z) (sum^bbb ?x ?y0 ?z0)"),
+            "{out}"
+        );
+        // Subtracting asks its own copy again, one step down.
+        assert!(
+            out.contains("(sum^fbb ?x ?y ?z) :- (sum^fbb? ?y ?z) (succ ?y0 ?y) (succ ?z0 ?z) (sum^fbb ?x ?y0 ?z0)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("(sum^fbb? ?y0 ?z0) :- (sum^fbb? ?y ?z) (succ ?y0 ?y) (succ ?z0 ?z)"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn a_relation_asked_before_and_after_the_moves_is_not_demanded_along() {
+        // `shape` is asked by `next` for the piece put and by the legal
+        // moves (through `blocked`) for every piece that may be: demanded
+        // to bind `turn`'s first place, its questions would wait for the
+        // moves. `turn`'s copy is asked with ?d bound, which its rule needs.
+        let rules = "(role r) (init (at 1)) (n 1) (n 2) (piece 1 2)
+            (<= (turn ?o ?d ?d) (n ?o))
+            (<= (shape ?p ?o ?e) (piece ?p ?d) (turn ?o ?d ?e))
+            (<= (blocked ?p ?o) (shape ?p ?o ?e) (true (at ?e)))
+            (<= (legal r (put ?p ?o)) (piece ?p ?d) (n ?o) (not (blocked ?p ?o)))
+            (<= (next (at ?e)) (does r (put ?p ?o)) (shape ?p ?o ?e))";
+        let (clauses, mut symbols) = read(rules);
+        let turn = symbols.get("turn").unwrap();
+        let (out, copies) = demand_adorned(&clauses, turn, &mut symbols).expect("adorned");
+        let names: Vec<&str> = copies.iter().map(|&c| symbols.name(c)).collect();
+        assert_eq!(names, ["turn^fbf"]);
+        let out = render(&out, &symbols);
+        assert!(
+            out.contains("(turn^fbf ?o ?d ?d) :- (turn^fbf? ?d) (n ?o)"),
+            "{out}"
+        );
+        assert!(out.contains("(turn^fbf? ?d) :- (piece ?p ?d)"), "{out}");
+        assert!(!out.contains("shape?"), "{out}");
+    }
+
+    #[test]
+    fn a_place_no_way_of_asking_binds_stays_unbound() {
+        // `pair` is asked with its second place unbound by `first`, and
+        // with both free by `legal`: its rule's ?b gets no value from
+        // either.
+        let rules = "(role r) (n 1) (n 2)
+            (<= (pair ?a ?b) (n ?a))
+            (<= (first ?a) (n ?a) (pair ?a ?b) (n ?b))
+            (<= (legal r (go ?a ?b)) (pair ?a ?b))";
+        let (clauses, mut symbols) = read(rules);
+        let pair = symbols.get("pair").unwrap();
+        assert_eq!(demand_adorned(&clauses, pair, &mut symbols), None);
     }
 
     #[test]
