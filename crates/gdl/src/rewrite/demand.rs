@@ -49,7 +49,7 @@
 //! magic-sets transformation (`sum^bbf`, `sum^fbb`), and each copy is
 //! demanded with its own demand relation ([`demand_adorned`]).
 
-use super::fresh_name;
+use super::{fresh_name, reading_moves};
 use crate::analysis::graph::DepGraph;
 use crate::syntax::ast::{Sentence, Term};
 use crate::syntax::keywords::keyword_named;
@@ -187,12 +187,7 @@ struct Sides {
 
 /// The sides of the game loop that ask each relation (see [`Sides`]).
 fn sides(clauses: &[Clause], symbols: &Symbols) -> Sides {
-    let mut graph = DepGraph::new(clauses);
-    let (_, reach) = graph.depends_on_named(&["does"], symbols);
-    let reads_moves: FxHashSet<Symbol> = (0..reach.len())
-        .filter(|&i| reach[i].iter().any(|&d| d))
-        .map(|i| graph.name(i))
-        .collect();
+    let reads_moves = reading_moves(clauses, symbols);
     // asked(s, side) :- a rule of h uses s, h on that side.
     // asked(s, side) :- asked(h, side), a rule of h uses s.
     let asked_from = |roots: &dyn Fn(Symbol) -> bool| {

@@ -13,7 +13,10 @@ pub mod condense;
 pub mod demand;
 pub mod move_copies;
 
+use crate::analysis::graph::DepGraph;
+use crate::syntax::normal::Clause;
 use crate::syntax::symbol::{Symbol, Symbols};
+use rustc_hash::FxHashSet;
 
 /// A name that no rule uses for a relation made from `r`: `r` followed by
 /// `suffix`, repeated until the name is new (`r?`, `r??`, ...).
@@ -23,4 +26,15 @@ fn fresh_name(symbols: &mut Symbols, r: Symbol, suffix: &str) -> Symbol {
         name.push_str(suffix);
     }
     symbols.intern(&name)
+}
+
+/// The relations whose rules read the moves, directly or through other
+/// relations: reads_moves(r) :- a rule of r depends on `does`.
+fn reading_moves(clauses: &[Clause], symbols: &Symbols) -> FxHashSet<Symbol> {
+    let mut graph = DepGraph::new(clauses);
+    let (_, reach) = graph.depends_on_named(&["does"], symbols);
+    (0..reach.len())
+        .filter(|&i| reach[i].iter().any(|&d| d))
+        .map(|i| graph.name(i))
+        .collect()
 }

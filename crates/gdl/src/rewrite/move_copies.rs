@@ -23,8 +23,7 @@
 //! where `body'` names the copies of the cone's relations. `r` and `r'`
 //! hold the same facts, so the model read at the keywords is the same.
 
-use super::fresh_name;
-use crate::analysis::graph::DepGraph;
+use super::{fresh_name, reading_moves};
 use crate::syntax::ast::Sentence;
 use crate::syntax::keywords::keyword_named;
 use crate::syntax::normal::{Clause, NLit};
@@ -46,12 +45,7 @@ pub fn copy_for_moves(
     let state: FxHashSet<Symbol> = (state_relations.iter().copied())
         .filter(|&r| derived.contains(&r) && keyword_named(symbols.name(r)).is_none())
         .collect();
-    let mut graph = DepGraph::new(clauses);
-    let (_, reach) = graph.depends_on_named(&["does"], symbols);
-    let reads_moves: FxHashSet<Symbol> = (0..reach.len())
-        .filter(|&i| reach[i].iter().any(|&d| d))
-        .map(|i| graph.name(i))
-        .collect();
+    let reads_moves = reading_moves(clauses, symbols);
     // The relations of the state each side uses.
     let mut after_moves = FxHashSet::default();
     let mut before_moves = FxHashSet::default();
