@@ -88,6 +88,9 @@ struct Env {
 /// The games one thread steps, with its own clone of the game.
 struct Shard {
     game: gdl::Game,
+    /// A stepper at the initial state, when the game has ground rules:
+    /// what its games restart from (see `Env::reset`).
+    start: Option<Stepper>,
     envs: Vec<Env>,
 }
 
@@ -101,18 +104,17 @@ struct Out<'a> {
 }
 
 impl Env {
-    /// A game at the initial state (set twice on its stepper, which then
-    /// keeps a snapshot of it, so that what a game holds is all there
-    /// from the start).
-    fn new(game: &mut gdl::Game) -> Result<Env, GameError> {
+    /// A game at the initial state, on a copy of `start` (the shard's
+    /// stepper there) when the game has ground rules.
+    fn new(game: &mut gdl::Game, start: Option<&Stepper>) -> Result<Env, GameError> {
         let mut env = Env {
-            stepper: game.stepper(),
+            stepper: start.cloned(),
             state: game.initial_state(),
             legal: Vec::new(),
             terminal: false,
             steps: 0,
         };
-        env.reset(game)?;
+        env.settle(game)?;
         Ok(env)
     }
 
@@ -187,11 +189,14 @@ impl Env {
         self.settle(game)
     }
 
-    /// Back to the initial state.
-    fn reset(&mut self, game: &mut gdl::Game) -> Result<(), GameError> {
+    /// Back to the initial state: on the stepper, the position of `start`
+    /// (the shard's stepper there) copied whole, from one stepper that
+    /// every game of the shard restarts from (it stays in the cache, and
+    /// no game keeps a snapshot of its own).
+    fn reset(&mut self, game: &mut gdl::Game, start: Option<&Stepper>) -> Result<(), GameError> {
         self.state = game.initial_state();
-        if let Some(s) = &mut self.stepper {
-            s.set_state(&self.state);
+        if let (Some(s), Some(start)) = (&mut self.stepper, start) {
+            s.set_position(start);
         }
         self.steps = 0;
         self.settle(game)
@@ -248,7 +253,7 @@ impl Shard {
         choices: &[usize],
         out: Out<'_>,
     ) -> Result<(), (usize, GameError)> {
-        let game = &mut self.game;
+        let (game, start) = (&mut self.game, self.start.as_ref());
         let (b, w) = t.sizes();
         let roles = t.roles;
         for (i, env) in self.envs.iter_mut().enumerate() {
@@ -268,7 +273,7 @@ impl Shard {
             }
             out.ends[i] = end;
             if end != 0 {
-                env.reset(game).map_err(|e| (i, e))?;
+                env.reset(game, start).map_err(|e| (i, e))?;
             }
             env.observe(
                 t,
@@ -555,19 +560,25 @@ impl Batch {
             let before = gdl::heap_bytes().unwrap_or(0);
             let clones: Vec<gdl::Game> = (0..threads).map(|_| shared.clone()).collect();
             drop(shared);
-            // The first game of a clone is counted with the clone (a
-            // clone's first answers make what its later ones reuse).
+            // The stepper a clone's games restart from, and its first game,
+            // are counted with the clone (a clone's first answers make what
+            // its later ones reuse).
             let mut shards = Vec::with_capacity(threads);
             for (k, mut clone) in clones.into_iter().enumerate() {
                 let count = n / threads + usize::from(k < n % threads);
+                let start = clone.stepper();
                 let mut envs = Vec::with_capacity(count);
                 if count > 0 {
                     envs.push(
-                        Env::new(&mut clone)
+                        Env::new(&mut clone, start.as_ref())
                             .map_err(|e| game_error_at(py, e, "the initial state: "))?,
                     );
                 }
-                shards.push(Shard { game: clone, envs });
+                shards.push(Shard {
+                    game: clone,
+                    start,
+                    envs,
+                });
             }
             let start = gdl::heap_bytes().unwrap_or(0);
             let fixed = start.saturating_sub(before).saturating_add(buffers);
@@ -577,14 +588,11 @@ impl Batch {
             // What the other games hold is counted as they are made (the
             // process's heap, as the module's allocator counts it), and
             // the batch refused as soon as all of them, at the rate of
-            // those made, would not fit. A game on a stepper counts twice
-            // (at its first end the stepper keeps a copy of the initial
-            // position, its snapshot), and every game a quarter more, for
-            // what the system's allocator keeps beside the blocks it
+            // those made, would not fit. Every game counts a quarter more,
+            // for what the system's allocator keeps beside the blocks it
             // counts (the resident set of a batch of tic-tac-toe grew a
             // tenth more than the count).
-            let twice = if tables.entry_action.is_empty() { 1 } else { 2 };
-            let scale = |bytes: usize| bytes.saturating_mul(twice * 5) / 4;
+            let scale = |bytes: usize| bytes.saturating_mul(5) / 4;
             let rest = n.saturating_sub(shards.len());
             let held = |made: usize| -> Option<usize> {
                 let grown = gdl::heap_bytes()?.saturating_sub(start);
@@ -604,7 +612,7 @@ impl Batch {
             for (k, shard) in shards.iter_mut().enumerate() {
                 let count = n / threads + usize::from(k < n % threads);
                 for _ in 1..count {
-                    let env = Env::new(&mut shard.game)
+                    let env = Env::new(&mut shard.game, shard.start.as_ref())
                         .map_err(|e| game_error_at(py, e, "the initial state: "))?;
                     shard.envs.push(env);
                     made += 1;
@@ -654,9 +662,10 @@ impl Batch {
         guard(py, || {
             let mut inner = self.lock();
             for shard in &mut inner.shards {
-                let game = &mut shard.game;
+                let (game, start) = (&mut shard.game, shard.start.as_ref());
                 for env in &mut shard.envs {
-                    env.reset(game).map_err(|e| game_error_at(py, e, ""))?;
+                    env.reset(game, start)
+                        .map_err(|e| game_error_at(py, e, ""))?;
                 }
             }
             let inner = &mut *inner;

@@ -397,3 +397,56 @@ fn play_entries_refuses_a_move_that_is_not_legal() {
     let x = s.legal_entries(0).next().unwrap();
     s.play_entries(&[x, bad]);
 }
+
+/// Games restarted by `set_position` from one stepper kept at the initial
+/// state play as games restarted by `set_state`: the same states, legal
+/// moves, ends and goals, game after game. Every third game restarts by
+/// `set_state` instead (which keeps a snapshot, then dropped by the next
+/// `set_position`), and every game ends with a position copied from a
+/// stepper of a clone of the game and copied back.
+#[test]
+#[cfg_attr(miri, ignore)]
+fn set_position_restarts_a_game_as_set_state_does() {
+    for file in ["rules/connect_four.gdl", "rules/breakthrough.gdl"] {
+        let game = load(file);
+        let initial = game.initial_state();
+        let start = game.stepper().unwrap();
+        let mut aside = game.clone().stepper().unwrap();
+        let (mut copied, mut set) = (game.stepper().unwrap(), game.stepper().unwrap());
+        let roles = game.roles().len();
+        let mut rng = Pcg64::seed_from_u64(5);
+        for round in 0..12 {
+            match round % 3 {
+                2 => copied.set_state(&initial),
+                _ => copied.set_position(&start),
+            }
+            set.set_state(&initial);
+            let mut steps = 0;
+            while !set.is_terminal() && steps < 300 {
+                assert_eq!(copied.state(), set.state(), "{file}, game {round}");
+                assert_eq!(stepper_moves(&game, &copied), stepper_moves(&game, &set));
+                let k: Vec<usize> = (0..roles)
+                    .map(|r| rng.gen_range(0..set.legal_count(r)))
+                    .collect();
+                copied.play_nth(&k);
+                set.play_nth(&k);
+                steps += 1;
+            }
+            assert_eq!(copied.is_terminal(), set.is_terminal(), "{file}");
+            assert_eq!(copied.goals(), set.goals(), "{file}, game {round}");
+            aside.set_position(&copied);
+            copied.set_position(&aside);
+            assert_eq!(copied.state(), set.state(), "{file}, game {round}");
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(miri, ignore)]
+#[should_panic(expected = "a position copied from a stepper of another game")]
+fn set_position_refuses_a_stepper_of_another_game() {
+    let (one, other) = (load("rules/tictactoe.gdl"), load("rules/tictactoe.gdl"));
+    one.stepper()
+        .unwrap()
+        .set_position(&other.stepper().unwrap());
+}

@@ -462,6 +462,28 @@ impl Stepper {
         self.copy_position_bits(other);
     }
 
+    /// Makes this stepper's position that of `other`, a stepper of the same
+    /// game or of a clone of it (on its ground rules or off them), copied
+    /// whole without allocating. For many games restarting from one
+    /// position: they copy it from one stepper kept at it, which stays in
+    /// the cache, where `set_state` would give each game a snapshot of its
+    /// own, as large as the stepper, to copy from.
+    ///
+    /// # Panics
+    ///
+    /// When `other` is a stepper of another game.
+    pub fn set_position(&mut self, other: &Stepper) {
+        assert!(
+            Arc::ptr_eq(&self.tables, &other.tables),
+            "a position copied from a stepper of another game"
+        );
+        self.eval.copy_from(&self.tables.net, &other.eval);
+        self.copy_position_bits(other);
+        // The snapshot was the evaluation at its last mark, which the copy
+        // has moved.
+        self.snapshot = None;
+    }
+
     /// Makes `snapshot` this stepper's position (see `restore`).
     fn save_into(&mut self, snapshot: &mut Stepper) {
         self.eval.save_into(&self.tables.net, &mut snapshot.eval);

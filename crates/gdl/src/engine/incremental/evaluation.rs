@@ -139,14 +139,22 @@ impl Evaluation {
             "restored from another network's evaluation"
         );
         let touched = std::mem::take(&mut self.touched);
-        Evaluation::copy_touched(
-            net,
-            &touched[..self.touched_len],
-            self.touched_reads,
-            base,
-            self,
-        );
+        let flipped = Some((&touched[..self.touched_len], self.touched_reads));
+        Evaluation::copy_touched(net, flipped, base, self);
         self.touched = touched;
+        self.mark();
+    }
+
+    /// Makes this evaluation a copy of `src` (of the same network),
+    /// whatever model either is, without allocating: every count and
+    /// flag copied. Then marks it.
+    pub fn copy_from(&mut self, net: &Network, src: &Evaluation) {
+        self.check(net);
+        assert_eq!(
+            self.net, src.net,
+            "copied from another network's evaluation"
+        );
+        Evaluation::copy_touched(net, None, src, self);
         self.mark();
     }
 
@@ -156,31 +164,30 @@ impl Evaluation {
     pub fn save_into(&mut self, net: &Network, dst: &mut Evaluation) {
         self.check(net);
         assert_eq!(self.net, dst.net, "saved into another network's evaluation");
-        Evaluation::copy_touched(
-            net,
-            &self.touched[..self.touched_len],
-            self.touched_reads,
-            self,
-            dst,
-        );
+        let flipped = Some((&self.touched[..self.touched_len], self.touched_reads));
+        Evaluation::copy_touched(net, flipped, self, dst);
         self.mark();
     }
 
     /// Copies into `dst` what of `src` can differ from it given that only
-    /// the atoms `touched` (with `reads` readers and gated rules in all)
-    /// flipped in one of them since they were equal; the queues and the
-    /// list of changed atoms whole. Touched marks are not copied (the
-    /// caller marks).
+    /// the atoms `flipped` lists (with as many readers and gated rules in
+    /// all as it says) flipped in one of them since they were equal, or
+    /// everything when it is `None`; the queues and the list of changed
+    /// atoms whole. Touched marks are not copied (the caller marks).
     fn copy_touched(
         net: &Network,
-        touched: &[u32],
-        reads: usize,
+        flipped: Option<(&[u32], usize)>,
         src: &Evaluation,
         dst: &mut Evaluation,
     ) {
+        // Nothing listed: everything copied, as if all flipped.
+        let (touched, reads, whole) = match flipped {
+            Some((touched, reads)) => (touched, reads, !src.track),
+            None => (&[][..], 0, true),
+        };
         // A rule copied alone costs some eight times what it costs in a
         // copy of the whole table.
-        if !src.track || reads * 8 >= src.rules.len() {
+        if whole || reads * 8 >= src.rules.len() {
             dst.rules.copy_from_slice(&src.rules);
         } else {
             for &atom in touched {
@@ -196,7 +203,7 @@ impl Evaluation {
         }
         // The atoms that can differ: those touched and the heads of the
         // rules above.
-        if !src.track || (reads + touched.len()) * 8 >= src.atoms.len() {
+        if whole || (reads + touched.len()) * 8 >= src.atoms.len() {
             dst.atoms.copy_from_slice(&src.atoms);
         } else {
             for &atom in touched {
