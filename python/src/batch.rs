@@ -168,12 +168,13 @@ impl Env {
         game.goals(&self.state)
     }
 
-    /// Plays the joint move of `choices` (one per role, from `choice`):
-    /// on the stepper by the moves' entries, as `gdl bench` plays.
+    /// Plays the joint move of `choices` (one per role, from `choice`,
+    /// which checked them against the masks of this very state): on the
+    /// stepper by the moves' entries, without checking them again.
     fn play(&mut self, game: &mut gdl::Game, choices: &[usize]) -> Result<(), GameError> {
         match self.stepper.as_mut().filter(|s| !s.is_off()) {
             Some(s) => {
-                s.play_entries(choices);
+                s.play_checked_entries(choices);
                 if s.is_off() {
                     self.state = s.state();
                 }
@@ -413,28 +414,51 @@ impl Inner {
 }
 
 /// The place of a non-zero byte of `row` drawn uniformly by `rng` (0 when
-/// there is none): a mask of up to 64 actions is read as one word.
+/// there is none; no draw when there is one, as for a role waiting its
+/// turn): a mask of up to 64 actions is read as one word.
 fn pick(row: &[u8], rng: &mut Pcg64) -> usize {
     if row.len() <= 64 {
-        let bits = (row.iter().enumerate()).fold(0u64, |b, (a, &c)| b | u64::from(c != 0) << a);
-        if bits == 0 {
-            return 0;
+        let mut bits = row_bits(row);
+        let count = bits.count_ones();
+        if count > 1 {
+            for _ in 0..rng.gen_range(0..count) {
+                bits &= bits - 1;
+            }
         }
-        let mut bits = bits;
-        for _ in 0..rng.gen_range(0..bits.count_ones()) {
-            bits &= bits - 1;
-        }
-        return bits.trailing_zeros() as usize;
+        // 64 (no bit) is taken as 0.
+        return bits.trailing_zeros() as usize % 64;
     }
     let count = row.iter().filter(|&&c| c != 0).count();
     if count == 0 {
         return 0;
     }
-    let k = rng.gen_range(0..count);
+    let k = if count > 1 {
+        rng.gen_range(0..count)
+    } else {
+        0
+    };
     (row.iter().enumerate())
         .filter(|(_, &c)| c != 0)
         .nth(k)
         .map_or(0, |(a, _)| a)
+}
+
+/// A bit per byte of `row` (at most 64 bytes), set where the byte is not
+/// zero: eight bytes at a time, each byte's bit gathered by one multiply.
+fn row_bits(row: &[u8]) -> u64 {
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let mut bits = 0;
+    for (k, chunk) in row.chunks(8).enumerate() {
+        let mut word = [0; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        // The high bit of each byte: set where the byte is not zero.
+        let high = ((w & LOW).wrapping_add(LOW) | w) & !LOW;
+        // Those eight bits moved to the top byte, byte i's to bit 56 + i.
+        let gathered = (high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        bits |= gathered << (8 * k);
+    }
+    bits
 }
 
 /// Bytes as a Python `bytes` object.

@@ -450,3 +450,31 @@ fn set_position_refuses_a_stepper_of_another_game() {
         .unwrap()
         .set_position(&other.stepper().unwrap());
 }
+
+/// `play_checked_entries` plays the joint moves `play_entries` plays, from
+/// entries read from `legal_entries`.
+#[test]
+#[cfg_attr(miri, ignore)]
+fn play_checked_entries_plays_as_play_entries_does() {
+    let game = load("rules/connect_four.gdl");
+    let (mut checked, mut plain) = (game.stepper().unwrap(), game.stepper().unwrap());
+    let roles = game.roles().len();
+    let mut rng = Pcg64::seed_from_u64(2);
+    for _ in 0..10 {
+        checked.set_state(&game.initial_state());
+        plain.set_state(&game.initial_state());
+        while !plain.is_terminal() {
+            let entries: Vec<usize> = (0..roles)
+                .map(|r| {
+                    let legal: Vec<usize> = checked.legal_entries(r).collect();
+                    legal[rng.gen_range(0..legal.len())]
+                })
+                .collect();
+            checked.play_checked_entries(&entries);
+            plain.play_entries(&entries);
+            assert_eq!(checked.state(), plain.state());
+            assert_eq!(checked.is_terminal(), plain.is_terminal());
+        }
+        assert_eq!(checked.goals(), plain.goals());
+    }
+}

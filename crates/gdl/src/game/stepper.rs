@@ -589,8 +589,9 @@ impl Stepper {
     /// The move table of role number `role`: every move the ground rules
     /// can make legal for it, in the order of `Game::legal_moves`. The
     /// entries of [`Stepper::legal_entries`], [`Stepper::is_legal_entry`]
-    /// and [`Stepper::play_entries`] are places in it; it is the same for
-    /// every stepper of a game and of its clones.
+    /// and [`Stepper::play_entries`] (and `play_checked_entries`) are
+    /// places in it; it is the same for every stepper of a game and of its
+    /// clones.
     pub fn move_table(&self, role: usize) -> &[Move] {
         &self.tables.roles[role].moves
     }
@@ -828,6 +829,31 @@ impl Stepper {
         assert_eq!(entries.len(), self.tables.roles.len(), "one move per role");
         for (role, &e) in entries.iter().enumerate() {
             assert!(
+                self.is_legal_entry(role, e),
+                "role {role}: entry {e} of its move table is not a legal move"
+            );
+        }
+        self.play_by(|_, role| entries[role] as u32);
+    }
+
+    /// [`Stepper::play_entries`] for entries its caller has checked against
+    /// this very position (read from [`Stepper::legal_entries`] or
+    /// [`Stepper::is_legal_entry`] since the last move): the same joint
+    /// move, without looking at the legal moves again (where many
+    /// positions are stepped in turn, that look is a cache miss). An entry
+    /// that is not legal is the caller's bug: the stepper then plays a
+    /// move the rules do not allow, and what it answers means nothing
+    /// (nothing unsound happens) until `set_state` or `set_position`;
+    /// debug builds panic as `play_entries` does.
+    ///
+    /// # Panics
+    ///
+    /// When `entries` does not have one entry per role, or an entry is past
+    /// the end of its role's move table.
+    pub fn play_checked_entries(&mut self, entries: &[usize]) {
+        assert_eq!(entries.len(), self.tables.roles.len(), "one move per role");
+        for (role, &e) in entries.iter().enumerate() {
+            debug_assert!(
                 self.is_legal_entry(role, e),
                 "role {role}: entry {e} of its move table is not a legal move"
             );
