@@ -47,6 +47,10 @@ struct Tables {
     width: usize,
     /// The positions of the `base` facts (the observation vector).
     base: FactIndex,
+    /// The position among them of each fact of the steppers' bits
+    /// (`FactIndex::stepper_positions`); empty when the game has no
+    /// stepper.
+    fact_place: Vec<Option<u32>>,
     /// Joint moves after which a game is cut short.
     max_steps: usize,
     /// How many roles.
@@ -83,6 +87,10 @@ struct Env {
     terminal: bool,
     /// Joint moves played since it began.
     steps: usize,
+    /// The stepper's bits of the position its observation row shows
+    /// (`Stepper::holding_bits`); empty when the row shows a state off
+    /// the stepper, or nothing yet.
+    seen: Vec<u64>,
 }
 
 /// The games one thread steps, with its own clone of the game.
@@ -113,6 +121,7 @@ impl Env {
             legal: Vec::new(),
             terminal: false,
             steps: 0,
+            seen: Vec::new(),
         };
         env.settle(game)?;
         Ok(env)
@@ -232,12 +241,37 @@ impl Env {
         }
     }
 
-    /// Writes the observation and the masks of the state.
-    fn observe(&self, t: &Tables, obs: &mut [u8], masks: &mut [u8]) {
-        obs.fill(0);
-        match self.on() {
-            Some(s) => t.base.positions_on(s).for_each(|i| obs[i] = 1),
-            None => t.base.positions(&self.state).for_each(|i| obs[i] = 1),
+    /// Writes the observation and the masks of the state into the game's
+    /// rows, `obs` showing the position of `seen` before: on the stepper
+    /// only the facts whose bits changed since are written (a move
+    /// changes a few of them), by the table from bits to places.
+    fn observe(&mut self, t: &Tables, obs: &mut [u8], masks: &mut [u8]) {
+        match self.stepper.as_ref().filter(|s| !s.is_off()) {
+            Some(s) => {
+                let bits = s.holding_bits();
+                if self.seen.len() != bits.len() {
+                    // Nothing seen on the stepper: every bit changed.
+                    obs.fill(0);
+                    self.seen.clear();
+                    self.seen.resize(bits.len(), 0);
+                }
+                for (w, (seen, &now)) in self.seen.iter_mut().zip(bits).enumerate() {
+                    let mut changed = *seen ^ now;
+                    *seen = now;
+                    while changed != 0 {
+                        let bit = changed.trailing_zeros();
+                        changed &= changed - 1;
+                        if let Some(p) = t.fact_place[w * 64 + bit as usize] {
+                            obs[p as usize] = (now >> bit & 1) as u8;
+                        }
+                    }
+                }
+            }
+            None => {
+                obs.fill(0);
+                self.seen.clear();
+                t.base.positions(&self.state).for_each(|i| obs[i] = 1);
+            }
         }
         self.write_masks(t, masks);
     }
@@ -321,7 +355,7 @@ impl Inner {
     fn observe(&mut self) {
         let t = &self.tables;
         let (b, w) = t.sizes();
-        let envs = self.shards.iter().flat_map(|s| &s.envs);
+        let envs = self.shards.iter_mut().flat_map(|s| &mut s.envs);
         for (i, env) in envs.enumerate() {
             env.observe(
                 t,
@@ -550,9 +584,12 @@ impl Batch {
             let action_of: Vec<HashMap<Move, usize>> = (actions.iter())
                 .map(|ms| ms.iter().enumerate().map(|(a, &m)| (m, a)).collect())
                 .collect();
-            // The steppers' move tables, numbered as actions.
+            // The steppers' move tables, numbered as actions, and their
+            // facts' places in the observation.
             let (mut entry_action, mut action_entry) = (Vec::new(), Vec::new());
+            let mut fact_place = Vec::new();
             if let Some(s) = shared.stepper() {
+                fact_place = base.stepper_positions(&s);
                 for (r, of) in action_of.iter().enumerate() {
                     let table = s.move_table(r);
                     let to_action: Vec<u32> = (table.iter())
@@ -575,6 +612,7 @@ impl Batch {
                 action_entry,
                 width,
                 base,
+                fact_place,
                 max_steps,
                 roles,
             };

@@ -478,3 +478,47 @@ fn play_checked_entries_plays_as_play_entries_does() {
         assert_eq!(checked.goals(), plain.goals());
     }
 }
+
+/// A position's bits (`holding_bits`) read through
+/// `FactIndex::stepper_positions` give the positions `positions_on` and
+/// `positions` of its state give, step after step.
+#[test]
+#[cfg_attr(miri, ignore)]
+fn holding_bits_give_the_positions_of_the_facts() {
+    let mut game = load("rules/connect_four.gdl");
+    let base = game
+        .base_facts()
+        .unwrap()
+        .expect("connect four declares base");
+    // A fact of the list no state holds, and the list without the first
+    // cell: facts held that are not in it have no position.
+    let mut facts = base[1..].to_vec();
+    facts.push("(cell 9 9 red)".to_string());
+    let index = game.fact_index(&facts).unwrap();
+    let mut s = game.stepper().unwrap();
+    let places = index.stepper_positions(&s);
+    let from_bits = |s: &Stepper| {
+        let mut found = Vec::new();
+        for (w, &word) in s.holding_bits().iter().enumerate() {
+            for b in (0..64).filter(|b| word >> b & 1 == 1) {
+                found.extend(places[w * 64 + b].map(|p| p as usize));
+            }
+        }
+        found.sort_unstable();
+        found
+    };
+    let mut rng = Pcg64::seed_from_u64(9);
+    while !s.is_terminal() {
+        let mut on: Vec<usize> = index.positions_on(&s).collect();
+        on.sort_unstable();
+        let mut of_state: Vec<usize> = index.positions(&s.state()).collect();
+        of_state.sort_unstable();
+        assert_eq!(from_bits(&s), on);
+        assert_eq!(on, of_state);
+        let k: Vec<usize> = (0..game.roles().len())
+            .map(|r| rng.gen_range(0..s.legal_count(r)))
+            .collect();
+        s.play_nth(&k);
+    }
+    assert!(!from_bits(&s).is_empty());
+}

@@ -553,6 +553,21 @@ impl Stepper {
             })
     }
 
+    /// The facts of the position, on the ground rules (see `is_off`), as
+    /// bits: bit `i % 64` of word `i / 64` is set when the fact numbered
+    /// `i` holds. The numbering is the same for every stepper of a game
+    /// and of its clones; [`crate::FactIndex::stepper_positions`] gives
+    /// the place of each fact in a list. Which bits changed since a
+    /// position read before says which facts did.
+    pub fn holding_bits(&self) -> &[u64] {
+        &self.true_bits
+    }
+
+    /// The fact of each bit of `holding_bits`, by its number.
+    pub(crate) fn bit_facts(&self) -> &[TermId] {
+        &self.tables.true_facts
+    }
+
     /// Whether the position is terminal.
     pub fn is_terminal(&self) -> bool {
         self.tables.terminal.is_some_and(|a| self.eval.holds(a))
