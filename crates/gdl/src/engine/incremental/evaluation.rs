@@ -45,7 +45,7 @@ pub struct Evaluation {
     pub(super) queued_len: Vec<u32>,
     /// The watched atoms that flipped, once each in the order of their
     /// first flip: the first `changed_len` of `changed`, whose room is
-    /// every atom (drained by the caller).
+    /// every watched atom (drained by the caller).
     pub(super) changed: Vec<u32>,
     pub(super) changed_len: usize,
     /// The atoms flipped since the last `mark` (set, opened or shut
@@ -54,7 +54,7 @@ pub struct Evaluation {
     /// readers and gated rules. Only these atoms, the rules reading them or
     /// gated by them, and those rules' heads can differ from the model at
     /// the mark (see `restore`). `is_touched` has a flag per atom, set
-    /// while it is listed.
+    /// while it is listed. Both are empty where `track` is false.
     pub(super) touched: Vec<u32>,
     pub(super) is_touched: Vec<bool>,
     /// Whether flips are listed in `touched` at all: not in a network
@@ -78,6 +78,11 @@ impl Evaluation {
             net.atoms(),
             "an evaluation watches each atom of its network or not"
         );
+        // Lists with room for every atom, where they are needed: what each
+        // of many evaluations (a batch of games) holds beside its model.
+        let track = net.rules.len() + net.atoms.len() > TRACK_MIN;
+        let tracked = if track { net.atoms.len() } else { 0 };
+        let watched_atoms = watched.iter().filter(|&&w| w).count();
         let mut e = Evaluation {
             net: net.id,
             rules: net.rules.clone(),
@@ -96,11 +101,11 @@ impl Evaluation {
                 .collect(),
             queued: vec![0; net.atoms.len()],
             queued_len: vec![0; net.top as usize + 1],
-            changed: vec![0; net.atoms.len()],
+            changed: vec![0; watched_atoms],
             changed_len: 0,
-            touched: vec![0; net.atoms.len()],
-            is_touched: vec![false; net.atoms.len()],
-            track: net.rules.len() + net.atoms.len() > TRACK_MIN,
+            touched: vec![0; tracked],
+            is_touched: vec![false; tracked],
+            track,
             touched_len: 0,
             touched_reads: 0,
             work: 0,
