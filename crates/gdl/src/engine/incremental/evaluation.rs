@@ -2,7 +2,7 @@
 //! that it is given the network the evaluation was made for. The hot loop
 //! is in `hot.rs`.
 
-use super::network::{Network, RuleState};
+use super::network::Network;
 
 /// An atom in an evaluation.
 #[derive(Clone, Copy, Debug, Default)]
@@ -36,7 +36,7 @@ pub struct Evaluation {
     /// The network it evaluates (`Network::id`).
     pub(super) net: u64,
     /// Per rule and per atom, their counts and flags now.
-    pub(super) rules: Vec<RuleState>,
+    pub(super) unsatisfied: Vec<u32>,
     pub(super) atoms: Vec<AtomState>,
     /// Per level `l`: the atoms whose support crossed zero, the first
     /// `queued_len[l]` of `queued[net.level_start[l]..]` (each atom waits
@@ -80,12 +80,12 @@ impl Evaluation {
         );
         // Lists with room for every atom, where they are needed: what each
         // of many evaluations (a batch of games) holds beside its model.
-        let track = net.rules.len() + net.atoms.len() > TRACK_MIN;
+        let track = net.heads.len() + net.atoms.len() > TRACK_MIN;
         let tracked = if track { net.atoms.len() } else { 0 };
         let watched_atoms = watched.iter().filter(|&&w| w).count();
         let mut e = Evaluation {
             net: net.id,
-            rules: net.rules.clone(),
+            unsatisfied: net.unsatisfied.clone(),
             atoms: watched
                 .iter()
                 .zip(&net.atoms)
@@ -112,9 +112,9 @@ impl Evaluation {
         };
         e.atoms[net.always as usize].truth = true;
         // head :- (nothing false yet): every rule without positive atoms.
-        for r in 0..e.rules.len() {
-            if e.rules[r].unsatisfied == 0 {
-                e.gain(net, e.rules[r].head);
+        for r in 0..e.unsatisfied.len() {
+            if e.unsatisfied[r] == 0 {
+                e.gain(net, net.heads[r]);
             }
         }
         e.settle(net, net.top);
@@ -192,17 +192,17 @@ impl Evaluation {
         };
         // A rule copied alone costs some eight times what it costs in a
         // copy of the whole table.
-        if whole || reads * 8 >= src.rules.len() {
-            dst.rules.copy_from_slice(&src.rules);
+        if whole || reads * 8 >= src.unsatisfied.len() {
+            dst.unsatisfied.copy_from_slice(&src.unsatisfied);
         } else {
             for &atom in touched {
                 let info = net.atoms[atom as usize];
                 let readers = &net.readers[info.start as usize..info.end as usize];
                 for &r in readers {
-                    dst.rules[r as usize] = src.rules[r as usize];
+                    dst.unsatisfied[r as usize] = src.unsatisfied[r as usize];
                 }
                 for g in &net.gates[info.gate_start as usize..info.gate_end as usize] {
-                    dst.rules[g.rule as usize] = src.rules[g.rule as usize];
+                    dst.unsatisfied[g.rule as usize] = src.unsatisfied[g.rule as usize];
                 }
             }
         }
@@ -220,7 +220,7 @@ impl Evaluation {
                     .iter()
                     .map(|g| g.rule);
                 for r in readers.iter().copied().chain(gated) {
-                    let h = src.rules[r as usize].head as usize;
+                    let h = net.heads[r as usize] as usize;
                     dst.atoms[h] = src.atoms[h];
                 }
             }
@@ -266,21 +266,21 @@ impl Evaluation {
         let info = net.atoms[atom as usize];
         for g in &net.gates[info.gate_start as usize..info.gate_end as usize] {
             let lits = &net.gate_lits[g.start as usize..g.end as usize];
-            let rule = self.rules[g.rule as usize];
+            let (r, head) = (g.rule as usize, net.heads[g.rule as usize]);
             if open {
                 let atoms = &self.atoms;
                 let unsatisfied = lits
                     .iter()
                     .filter(|&&l| atoms[(l >> 1) as usize].truth == (l & 1 == 1))
                     .count() as u32;
-                self.rules[g.rule as usize].unsatisfied = unsatisfied;
+                self.unsatisfied[r] = unsatisfied;
                 if unsatisfied == 0 {
-                    self.gain(net, rule.head);
+                    self.gain(net, head);
                 }
             } else {
-                self.rules[g.rule as usize].unsatisfied = 1;
-                if rule.unsatisfied == 0 {
-                    self.lose(net, rule.head);
+                let was = std::mem::replace(&mut self.unsatisfied[r], 1);
+                if was == 0 {
+                    self.lose(net, head);
                 }
             }
         }
