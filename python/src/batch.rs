@@ -47,6 +47,10 @@ struct Tables {
     width: usize,
     /// The positions of the `base` facts (the observation vector).
     base: FactIndex,
+    /// The position among them of each fact of the steppers' bits
+    /// (`FactIndex::stepper_positions`); empty when the game has no
+    /// stepper.
+    fact_place: Vec<Option<u32>>,
     /// Joint moves after which a game is cut short.
     max_steps: usize,
     /// How many roles.
@@ -83,11 +87,18 @@ struct Env {
     terminal: bool,
     /// Joint moves played since it began.
     steps: usize,
+    /// The stepper's bits of the position its observation row shows
+    /// (`Stepper::holding_bits`); empty when the row shows a state off
+    /// the stepper, or nothing yet.
+    seen: Vec<u64>,
 }
 
 /// The games one thread steps, with its own clone of the game.
 struct Shard {
     game: gdl::Game,
+    /// A stepper at the initial state, when the game has ground rules:
+    /// what its games restart from (see `Env::reset`).
+    start: Option<Stepper>,
     envs: Vec<Env>,
 }
 
@@ -101,18 +112,18 @@ struct Out<'a> {
 }
 
 impl Env {
-    /// A game at the initial state (set twice on its stepper, which then
-    /// keeps a snapshot of it, so that what a game holds is all there
-    /// from the start).
-    fn new(game: &mut gdl::Game) -> Result<Env, GameError> {
+    /// A game at the initial state, on a copy of `start` (the shard's
+    /// stepper there) when the game has ground rules.
+    fn new(game: &mut gdl::Game, start: Option<&Stepper>) -> Result<Env, GameError> {
         let mut env = Env {
-            stepper: game.stepper(),
+            stepper: start.cloned(),
             state: game.initial_state(),
             legal: Vec::new(),
             terminal: false,
             steps: 0,
+            seen: Vec::new(),
         };
-        env.reset(game)?;
+        env.settle(game)?;
         Ok(env)
     }
 
@@ -166,12 +177,13 @@ impl Env {
         game.goals(&self.state)
     }
 
-    /// Plays the joint move of `choices` (one per role, from `choice`):
-    /// on the stepper by the moves' entries, as `gdl bench` plays.
+    /// Plays the joint move of `choices` (one per role, from `choice`,
+    /// which checked them against the masks of this very state): on the
+    /// stepper by the moves' entries, without checking them again.
     fn play(&mut self, game: &mut gdl::Game, choices: &[usize]) -> Result<(), GameError> {
         match self.stepper.as_mut().filter(|s| !s.is_off()) {
             Some(s) => {
-                s.play_entries(choices);
+                s.play_checked_entries(choices);
                 if s.is_off() {
                     self.state = s.state();
                 }
@@ -187,11 +199,14 @@ impl Env {
         self.settle(game)
     }
 
-    /// Back to the initial state.
-    fn reset(&mut self, game: &mut gdl::Game) -> Result<(), GameError> {
+    /// Back to the initial state: on the stepper, the position of `start`
+    /// (the shard's stepper there) copied whole, from one stepper that
+    /// every game of the shard restarts from (it stays in the cache, and
+    /// no game keeps a snapshot of its own).
+    fn reset(&mut self, game: &mut gdl::Game, start: Option<&Stepper>) -> Result<(), GameError> {
         self.state = game.initial_state();
-        if let Some(s) = &mut self.stepper {
-            s.set_state(&self.state);
+        if let (Some(s), Some(start)) = (&mut self.stepper, start) {
+            s.set_position(start);
         }
         self.steps = 0;
         self.settle(game)
@@ -226,12 +241,37 @@ impl Env {
         }
     }
 
-    /// Writes the observation and the masks of the state.
-    fn observe(&self, t: &Tables, obs: &mut [u8], masks: &mut [u8]) {
-        obs.fill(0);
-        match self.on() {
-            Some(s) => t.base.positions_on(s).for_each(|i| obs[i] = 1),
-            None => t.base.positions(&self.state).for_each(|i| obs[i] = 1),
+    /// Writes the observation and the masks of the state into the game's
+    /// rows, `obs` showing the position of `seen` before: on the stepper
+    /// only the facts whose bits changed since are written (a move
+    /// changes a few of them), by the table from bits to places.
+    fn observe(&mut self, t: &Tables, obs: &mut [u8], masks: &mut [u8]) {
+        match self.stepper.as_ref().filter(|s| !s.is_off()) {
+            Some(s) => {
+                let bits = s.holding_bits();
+                if self.seen.len() != bits.len() {
+                    // Nothing seen on the stepper: every bit changed.
+                    obs.fill(0);
+                    self.seen.clear();
+                    self.seen.resize(bits.len(), 0);
+                }
+                for (w, (seen, &now)) in self.seen.iter_mut().zip(bits).enumerate() {
+                    let mut changed = *seen ^ now;
+                    *seen = now;
+                    while changed != 0 {
+                        let bit = changed.trailing_zeros();
+                        changed &= changed - 1;
+                        if let Some(p) = t.fact_place[w * 64 + bit as usize] {
+                            obs[p as usize] = (now >> bit & 1) as u8;
+                        }
+                    }
+                }
+            }
+            None => {
+                obs.fill(0);
+                self.seen.clear();
+                t.base.positions(&self.state).for_each(|i| obs[i] = 1);
+            }
         }
         self.write_masks(t, masks);
     }
@@ -248,7 +288,7 @@ impl Shard {
         choices: &[usize],
         out: Out<'_>,
     ) -> Result<(), (usize, GameError)> {
-        let game = &mut self.game;
+        let (game, start) = (&mut self.game, self.start.as_ref());
         let (b, w) = t.sizes();
         let roles = t.roles;
         for (i, env) in self.envs.iter_mut().enumerate() {
@@ -268,7 +308,7 @@ impl Shard {
             }
             out.ends[i] = end;
             if end != 0 {
-                env.reset(game).map_err(|e| (i, e))?;
+                env.reset(game, start).map_err(|e| (i, e))?;
             }
             env.observe(
                 t,
@@ -315,7 +355,7 @@ impl Inner {
     fn observe(&mut self) {
         let t = &self.tables;
         let (b, w) = t.sizes();
-        let envs = self.shards.iter().flat_map(|s| &s.envs);
+        let envs = self.shards.iter_mut().flat_map(|s| &mut s.envs);
         for (i, env) in envs.enumerate() {
             env.observe(
                 t,
@@ -408,28 +448,51 @@ impl Inner {
 }
 
 /// The place of a non-zero byte of `row` drawn uniformly by `rng` (0 when
-/// there is none): a mask of up to 64 actions is read as one word.
+/// there is none; no draw when there is one, as for a role waiting its
+/// turn): a mask of up to 64 actions is read as one word.
 fn pick(row: &[u8], rng: &mut Pcg64) -> usize {
     if row.len() <= 64 {
-        let bits = (row.iter().enumerate()).fold(0u64, |b, (a, &c)| b | u64::from(c != 0) << a);
-        if bits == 0 {
-            return 0;
+        let mut bits = row_bits(row);
+        let count = bits.count_ones();
+        if count > 1 {
+            for _ in 0..rng.gen_range(0..count) {
+                bits &= bits - 1;
+            }
         }
-        let mut bits = bits;
-        for _ in 0..rng.gen_range(0..bits.count_ones()) {
-            bits &= bits - 1;
-        }
-        return bits.trailing_zeros() as usize;
+        // 64 (no bit) is taken as 0.
+        return bits.trailing_zeros() as usize % 64;
     }
     let count = row.iter().filter(|&&c| c != 0).count();
     if count == 0 {
         return 0;
     }
-    let k = rng.gen_range(0..count);
+    let k = if count > 1 {
+        rng.gen_range(0..count)
+    } else {
+        0
+    };
     (row.iter().enumerate())
         .filter(|(_, &c)| c != 0)
         .nth(k)
         .map_or(0, |(a, _)| a)
+}
+
+/// A bit per byte of `row` (at most 64 bytes), set where the byte is not
+/// zero: eight bytes at a time, each byte's bit gathered by one multiply.
+fn row_bits(row: &[u8]) -> u64 {
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let mut bits = 0;
+    for (k, chunk) in row.chunks(8).enumerate() {
+        let mut word = [0; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        // The high bit of each byte: set where the byte is not zero.
+        let high = ((w & LOW).wrapping_add(LOW) | w) & !LOW;
+        // Those eight bits moved to the top byte, byte i's to bit 56 + i.
+        let gathered = (high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        bits |= gathered << (8 * k);
+    }
+    bits
 }
 
 /// Bytes as a Python `bytes` object.
@@ -521,9 +584,12 @@ impl Batch {
             let action_of: Vec<HashMap<Move, usize>> = (actions.iter())
                 .map(|ms| ms.iter().enumerate().map(|(a, &m)| (m, a)).collect())
                 .collect();
-            // The steppers' move tables, numbered as actions.
+            // The steppers' move tables, numbered as actions, and their
+            // facts' places in the observation.
             let (mut entry_action, mut action_entry) = (Vec::new(), Vec::new());
+            let mut fact_place = Vec::new();
             if let Some(s) = shared.stepper() {
+                fact_place = base.stepper_positions(&s);
                 for (r, of) in action_of.iter().enumerate() {
                     let table = s.move_table(r);
                     let to_action: Vec<u32> = (table.iter())
@@ -546,6 +612,7 @@ impl Batch {
                 action_entry,
                 width,
                 base,
+                fact_place,
                 max_steps,
                 roles,
             };
@@ -555,19 +622,25 @@ impl Batch {
             let before = gdl::heap_bytes().unwrap_or(0);
             let clones: Vec<gdl::Game> = (0..threads).map(|_| shared.clone()).collect();
             drop(shared);
-            // The first game of a clone is counted with the clone (a
-            // clone's first answers make what its later ones reuse).
+            // The stepper a clone's games restart from, and its first game,
+            // are counted with the clone (a clone's first answers make what
+            // its later ones reuse).
             let mut shards = Vec::with_capacity(threads);
             for (k, mut clone) in clones.into_iter().enumerate() {
                 let count = n / threads + usize::from(k < n % threads);
+                let start = clone.stepper();
                 let mut envs = Vec::with_capacity(count);
                 if count > 0 {
                     envs.push(
-                        Env::new(&mut clone)
+                        Env::new(&mut clone, start.as_ref())
                             .map_err(|e| game_error_at(py, e, "the initial state: "))?,
                     );
                 }
-                shards.push(Shard { game: clone, envs });
+                shards.push(Shard {
+                    game: clone,
+                    start,
+                    envs,
+                });
             }
             let start = gdl::heap_bytes().unwrap_or(0);
             let fixed = start.saturating_sub(before).saturating_add(buffers);
@@ -577,14 +650,11 @@ impl Batch {
             // What the other games hold is counted as they are made (the
             // process's heap, as the module's allocator counts it), and
             // the batch refused as soon as all of them, at the rate of
-            // those made, would not fit. A game on a stepper counts twice
-            // (at its first end the stepper keeps a copy of the initial
-            // position, its snapshot), and every game a quarter more, for
-            // what the system's allocator keeps beside the blocks it
+            // those made, would not fit. Every game counts a quarter more,
+            // for what the system's allocator keeps beside the blocks it
             // counts (the resident set of a batch of tic-tac-toe grew a
             // tenth more than the count).
-            let twice = if tables.entry_action.is_empty() { 1 } else { 2 };
-            let scale = |bytes: usize| bytes.saturating_mul(twice * 5) / 4;
+            let scale = |bytes: usize| bytes.saturating_mul(5) / 4;
             let rest = n.saturating_sub(shards.len());
             let held = |made: usize| -> Option<usize> {
                 let grown = gdl::heap_bytes()?.saturating_sub(start);
@@ -604,7 +674,7 @@ impl Batch {
             for (k, shard) in shards.iter_mut().enumerate() {
                 let count = n / threads + usize::from(k < n % threads);
                 for _ in 1..count {
-                    let env = Env::new(&mut shard.game)
+                    let env = Env::new(&mut shard.game, shard.start.as_ref())
                         .map_err(|e| game_error_at(py, e, "the initial state: "))?;
                     shard.envs.push(env);
                     made += 1;
@@ -654,9 +724,10 @@ impl Batch {
         guard(py, || {
             let mut inner = self.lock();
             for shard in &mut inner.shards {
-                let game = &mut shard.game;
+                let (game, start) = (&mut shard.game, shard.start.as_ref());
                 for env in &mut shard.envs {
-                    env.reset(game).map_err(|e| game_error_at(py, e, ""))?;
+                    env.reset(game, start)
+                        .map_err(|e| game_error_at(py, e, ""))?;
                 }
             }
             let inner = &mut *inner;

@@ -108,9 +108,10 @@ def test_bad_actions_and_arguments(rules, tictactoe):
         Batch(tictactoe, 2**40)
 
 
-@pytest.mark.parametrize("name", ["connect_four.gdl", "breakthrough.gdl"])
+@pytest.mark.parametrize("name", ["connect_four.gdl", "tictactoe.gdl", "breakthrough.gdl"])
 def test_random_actions_pick_legal_actions_uniformly(rules, name):
-    # Connect four's masks are 8 wide, breakthrough's wider than a word.
+    # Connect four's masks are 8 wide (one word of bytes), tic-tac-toe's
+    # 10 (a second word begun), breakthrough's wider than 64.
     b = Batch(gdl.load(rules / name), 5)
     _, masks = b.reset()
     rng = np.random.default_rng(1)

@@ -397,3 +397,128 @@ fn play_entries_refuses_a_move_that_is_not_legal() {
     let x = s.legal_entries(0).next().unwrap();
     s.play_entries(&[x, bad]);
 }
+
+/// Games restarted by `set_position` from one stepper kept at the initial
+/// state play as games restarted by `set_state`: the same states, legal
+/// moves, ends and goals, game after game. Every third game restarts by
+/// `set_state` instead (which keeps a snapshot, then dropped by the next
+/// `set_position`), and every game ends with a position copied from a
+/// stepper of a clone of the game and copied back.
+#[test]
+#[cfg_attr(miri, ignore)]
+fn set_position_restarts_a_game_as_set_state_does() {
+    for file in ["rules/connect_four.gdl", "rules/breakthrough.gdl"] {
+        let game = load(file);
+        let initial = game.initial_state();
+        let start = game.stepper().unwrap();
+        let mut aside = game.clone().stepper().unwrap();
+        let (mut copied, mut set) = (game.stepper().unwrap(), game.stepper().unwrap());
+        let roles = game.roles().len();
+        let mut rng = Pcg64::seed_from_u64(5);
+        for round in 0..12 {
+            match round % 3 {
+                2 => copied.set_state(&initial),
+                _ => copied.set_position(&start),
+            }
+            set.set_state(&initial);
+            let mut steps = 0;
+            while !set.is_terminal() && steps < 300 {
+                assert_eq!(copied.state(), set.state(), "{file}, game {round}");
+                assert_eq!(stepper_moves(&game, &copied), stepper_moves(&game, &set));
+                let k: Vec<usize> = (0..roles)
+                    .map(|r| rng.gen_range(0..set.legal_count(r)))
+                    .collect();
+                copied.play_nth(&k);
+                set.play_nth(&k);
+                steps += 1;
+            }
+            assert_eq!(copied.is_terminal(), set.is_terminal(), "{file}");
+            assert_eq!(copied.goals(), set.goals(), "{file}, game {round}");
+            aside.set_position(&copied);
+            copied.set_position(&aside);
+            assert_eq!(copied.state(), set.state(), "{file}, game {round}");
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(miri, ignore)]
+#[should_panic(expected = "a position copied from a stepper of another game")]
+fn set_position_refuses_a_stepper_of_another_game() {
+    let (one, other) = (load("rules/tictactoe.gdl"), load("rules/tictactoe.gdl"));
+    one.stepper()
+        .unwrap()
+        .set_position(&other.stepper().unwrap());
+}
+
+/// `play_checked_entries` plays the joint moves `play_entries` plays, from
+/// entries read from `legal_entries`.
+#[test]
+#[cfg_attr(miri, ignore)]
+fn play_checked_entries_plays_as_play_entries_does() {
+    let game = load("rules/connect_four.gdl");
+    let (mut checked, mut plain) = (game.stepper().unwrap(), game.stepper().unwrap());
+    let roles = game.roles().len();
+    let mut rng = Pcg64::seed_from_u64(2);
+    for _ in 0..10 {
+        checked.set_state(&game.initial_state());
+        plain.set_state(&game.initial_state());
+        while !plain.is_terminal() {
+            let entries: Vec<usize> = (0..roles)
+                .map(|r| {
+                    let legal: Vec<usize> = checked.legal_entries(r).collect();
+                    legal[rng.gen_range(0..legal.len())]
+                })
+                .collect();
+            checked.play_checked_entries(&entries);
+            plain.play_entries(&entries);
+            assert_eq!(checked.state(), plain.state());
+            assert_eq!(checked.is_terminal(), plain.is_terminal());
+        }
+        assert_eq!(checked.goals(), plain.goals());
+    }
+}
+
+/// A position's bits (`holding_bits`) read through
+/// `FactIndex::stepper_positions` give the positions `positions_on` and
+/// `positions` of its state give, step after step.
+#[test]
+#[cfg_attr(miri, ignore)]
+fn holding_bits_give_the_positions_of_the_facts() {
+    let mut game = load("rules/connect_four.gdl");
+    let base = game
+        .base_facts()
+        .unwrap()
+        .expect("connect four declares base");
+    // A fact of the list no state holds, and the list without the first
+    // cell: facts held that are not in it have no position.
+    let mut facts = base[1..].to_vec();
+    facts.push("(cell 9 9 red)".to_string());
+    let index = game.fact_index(&facts).unwrap();
+    let mut s = game.stepper().unwrap();
+    let places = index.stepper_positions(&s);
+    let from_bits = |s: &Stepper| {
+        let mut found = Vec::new();
+        for (w, &word) in s.holding_bits().iter().enumerate() {
+            for b in (0..64).filter(|b| word >> b & 1 == 1) {
+                found.extend(places[w * 64 + b].map(|p| p as usize));
+            }
+        }
+        found.sort_unstable();
+        found
+    };
+    let mut rng = Pcg64::seed_from_u64(9);
+    while !s.is_terminal() {
+        let mut on: Vec<usize> = index.positions_on(&s).collect();
+        on.sort_unstable();
+        let mut of_state: Vec<usize> = index.positions(&s.state()).collect();
+        of_state.sort_unstable();
+        assert_eq!(from_bits(&s), on);
+        assert_eq!(on, of_state);
+        let k: Vec<usize> = (0..game.roles().len())
+            .map(|r| rng.gen_range(0..s.legal_count(r)))
+            .collect();
+        s.play_nth(&k);
+    }
+    assert!(!from_bits(&s).is_empty());
+}

@@ -57,6 +57,16 @@ impl FactIndex {
         stepper.holding().filter_map(|t| self.position(t))
     }
 
+    /// The position in the list of each fact that the steppers of the game
+    /// of `stepper` number (see [`Stepper::holding_bits`]), by its number:
+    /// `None` for those not in the list. Made once, it turns a position's
+    /// bits into an observation without looking up a fact.
+    pub fn stepper_positions(&self, stepper: &Stepper) -> Vec<Option<u32>> {
+        (stepper.bit_facts().iter())
+            .map(|&t| self.position(t).map(|i| i as u32))
+            .collect()
+    }
+
     /// The position of a term in the list.
     fn position(&self, t: TermId) -> Option<usize> {
         let i = *self.of.get(t.0 as usize)?;

@@ -462,6 +462,28 @@ impl Stepper {
         self.copy_position_bits(other);
     }
 
+    /// Makes this stepper's position that of `other`, a stepper of the same
+    /// game or of a clone of it (on its ground rules or off them), copied
+    /// whole without allocating. For many games restarting from one
+    /// position: they copy it from one stepper kept at it, which stays in
+    /// the cache, where `set_state` would give each game a snapshot of its
+    /// own, as large as the stepper, to copy from.
+    ///
+    /// # Panics
+    ///
+    /// When `other` is a stepper of another game.
+    pub fn set_position(&mut self, other: &Stepper) {
+        assert!(
+            Arc::ptr_eq(&self.tables, &other.tables),
+            "a position copied from a stepper of another game"
+        );
+        self.eval.copy_from(&self.tables.net, &other.eval);
+        self.copy_position_bits(other);
+        // The snapshot was the evaluation at its last mark, which the copy
+        // has moved.
+        self.snapshot = None;
+    }
+
     /// Makes `snapshot` this stepper's position (see `restore`).
     fn save_into(&mut self, snapshot: &mut Stepper) {
         self.eval.save_into(&self.tables.net, &mut snapshot.eval);
@@ -531,6 +553,21 @@ impl Stepper {
             })
     }
 
+    /// The facts of the position, on the ground rules (see `is_off`), as
+    /// bits: bit `i % 64` of word `i / 64` is set when the fact numbered
+    /// `i` holds. The numbering is the same for every stepper of a game
+    /// and of its clones; [`crate::FactIndex::stepper_positions`] gives
+    /// the place of each fact in a list. Which bits changed since a
+    /// position read before says which facts did.
+    pub fn holding_bits(&self) -> &[u64] {
+        &self.true_bits
+    }
+
+    /// The fact of each bit of `holding_bits`, by its number.
+    pub(crate) fn bit_facts(&self) -> &[TermId] {
+        &self.tables.true_facts
+    }
+
     /// Whether the position is terminal.
     pub fn is_terminal(&self) -> bool {
         self.tables.terminal.is_some_and(|a| self.eval.holds(a))
@@ -567,8 +604,9 @@ impl Stepper {
     /// The move table of role number `role`: every move the ground rules
     /// can make legal for it, in the order of `Game::legal_moves`. The
     /// entries of [`Stepper::legal_entries`], [`Stepper::is_legal_entry`]
-    /// and [`Stepper::play_entries`] are places in it; it is the same for
-    /// every stepper of a game and of its clones.
+    /// and [`Stepper::play_entries`] (and `play_checked_entries`) are
+    /// places in it; it is the same for every stepper of a game and of its
+    /// clones.
     pub fn move_table(&self, role: usize) -> &[Move] {
         &self.tables.roles[role].moves
     }
@@ -806,6 +844,31 @@ impl Stepper {
         assert_eq!(entries.len(), self.tables.roles.len(), "one move per role");
         for (role, &e) in entries.iter().enumerate() {
             assert!(
+                self.is_legal_entry(role, e),
+                "role {role}: entry {e} of its move table is not a legal move"
+            );
+        }
+        self.play_by(|_, role| entries[role] as u32);
+    }
+
+    /// [`Stepper::play_entries`] for entries its caller has checked against
+    /// this very position (read from [`Stepper::legal_entries`] or
+    /// [`Stepper::is_legal_entry`] since the last move): the same joint
+    /// move, without looking at the legal moves again (where many
+    /// positions are stepped in turn, that look is a cache miss). An entry
+    /// that is not legal is the caller's bug: the stepper then plays a
+    /// move the rules do not allow, and what it answers means nothing
+    /// (nothing unsound happens) until `set_state` or `set_position`;
+    /// debug builds panic as `play_entries` does.
+    ///
+    /// # Panics
+    ///
+    /// When `entries` does not have one entry per role, or an entry is past
+    /// the end of its role's move table.
+    pub fn play_checked_entries(&mut self, entries: &[usize]) {
+        assert_eq!(entries.len(), self.tables.roles.len(), "one move per role");
+        for (role, &e) in entries.iter().enumerate() {
+            debug_assert!(
                 self.is_legal_entry(role, e),
                 "role {role}: entry {e} of its move table is not a legal move"
             );

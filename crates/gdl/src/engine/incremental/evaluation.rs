@@ -2,7 +2,7 @@
 //! that it is given the network the evaluation was made for. The hot loop
 //! is in `hot.rs`.
 
-use super::network::{Network, RuleState};
+use super::network::Network;
 
 /// An atom in an evaluation.
 #[derive(Clone, Copy, Debug, Default)]
@@ -36,7 +36,7 @@ pub struct Evaluation {
     /// The network it evaluates (`Network::id`).
     pub(super) net: u64,
     /// Per rule and per atom, their counts and flags now.
-    pub(super) rules: Vec<RuleState>,
+    pub(super) unsatisfied: Vec<u32>,
     pub(super) atoms: Vec<AtomState>,
     /// Per level `l`: the atoms whose support crossed zero, the first
     /// `queued_len[l]` of `queued[net.level_start[l]..]` (each atom waits
@@ -45,7 +45,7 @@ pub struct Evaluation {
     pub(super) queued_len: Vec<u32>,
     /// The watched atoms that flipped, once each in the order of their
     /// first flip: the first `changed_len` of `changed`, whose room is
-    /// every atom (drained by the caller).
+    /// every watched atom (drained by the caller).
     pub(super) changed: Vec<u32>,
     pub(super) changed_len: usize,
     /// The atoms flipped since the last `mark` (set, opened or shut
@@ -54,7 +54,7 @@ pub struct Evaluation {
     /// readers and gated rules. Only these atoms, the rules reading them or
     /// gated by them, and those rules' heads can differ from the model at
     /// the mark (see `restore`). `is_touched` has a flag per atom, set
-    /// while it is listed.
+    /// while it is listed. Both are empty where `track` is false.
     pub(super) touched: Vec<u32>,
     pub(super) is_touched: Vec<bool>,
     /// Whether flips are listed in `touched` at all: not in a network
@@ -78,9 +78,14 @@ impl Evaluation {
             net.atoms(),
             "an evaluation watches each atom of its network or not"
         );
+        // Lists with room for every atom, where they are needed: what each
+        // of many evaluations (a batch of games) holds beside its model.
+        let track = net.heads.len() + net.atoms.len() > TRACK_MIN;
+        let tracked = if track { net.atoms.len() } else { 0 };
+        let watched_atoms = watched.iter().filter(|&&w| w).count();
         let mut e = Evaluation {
             net: net.id,
-            rules: net.rules.clone(),
+            unsatisfied: net.unsatisfied.clone(),
             atoms: watched
                 .iter()
                 .zip(&net.atoms)
@@ -96,20 +101,20 @@ impl Evaluation {
                 .collect(),
             queued: vec![0; net.atoms.len()],
             queued_len: vec![0; net.top as usize + 1],
-            changed: vec![0; net.atoms.len()],
+            changed: vec![0; watched_atoms],
             changed_len: 0,
-            touched: vec![0; net.atoms.len()],
-            is_touched: vec![false; net.atoms.len()],
-            track: net.rules.len() + net.atoms.len() > TRACK_MIN,
+            touched: vec![0; tracked],
+            is_touched: vec![false; tracked],
+            track,
             touched_len: 0,
             touched_reads: 0,
             work: 0,
         };
         e.atoms[net.always as usize].truth = true;
         // head :- (nothing false yet): every rule without positive atoms.
-        for r in 0..e.rules.len() {
-            if e.rules[r].unsatisfied == 0 {
-                e.gain(net, e.rules[r].head);
+        for r in 0..e.unsatisfied.len() {
+            if e.unsatisfied[r] == 0 {
+                e.gain(net, net.heads[r]);
             }
         }
         e.settle(net, net.top);
@@ -139,14 +144,22 @@ impl Evaluation {
             "restored from another network's evaluation"
         );
         let touched = std::mem::take(&mut self.touched);
-        Evaluation::copy_touched(
-            net,
-            &touched[..self.touched_len],
-            self.touched_reads,
-            base,
-            self,
-        );
+        let flipped = Some((&touched[..self.touched_len], self.touched_reads));
+        Evaluation::copy_touched(net, flipped, base, self);
         self.touched = touched;
+        self.mark();
+    }
+
+    /// Makes this evaluation a copy of `src` (of the same network),
+    /// whatever model either is, without allocating: every count and
+    /// flag copied. Then marks it.
+    pub fn copy_from(&mut self, net: &Network, src: &Evaluation) {
+        self.check(net);
+        assert_eq!(
+            self.net, src.net,
+            "copied from another network's evaluation"
+        );
+        Evaluation::copy_touched(net, None, src, self);
         self.mark();
     }
 
@@ -156,47 +169,46 @@ impl Evaluation {
     pub fn save_into(&mut self, net: &Network, dst: &mut Evaluation) {
         self.check(net);
         assert_eq!(self.net, dst.net, "saved into another network's evaluation");
-        Evaluation::copy_touched(
-            net,
-            &self.touched[..self.touched_len],
-            self.touched_reads,
-            self,
-            dst,
-        );
+        let flipped = Some((&self.touched[..self.touched_len], self.touched_reads));
+        Evaluation::copy_touched(net, flipped, self, dst);
         self.mark();
     }
 
     /// Copies into `dst` what of `src` can differ from it given that only
-    /// the atoms `touched` (with `reads` readers and gated rules in all)
-    /// flipped in one of them since they were equal; the queues and the
-    /// list of changed atoms whole. Touched marks are not copied (the
-    /// caller marks).
+    /// the atoms `flipped` lists (with as many readers and gated rules in
+    /// all as it says) flipped in one of them since they were equal, or
+    /// everything when it is `None`; the queues and the list of changed
+    /// atoms whole. Touched marks are not copied (the caller marks).
     fn copy_touched(
         net: &Network,
-        touched: &[u32],
-        reads: usize,
+        flipped: Option<(&[u32], usize)>,
         src: &Evaluation,
         dst: &mut Evaluation,
     ) {
+        // Nothing listed: everything copied, as if all flipped.
+        let (touched, reads, whole) = match flipped {
+            Some((touched, reads)) => (touched, reads, !src.track),
+            None => (&[][..], 0, true),
+        };
         // A rule copied alone costs some eight times what it costs in a
         // copy of the whole table.
-        if !src.track || reads * 8 >= src.rules.len() {
-            dst.rules.copy_from_slice(&src.rules);
+        if whole || reads * 8 >= src.unsatisfied.len() {
+            dst.unsatisfied.copy_from_slice(&src.unsatisfied);
         } else {
             for &atom in touched {
                 let info = net.atoms[atom as usize];
                 let readers = &net.readers[info.start as usize..info.end as usize];
                 for &r in readers {
-                    dst.rules[r as usize] = src.rules[r as usize];
+                    dst.unsatisfied[r as usize] = src.unsatisfied[r as usize];
                 }
                 for g in &net.gates[info.gate_start as usize..info.gate_end as usize] {
-                    dst.rules[g.rule as usize] = src.rules[g.rule as usize];
+                    dst.unsatisfied[g.rule as usize] = src.unsatisfied[g.rule as usize];
                 }
             }
         }
         // The atoms that can differ: those touched and the heads of the
         // rules above.
-        if !src.track || (reads + touched.len()) * 8 >= src.atoms.len() {
+        if whole || (reads + touched.len()) * 8 >= src.atoms.len() {
             dst.atoms.copy_from_slice(&src.atoms);
         } else {
             for &atom in touched {
@@ -208,7 +220,7 @@ impl Evaluation {
                     .iter()
                     .map(|g| g.rule);
                 for r in readers.iter().copied().chain(gated) {
-                    let h = src.rules[r as usize].head as usize;
+                    let h = net.heads[r as usize] as usize;
                     dst.atoms[h] = src.atoms[h];
                 }
             }
@@ -254,21 +266,21 @@ impl Evaluation {
         let info = net.atoms[atom as usize];
         for g in &net.gates[info.gate_start as usize..info.gate_end as usize] {
             let lits = &net.gate_lits[g.start as usize..g.end as usize];
-            let rule = self.rules[g.rule as usize];
+            let (r, head) = (g.rule as usize, net.heads[g.rule as usize]);
             if open {
                 let atoms = &self.atoms;
                 let unsatisfied = lits
                     .iter()
                     .filter(|&&l| atoms[(l >> 1) as usize].truth == (l & 1 == 1))
                     .count() as u32;
-                self.rules[g.rule as usize].unsatisfied = unsatisfied;
+                self.unsatisfied[r] = unsatisfied;
                 if unsatisfied == 0 {
-                    self.gain(net, rule.head);
+                    self.gain(net, head);
                 }
             } else {
-                self.rules[g.rule as usize].unsatisfied = 1;
-                if rule.unsatisfied == 0 {
-                    self.lose(net, rule.head);
+                let was = std::mem::replace(&mut self.unsatisfied[r], 1);
+                if was == 0 {
+                    self.lose(net, head);
                 }
             }
         }

@@ -121,21 +121,24 @@ impl Evaluation {
         let (sat, unsat) = if value { (pos, neg) } else { (neg, pos) };
         for &r in &net.readers[sat] {
             // SAFETY: every reader is a rule of the network (checked by
-            // `Network::check_invariants`), and `rules` has a record per
-            // rule (`Evaluation::new` copies the network's).
-            let rule = unsafe { self.rules.get_unchecked_mut(r as usize) };
-            rule.unsatisfied -= 1;
-            if rule.unsatisfied == 0 {
-                let head = rule.head;
+            // `Network::check_invariants`), and `unsatisfied` has a count
+            // per rule (`Evaluation::new` copies the network's), as
+            // `heads` has a head (checked with the rest).
+            let count = unsafe { self.unsatisfied.get_unchecked_mut(r as usize) };
+            *count -= 1;
+            if *count == 0 {
+                // SAFETY: as above.
+                let head = unsafe { *net.heads.get_unchecked(r as usize) };
                 self.gain(net, head);
             }
         }
         for &r in &net.readers[unsat] {
             // SAFETY: as above.
-            let rule = unsafe { self.rules.get_unchecked_mut(r as usize) };
-            rule.unsatisfied += 1;
-            if rule.unsatisfied == 1 {
-                let head = rule.head;
+            let count = unsafe { self.unsatisfied.get_unchecked_mut(r as usize) };
+            *count += 1;
+            if *count == 1 {
+                // SAFETY: as above.
+                let head = unsafe { *net.heads.get_unchecked(r as usize) };
                 self.lose(net, head);
             }
         }

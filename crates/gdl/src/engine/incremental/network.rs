@@ -52,9 +52,14 @@ const SHARED_REST_MIN: usize = 8;
 /// The fixed part of the network, shared by every evaluation of a game.
 #[derive(Debug)]
 pub struct Network {
-    /// Per rule: its positive atoms, all false in the empty model, and its
-    /// head (the start of every evaluation's `rules`).
-    pub(super) rules: Vec<RuleState>,
+    /// Per rule: its head, and its literals not satisfied in the empty
+    /// model (its positive atoms, all false; a gated rule counts its shut
+    /// gate alone), the start of every evaluation's `unsatisfied`. The
+    /// heads are read here, by every evaluation: each keeps only its
+    /// counts, which many evaluations stepped in turn (a batch of games)
+    /// then hold in half the memory.
+    pub(super) heads: Vec<u32>,
+    pub(super) unsatisfied: Vec<u32>,
     /// Per atom: where its readers are in `readers`, and its level.
     pub(super) atoms: Vec<AtomInfo>,
     /// The rules reading each atom: those reading it positively, then
@@ -82,14 +87,6 @@ pub struct Network {
     /// evaluation works only with the network it was made for, which the
     /// unchecked indexing of its hot loop relies on.
     pub(super) id: u64,
-}
-
-/// A rule in an evaluation: its literals not satisfied now, and its head
-/// (together, so one cache line serves an update).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct RuleState {
-    pub(super) unsatisfied: u32,
-    pub(super) head: u32,
 }
 
 /// What the network knows of an atom.
@@ -904,16 +901,12 @@ impl Network {
             level_start[l] += level_start[l - 1];
         }
         let network = Network {
-            rules: rules
-                .iter()
-                .zip(&gate_of)
-                .map(|(r, gate)| RuleState {
+            heads: rules.iter().map(|r| r.head).collect(),
+            unsatisfied: (rules.iter().zip(&gate_of))
+                .map(|(r, gate)| match gate {
                     // A gated rule counts its shut gate alone.
-                    unsatisfied: match gate {
-                        Some(_) => 1,
-                        None => r.lits.iter().filter(|&&l| l & 1 == 0).count() as u32,
-                    },
-                    head: r.head,
+                    Some(_) => 1,
+                    None => r.lits.iter().filter(|&&l| l & 1 == 0).count() as u32,
                 })
                 .collect(),
             atoms: info,
@@ -943,9 +936,10 @@ impl Network {
     /// has a queue whose room is its number of atoms, and the queues
     /// together are one slot per atom. Run once, as the network is built.
     fn check_invariants(&self) {
-        let (atoms, rules) = (self.atoms.len(), self.rules.len());
+        let (atoms, rules) = (self.atoms.len(), self.heads.len());
         assert!((self.always as usize) < atoms, "the always-true atom");
-        assert!(self.rules.iter().all(|r| (r.head as usize) < atoms));
+        assert_eq!(self.unsatisfied.len(), rules, "a count per rule");
+        assert!(self.heads.iter().all(|&h| (h as usize) < atoms));
         assert!(self.readers.iter().all(|&r| (r as usize) < rules));
         assert!(self.gates.iter().all(|g| (g.rule as usize) < rules
             && g.start <= g.end
