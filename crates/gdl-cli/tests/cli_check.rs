@@ -180,6 +180,7 @@ fn strict_refuses_each_reading_of_loose_rules() {
         ("negated_unbound", "negated-unbound"),
         ("caller_bound", "caller-bound"),
         ("caller_bound_patterns", "caller-bound"),
+        ("caller_bound_some_value", "caller-bound"),
         ("unbound_role", "unbound-role"),
         ("unrestricted_recursion", "unrestricted-recursion"),
     ] {

@@ -80,6 +80,7 @@ valid_files! {
     negated_unbound: ["negated-unbound", "no-base-input"],
     caller_bound: ["caller-bound", "no-base-input"],
     caller_bound_patterns: ["caller-bound", "no-base-input"],
+    caller_bound_some_value: ["caller-bound", "no-base-input"],
     unbound_role: ["unbound-role", "no-base-input"],
     unrestricted_recursion: ["unrestricted-recursion"],
     warnings: ["no-base-input", "undefined-relation", "unused-relation"],
@@ -347,7 +348,8 @@ fn play_first_moves(name: &str, max_ground_work: u64) -> (Vec<Vec<String>>, Vec<
 /// `input` defined through the state are not listed, a variable only
 /// under `not` is any value, a role variable any role, a head variable
 /// only the questions bind is derived for them (one copy of the relation
-/// for each way it is asked), and a recursion the restriction forbids is
+/// for each way it is asked; a use with a variable read nowhere else asks
+/// for some value), and a recursion the restriction forbids is
 /// evaluated as written.
 #[test]
 fn loose_rules_play_as_the_reference_reads_them() {
@@ -388,6 +390,17 @@ fn loose_rules_play_as_the_reference_reads_them() {
                 facts(&["(count 1)", "(mark 1)"])
             ]
         );
+        // The goal asks `marked` for some value of its second place.
+        let (states, _, goals) = play_first_moves("caller_bound_some_value", max_ground_work);
+        assert_eq!(
+            states,
+            [
+                facts(&["(count 0)"]),
+                facts(&["(count 1)"]),
+                facts(&["(count 1)", "(mark 1)"])
+            ]
+        );
+        assert_eq!(goals, [100]);
         // `sum` subtracts for the legal moves and the count, adds for the
         // bank: each way through a copy of its own.
         let (states, legal, goals) = play_first_moves("caller_bound_patterns", max_ground_work);

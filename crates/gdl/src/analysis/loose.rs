@@ -38,10 +38,17 @@
 //!   binding the variable (colonelBlotto's `(sum ?x 0 ?x)`, asked with
 //!   `?x` given to add and with the last place given to subtract), ask
 //!   one copy of the relation each, derived for their own questions
-//!   (`rewrite::demand::demand_adorned`). A use that asks with the place
-//!   unbound keeps the variable an error (`unsafe-variable`), and so does a rule
-//!   whose body has no positive literal (only `distinct` and `not`, which
-//!   ggp-base reads in ways its own traces do not bear out).
+//!   (`rewrite::demand::demand_adorned`). A use that leaves the place to
+//!   a variable its rule reads nowhere else (sudoku's `(exactlyFirst ?z
+//!   ?x9 ... ?8)`, whose `?8` is the place of the rule's unbound `?9`)
+//!   holds when some value fits there, as the prover answers it with the
+//!   variable free: it asks a copy of the relation without that place
+//!   (`rewrite::some_value`), tried only where the readings before leave a
+//!   head variable unbound. A use that asks with the place unbound and
+//!   reads the variable again keeps it an error (`unsafe-variable`), and
+//!   so does a rule whose body has no positive literal (only `distinct`
+//!   and `not`, which ggp-base reads in ways its own traces do not bear
+//!   out).
 
 use crate::analysis::check::{ALLOWED_IN_PUBLISHED_GAMES, arguments, list};
 use crate::analysis::suggest::closest;
@@ -50,7 +57,7 @@ use crate::source::Span;
 use crate::syntax::ast::{Description, Literal, Rule, Sentence, Term};
 use crate::syntax::keywords::{OPERATORS, keyword_named};
 use crate::syntax::normal::{Clause, NLit};
-use crate::syntax::symbol::Symbol;
+use crate::syntax::symbol::{Symbol, Symbols};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Gives the loose parts of a parsed file the reference's reading (see the
@@ -388,9 +395,10 @@ fn unbound_in_head(c: &Clause) -> Vec<(Symbol, Span)> {
 /// normal form: each relation (not a keyword) whose rules leave a head
 /// variable unbound is derived for the questions its uses ask, where
 /// every use binds those places (where the uses ask it in several ways,
-/// through one copy of the relation for each); a warning for each rule
-/// and variable so read. The others are left as they are, for the check
-/// to refuse.
+/// through one copy of the relation for each; failing that, once the uses
+/// that leave a place to a variable read nowhere else ask a copy without
+/// it); a warning for each rule and variable so read. The others are left
+/// as they are, for the check to refuse.
 pub(crate) fn bind_by_callers(
     d: &mut Description,
     mut clauses: Vec<Clause>,
@@ -427,61 +435,147 @@ pub(crate) fn bind_by_callers(
     // already restricted to their questions).
     let written = clauses.clone();
     let mut out = Vec::new();
+    let mut warned: FxHashSet<Symbol> = FxHashSet::default();
     for r in relations {
-        let unsafe_among = |clauses: &[Clause], names: &[Symbol]| {
-            (clauses.iter())
-                .filter(|c| names.contains(&c.head.name))
-                .any(|c| !unbound_in_head(c).is_empty())
-        };
+        if warned.contains(&r) {
+            continue;
+        }
         // One demand relation for every question asked of `r` when that
         // binds its rules' heads; else one copy of `r` for each way it is
-        // asked, each with its own demand relation.
-        let single = crate::rewrite::demand::demand(&clauses, r, &mut d.symbols)
-            .filter(|demanded| !unsafe_among(demanded, &[r]));
-        let (demanded, adorned) = match single {
-            Some(demanded) => (demanded, false),
-            None => {
-                let adorned = crate::rewrite::demand::demand_adorned(&clauses, r, &mut d.symbols)
-                    .filter(|(demanded, copies)| !unsafe_among(demanded, copies));
-                match adorned {
-                    Some((demanded, _)) => (demanded, true),
-                    None => continue,
+        // asked, each with its own demand relation; else the same once
+        // the uses that leave a place to some value ask a copy without it.
+        let (demanded, reading, read) = match demand_either(&clauses, r, &mut d.symbols) {
+            Some((demanded, reading)) => (demanded, reading, vec![r]),
+            None => match some_value(&clauses, r, &refused, &mut d.symbols) {
+                Some((demanded, read)) => (demanded, Reading::SomeValue, read),
+                None => continue,
+            },
+        };
+        for &q in &read {
+            for c in written.iter().filter(|c| c.head.name == q) {
+                for (v, at) in unbound_in_head(c) {
+                    out.push(caller_bound(d, v, at, q, reading));
                 }
             }
-        };
-        for c in written.iter().filter(|c| c.head.name == r) {
-            for (v, at) in unbound_in_head(c) {
-                out.push(caller_bound(d, v, at, r, adorned));
-            }
+            warned.insert(q);
         }
         clauses = demanded;
     }
     (clauses, out)
 }
 
+/// How the questions asked of a relation bind its rules' heads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reading {
+    /// Every use asks it with the places bound (`rewrite::demand::demand`).
+    Single,
+    /// Its uses ask it in several ways, each binding the places
+    /// (`rewrite::demand::demand_adorned`).
+    Adorned,
+    /// As either, once the uses that leave a place to a variable read
+    /// nowhere else ask a copy without the place
+    /// (`rewrite::some_value`).
+    SomeValue,
+}
+
+/// Whether some relation of `names` still has a rule whose body leaves a
+/// head variable unbound.
+fn unsafe_among(clauses: &[Clause], names: &[Symbol]) -> bool {
+    (clauses.iter())
+        .filter(|c| names.contains(&c.head.name))
+        .any(|c| !unbound_in_head(c).is_empty())
+}
+
+/// `r` derived for the questions its uses ask, in one way or through one
+/// copy for each way they ask it, where that binds its rules' heads: the
+/// clauses and the reading, or `None`.
+fn demand_either(
+    clauses: &[Clause],
+    r: Symbol,
+    symbols: &mut Symbols,
+) -> Option<(Vec<Clause>, Reading)> {
+    use crate::rewrite::demand::{demand, demand_adorned};
+    if let Some(demanded) = demand(clauses, r, symbols).filter(|c| !unsafe_among(c, &[r])) {
+        return Some((demanded, Reading::Single));
+    }
+    let (demanded, _) =
+        demand_adorned(clauses, r, symbols).filter(|(c, copies)| !unsafe_among(c, copies))?;
+    Some((demanded, Reading::Adorned))
+}
+
+/// `r` derived for the questions its uses ask once each use that leaves
+/// a place to a variable read nowhere else asks a copy without that place
+/// (`rewrite::some_value`), `r`, the relations copied and the copies
+/// whose rules still leave a head variable unbound each derived as
+/// [`demand_either`] derives it: the
+/// clauses and the relations as written whose rules are read so (`r` and
+/// those copied), or `None` when some rule is still left with a head
+/// variable unbound, or when a relation of `refused` (whose rules bind
+/// nothing) would be copied or derived for its questions along with them.
+fn some_value(
+    written: &[Clause],
+    r: Symbol,
+    refused: &FxHashSet<Symbol>,
+    symbols: &mut Symbols,
+) -> Option<(Vec<Clause>, Vec<Symbol>)> {
+    let (mut clauses, copies) =
+        crate::rewrite::some_value::project_singletons(written, r, symbols)?;
+    let mut read = vec![r];
+    for &(_, q) in &copies {
+        if !read.contains(&q) {
+            read.push(q);
+        }
+    }
+    for &q in read.iter().chain(copies.iter().map(|(copy, _)| copy)) {
+        if !unsafe_among(&clauses, &[q]) {
+            continue;
+        }
+        let (demanded, _) = demand_either(&clauses, q, symbols)?;
+        clauses = demanded;
+    }
+    let refused: Vec<Symbol> = (refused.iter().copied())
+        .filter(|&q| unsafe_among(written, &[q]))
+        .collect();
+    let copies_refused = copies.iter().any(|(_, q)| refused.contains(q));
+    if copies_refused || refused.iter().any(|&q| !unsafe_among(&clauses, &[q])) {
+        return None;
+    }
+    Some((clauses, read))
+}
+
 /// The warning `caller-bound` for the head variable `v` at `at` of a rule
-/// of `relation`, whose uses ask it in one way or, `adorned`, in several.
+/// of `relation`, whose uses ask it as `reading` says.
 fn caller_bound(
     d: &Description,
     v: Symbol,
     at: Span,
     relation: Symbol,
-    adorned: bool,
+    reading: Reading,
 ) -> Diagnostic {
     let (name, relation) = (d.symbols.spelling(v), d.symbols.spelling(relation));
-    let (uses, derived) = if adorned {
-        (
+    let (uses, derived) = match reading {
+        Reading::Adorned => (
             format!("its uses ask it in several ways, and each binds `{name}`"),
             format!(
                 "deriving `{relation}` apart for each way its uses ask it, only for their \
                  questions"
             ),
-        )
-    } else {
-        (
+        ),
+        Reading::Single => (
             format!("every use of `{relation}` binds this place"),
             format!("deriving `{relation}` only for them"),
-        )
+        ),
+        Reading::SomeValue => (
+            format!(
+                "the uses that leave this place to a variable they never read again ask \
+                 for \"some value\" there, and the others bind `{name}`"
+            ),
+            format!(
+                "reading such a use as holding when some value fits (a copy of \
+                 `{relation}` without the place) and deriving `{relation}` only for the \
+                 questions that bind it"
+            ),
+        ),
     };
     Diagnostic::warning(
         "caller-bound",

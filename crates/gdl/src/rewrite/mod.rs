@@ -5,13 +5,16 @@
 //! the rest, so that grounding instantiates them once; `move_copies`
 //! gives the rules that read the moves copies of their own of the
 //! relations of the state they use, so that demand can ask each side its
-//! own questions. (The split of a
+//! own questions; `some_value` reads a use that leaves a place to a
+//! variable read nowhere else as a use of a copy without that place.
+//! (The split of a
 //! relation by constants belongs to the checks, in `analysis::split`:
 //! stratification is judged after it.)
 
 pub mod condense;
 pub mod demand;
 pub mod move_copies;
+pub mod some_value;
 
 use crate::analysis::graph::DepGraph;
 use crate::syntax::normal::Clause;
