@@ -337,6 +337,7 @@ fn fresh_name(symbols: &mut Symbols, head: Symbol) -> Symbol {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rewrite::term_text as term;
     use crate::source::SourceFile;
     use crate::syntax::{kif, normal};
 
@@ -367,16 +368,6 @@ mod tests {
             })
             .collect();
         Some(lines.join("\n"))
-    }
-
-    fn term(t: &Term, symbols: &Symbols) -> String {
-        match t {
-            Term::Atom(s, _) | Term::Var(s, _) => symbols.name(*s).to_string(),
-            Term::Func(f, args, _) => {
-                let args: Vec<String> = args.iter().map(|a| term(a, symbols)).collect();
-                format!("({} {})", symbols.name(*f), args.join(" "))
-            }
-        }
     }
 
     const GAME: &str = "(role r) (cell 1) (cell 2) (init (at 1 a))

@@ -689,6 +689,7 @@ fn stratified(clauses: &[Clause]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rewrite::term_text as term;
     use crate::source::SourceFile;
     use crate::syntax::{kif, normal};
 
@@ -737,16 +738,6 @@ mod tests {
     fn sentence(s: &Sentence, symbols: &Symbols) -> String {
         let args: Vec<String> = s.args.iter().map(|a| term(a, symbols)).collect();
         format!("({} {})", symbols.name(s.name), args.join(" "))
-    }
-
-    fn term(t: &Term, symbols: &Symbols) -> String {
-        match t {
-            Term::Atom(s, _) | Term::Var(s, _) => symbols.name(*s).to_string(),
-            Term::Func(f, args, _) => {
-                let args: Vec<String> = args.iter().map(|a| term(a, symbols)).collect();
-                format!("({} {})", symbols.name(*f), args.join(" "))
-            }
-        }
     }
 
     const CHAIN: &str = "

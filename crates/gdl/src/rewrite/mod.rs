@@ -41,3 +41,16 @@ fn reading_moves(clauses: &[Clause], symbols: &Symbols) -> FxHashSet<Symbol> {
         .map(|i| graph.name(i))
         .collect()
 }
+
+/// A term as text, for the rewrites' tests: `(f a ?x)`.
+#[cfg(test)]
+fn term_text(t: &crate::syntax::ast::Term, symbols: &Symbols) -> String {
+    use crate::syntax::ast::Term;
+    match t {
+        Term::Atom(s, _) | Term::Var(s, _) => symbols.name(*s).to_string(),
+        Term::Func(f, args, _) => {
+            let args: Vec<String> = args.iter().map(|a| term_text(a, symbols)).collect();
+            format!("({} {})", symbols.name(*f), args.join(" "))
+        }
+    }
+}

@@ -218,6 +218,7 @@ fn reads_only_bound(c: &Clause) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rewrite::term_text as term;
     use crate::source::SourceFile;
     use crate::syntax::{kif, normal};
 
@@ -254,16 +255,6 @@ mod tests {
             .map(|&(copy, q)| format!("{} of {}", symbols.name(copy), symbols.name(q)))
             .collect();
         Some((lines, copies))
-    }
-
-    fn term(t: &Term, symbols: &Symbols) -> String {
-        match t {
-            Term::Atom(s, _) | Term::Var(s, _) => symbols.name(*s).to_string(),
-            Term::Func(f, args, _) => {
-                let args: Vec<String> = args.iter().map(|a| term(a, symbols)).collect();
-                format!("({} {})", symbols.name(*f), args.join(" "))
-            }
-        }
     }
 
     #[test]
