@@ -51,7 +51,7 @@ struct GroundRule {
 
 /// The truth values of one state's (or joint move's) atoms, and the rules
 /// that became worth checking as atoms turned true.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Values {
     /// One truth value per atom.
     pub truth: Vec<bool>,
@@ -62,6 +62,25 @@ pub struct Values {
     /// Atoms of a recursive stratum turned true and not yet followed (the
     /// work list of [`Grounded::run`], kept for its capacity).
     queue: Vec<u32>,
+}
+
+impl Clone for Values {
+    fn clone(&self) -> Values {
+        Values {
+            truth: self.truth.clone(),
+            pending: self.pending.clone(),
+            queue: Vec::new(),
+        }
+    }
+
+    /// Copies into the vectors already held (a derived `clone_from`
+    /// would allocate new ones): each joint move of a state is evaluated
+    /// on such a copy of the state's values.
+    fn clone_from(&mut self, source: &Values) {
+        self.truth.clone_from(&source.truth);
+        self.pending.clone_from(&source.pending);
+        self.queue.clear();
+    }
 }
 
 impl Values {
