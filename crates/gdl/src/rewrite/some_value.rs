@@ -17,7 +17,9 @@
 //! copy's rules, a variable that only the dropped place read again is
 //! read once, and its use is projected in turn (mummymaze1p-horiz's
 //! `direction-from`, asked for some explorer square, asks
-//! `horiz-direction-from` for some square too).
+//! `horiz-direction-from` for some square too; that file still stays
+//! refused, as another copy of its rules passes those values to two uses,
+//! where they are read again).
 
 use super::fresh_name;
 use crate::syntax::ast::{Sentence, Term};
