@@ -169,11 +169,21 @@ fn the_games_that_load_agree_with_their_reference_traces() {
         }
     }
     let games: Vec<_> = games.into_iter().collect();
-    let differ = |rules: &Path| {
+    let listed = |rules: &Path| {
         let name = rules.file_name().unwrap().to_string_lossy();
         DISAGREEMENTS.iter().any(|(known, _)| *known == name)
     };
-    let (known, games): (Vec<_>, Vec<_>) = games.into_iter().partition(|(r, _)| differ(r));
+    // Names that differ only in case are one name in GDL and two in
+    // ggp-base (`gdl check` warns `case-variant`, saying so): the traces of
+    // such a file may differ wherever the two spellings meet (21 of the
+    // DARPA mummy mazes' transfer files write `nextMummylocation` beside
+    // `nextMummyLocation`), or not, as the random games go. They are
+    // replayed apart and their differences only counted, as wargame03's,
+    // whose traces always differ, are known.
+    let (games, case_variants): (Vec<_>, Vec<_>) = games
+        .into_iter()
+        .partition(|(rules, _)| listed(rules) || !has_case_variants(rules));
+    let (known, games): (Vec<_>, Vec<_>) = games.into_iter().partition(|(r, _)| listed(r));
     let failures = crate::corpus::agree_all(&games);
     // The known disagreements still disagree (else they leave the list).
     let agreeing: Vec<String> = (known.iter())
@@ -186,6 +196,22 @@ fn the_games_that_load_agree_with_their_reference_traces() {
         agreeing.is_empty(),
         "listed as disagreeing, but agree: {agreeing:?}"
     );
-    eprintln!("the reference traces of {} games replayed", games.len());
+    let case_differences = crate::corpus::agree_all(&case_variants);
+    eprintln!(
+        "the reference traces of {} games replayed; of {} more with names that differ only \
+         in case, {} differ",
+        games.len(),
+        case_variants.len(),
+        case_differences.len()
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Whether `gdl check` warns that two names of the file differ only in
+/// case (`case-variant`).
+fn has_case_variants(rules: &Path) -> bool {
+    let bytes = std::fs::read(rules).unwrap();
+    let text = String::from_utf8_lossy(&bytes);
+    let (_, diagnostics) = gdl::check_source(&rules.display().to_string(), &text);
+    diagnostics.iter().any(|d| d.code == "case-variant")
 }
