@@ -505,13 +505,13 @@ fn demand_either(
 
 /// `r` derived for the questions its uses ask once each use that leaves
 /// a place to a variable read nowhere else asks a copy without that place
-/// (`rewrite::some_value`), `r`, the relations copied and the copies
-/// whose rules still leave a head variable unbound each derived as
-/// [`demand_either`] derives it: the
-/// clauses and the relations as written whose rules are read so (`r` and
-/// those copied), or `None` when some rule is still left with a head
-/// variable unbound, or when a relation of `refused` (whose rules bind
-/// nothing) would be copied or derived for its questions along with them.
+/// (`rewrite::some_value`); then `r`, the relations copied and the copies
+/// whose rules still leave a head variable unbound are each derived as
+/// [`demand_either`] derives them. The clauses and the relations as
+/// written whose rules are read so (`r` and those copied), or `None` when
+/// some rule is still left with a head variable unbound, or when a
+/// relation of `refused` (whose rules bind nothing) would be copied or
+/// derived for its questions along with them.
 fn some_value(
     written: &[Clause],
     r: Symbol,
