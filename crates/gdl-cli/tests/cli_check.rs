@@ -174,6 +174,7 @@ fn strict_refuses_each_reading_of_loose_rules() {
         ("several_arities", "several-arities"),
         ("keyword_as_relation", "keyword-as-relation"),
         ("unsafe_fact_dropped", "unsafe-fact-dropped"),
+        ("unsafe_rule_dropped", "unsafe-rule-dropped"),
         ("unknown_role_move", "unknown-role-move"),
         ("empty_or", "empty-or"),
         ("dynamic_base_input", "dynamic-base-input"),

@@ -29,6 +29,8 @@ pub enum Severity {
 /// of arguments: one relation or function for each), `keyword-as-relation`
 /// (a keyword written with another number of arguments: a relation of its
 /// own), `unsafe-fact-dropped` (a fact with a variable that no rule reads),
+/// `unsafe-rule-dropped` (a rule with a variable its body does not bind,
+/// of a relation that no rule reads),
 /// `empty-or` (`(or)`, which never holds), `dynamic-base-input` (`base`
 /// or `input` defined through the state or the moves: not listed),
 /// `unbound-role` (a role variable of `legal` or `goal` that the body does
@@ -37,7 +39,7 @@ pub enum Severity {
 /// `unrestricted-recursion` (a recursion GDL's recursion restriction
 /// forbids: evaluated within the limits) and `not-utf8` (text in another
 /// encoding: each byte that is not UTF-8 read as U+FFFD).
-pub const ALLOWANCES: [&str; 15] = [
+pub const ALLOWANCES: [&str; 16] = [
     "no-init",
     "unknown-role-goal",
     "unknown-role-move",
@@ -46,6 +48,7 @@ pub const ALLOWANCES: [&str; 15] = [
     "several-arities",
     "keyword-as-relation",
     "unsafe-fact-dropped",
+    "unsafe-rule-dropped",
     "empty-or",
     "dynamic-base-input",
     "unbound-role",

@@ -75,6 +75,7 @@ valid_files! {
     several_arities: ["several-arities", "unused-relation", "no-base-input"],
     keyword_as_relation: ["keyword-as-relation", "unused-relation", "no-base-input"],
     unsafe_fact_dropped: ["unsafe-fact-dropped", "unused-relation", "no-base-input"],
+    unsafe_rule_dropped: ["unsafe-rule-dropped", "no-base-input"],
     empty_or: ["empty-or", "no-base-input"],
     dynamic_base_input: ["dynamic-base-input"],
     negated_unbound: ["negated-unbound", "no-base-input"],

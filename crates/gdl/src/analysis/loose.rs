@@ -29,6 +29,12 @@
 //!   ?v))`) is dropped whole: tools list them, play never reads them. A
 //!   fact with a variable that a rule reads stays an error, and so does
 //!   one whose name is a misspelt rule arrow, `(<- head body)`.
+//! - `unsafe-rule-dropped`: likewise a rule with a variable that no
+//!   positive literal of its body binds, of a relation that no rule reads
+//!   and the game does not read, as `(<= (cell ?x ?y ?r) fail)` left in a
+//!   file being written: nothing could ask it, so ggp-base never does, and
+//!   it is dropped. A relation that is read keeps such a rule an error
+//!   (`unsafe-variable`).
 //! - `caller-bound`: a variable of a rule's head that nothing in its body
 //!   binds, as `?m4` in `(<= (lineMarked ?m1 ... ?m9) (mark ?m1) (mark
 //!   ?m2) (mark ?m3) ...)`, where every use of the relation asks it with
@@ -271,16 +277,16 @@ fn drop_unread_unsafe_facts(d: &mut Description) -> Vec<Diagnostic> {
             }
         });
     }
+    let unsafe_fact = |r: &Rule| r.body.is_empty() && !r.head.is_ground();
+    let unsafe_rule = |r: &Rule| !r.body.is_empty() && !is_safe(r);
     let unread = |r: &Rule| {
-        r.body.is_empty()
-            && !r.head.is_ground()
+        (unsafe_fact(r) || unsafe_rule(r))
             && !read.contains(&r.head.name)
             && keyword_named(d.symbols.name(r.head.name)).is_none()
             && !keeps_its_arity(d.symbols.name(r.head.name))
             // A misspelt rule arrow, `(<- head body)`, is a mistake to tell.
             && closest(d.symbols.name(r.head.name), ["<="]).is_none()
     };
-    let unsafe_fact = |r: &Rule| r.body.is_empty() && !r.head.is_ground();
     // `base` and `input` list facts and moves for tools, and play never
     // reads them: one with a fact that has a variable is no list, and all
     // of it is dropped (a `base` short of facts would mislead grounding).
@@ -298,7 +304,8 @@ fn drop_unread_unsafe_facts(d: &mut Description) -> Vec<Diagnostic> {
     let mut warned: FxHashMap<Symbol, usize> = FxHashMap::default();
     for &i in &dropped {
         let head = &d.rules[i].head;
-        if !unsafe_fact(&d.rules[i]) {
+        let fact = unsafe_fact(&d.rules[i]);
+        if !fact && !unsafe_rule(&d.rules[i]) {
             continue; // a safe rule of a declaration dropped whole
         }
         if let Some(&w) = warned.get(&head.name) {
@@ -306,11 +313,16 @@ fn drop_unread_unsafe_facts(d: &mut Description) -> Vec<Diagnostic> {
             n.secondary.push((head.span, "dropped too".to_string()));
             continue;
         }
-        let mut var: Option<(Symbol, Span)> = None;
-        head.for_each_var(&mut |v, at| {
-            var.get_or_insert((v, at));
-        });
-        let (v, at) = var.expect("a fact that is not ground has a variable");
+        let (v, at) = match fact {
+            true => {
+                let mut var: Option<(Symbol, Span)> = None;
+                head.for_each_var(&mut |v, at| {
+                    var.get_or_insert((v, at));
+                });
+                var.expect("a fact that is not ground has a variable")
+            }
+            false => unbound_variables(&d.rules[i])[0],
+        };
         let shown = d.symbols.spelling(head.name);
         warned.insert(head.name, out.len());
         let (what, why) = if declarations.contains(&head.name) {
@@ -326,19 +338,30 @@ fn drop_unread_unsafe_facts(d: &mut Description) -> Vec<Diagnostic> {
             (
                 "it is dropped".to_string(),
                 format!(
-                    "no rule body uses `{shown}` and the game does not read it, so the fact \
-                     changes no game; ggp-base keeps it unused"
+                    "no rule body uses `{shown}` and the game does not read it, so the {} \
+                     changes no game; ggp-base keeps it unused",
+                    if fact { "fact" } else { "rule" }
                 ),
             )
         };
+        let (code, sentence) = match fact {
+            true => (
+                "unsafe-fact-dropped",
+                format!("the fact `{}`", d.show_sentence(head)),
+            ),
+            false => ("unsafe-rule-dropped", format!("a rule of `{shown}`")),
+        };
+        let must = match fact {
+            true => "a fact must be ground",
+            false => "no positive literal of its body binds it",
+        };
         out.push(
             Diagnostic::warning(
-                "unsafe-fact-dropped",
+                code,
                 at,
                 format!(
-                    "the fact `{}` contains the variable `{}`, but a fact must be ground: \
-                     no rule reads `{shown}`, so {what}",
-                    d.show_sentence(head),
+                    "{sentence} contains the variable `{}`, but {must}: no rule reads \
+                     `{shown}`, so {what}",
                     d.symbols.spelling(v)
                 ),
             )
@@ -353,6 +376,48 @@ fn drop_unread_unsafe_facts(d: &mut Description) -> Vec<Diagnostic> {
         dropped.binary_search(&(i - 1)).is_err()
     });
     out
+}
+
+/// The variables of a rule that no positive literal of its body binds, each
+/// once at its first place (the head's, then the body's): a variable is
+/// bound by a sentence outside `not` and `distinct`, and by an `or` only
+/// where every one of its literals binds it.
+fn unbound_variables(rule: &Rule) -> Vec<(Symbol, Span)> {
+    fn bound(l: &Literal) -> FxHashSet<Symbol> {
+        match l {
+            Literal::Pos(s) => {
+                let mut vars = FxHashSet::default();
+                s.for_each_var(&mut |v, _| {
+                    vars.insert(v);
+                });
+                vars
+            }
+            Literal::Not(..) | Literal::Distinct(..) => FxHashSet::default(),
+            Literal::Or(ls, _) => {
+                let mut each = ls.iter().map(bound);
+                let first = each.next().unwrap_or_default();
+                each.fold(first, |all, b| &all & &b)
+            }
+        }
+    }
+    let bound: FxHashSet<Symbol> = rule.body.iter().flat_map(bound).collect();
+    let mut unbound: Vec<(Symbol, Span)> = Vec::new();
+    let mut note = |v: Symbol, at: Span| {
+        if !bound.contains(&v) && unbound.iter().all(|&(u, _)| u != v) {
+            unbound.push((v, at));
+        }
+    };
+    rule.head.for_each_var(&mut note);
+    for l in &rule.body {
+        l.for_each_var(&mut note);
+    }
+    unbound
+}
+
+/// Whether every variable of a rule is bound by a positive literal of its
+/// body (see [`unbound_variables`]).
+fn is_safe(rule: &Rule) -> bool {
+    unbound_variables(rule).is_empty()
 }
 
 /// A name no symbol of `d` has yet, made from `name` (primes added until it

@@ -103,6 +103,20 @@ impl Literal {
             Literal::Or(ls, _) => ls.iter().for_each(|l| l.for_each_sentence(positive, f)),
         }
     }
+
+    /// Calls `f` on every variable occurrence inside the literal, in the
+    /// order written (`distinct`'s terms included).
+    pub fn for_each_var(&self, f: &mut impl FnMut(Symbol, Span)) {
+        match self {
+            Literal::Pos(s) => s.for_each_var(f),
+            Literal::Not(l, _) => l.for_each_var(f),
+            Literal::Distinct(a, b, _) => {
+                a.for_each_var(f);
+                b.for_each_var(f);
+            }
+            Literal::Or(ls, _) => ls.iter().for_each(|l| l.for_each_var(f)),
+        }
+    }
 }
 
 /// A rule `(<= head body ...)`, or a fact (a rule with an empty body).
