@@ -42,11 +42,12 @@ fn every_published_game_agrees_with_its_reference_traces() {
     );
     // The traces of each game (`NAME.0.json`, `NAME.1.json` beside
     // `NAME.kif`), so that each game loads once an engine.
-    let mut games: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
+    let mut games: BTreeMap<PathBuf, Vec<JsonTrace>> = BTreeMap::new();
     for trace in &traces {
         let name = trace.file_name().unwrap().to_string_lossy();
         let rules = trace.with_file_name(format!("{}.kif", name.split('.').next().unwrap()));
-        games.entry(rules).or_default().push(trace.clone());
+        let trace = JsonTrace::read(trace).unwrap_or_else(|e| panic!("{e}"));
+        games.entry(rules).or_default().push(trace);
     }
     let games: Vec<_> = games.into_iter().collect();
     let failures = agree_all(&games);
@@ -110,10 +111,48 @@ pub(crate) fn files_of(dir: &Path, extension: &str) -> Vec<PathBuf> {
     files
 }
 
+/// A reference trace that can be replayed on a loaded game: the whole JSON
+/// trace here, its digest for the collection (`trace_digest`).
+pub(crate) trait Replay: Sync {
+    /// The trace's name in messages (its file name).
+    fn name(&self) -> &str;
+    /// Replays its first `steps` steps on `game`, comparing each with the
+    /// reference's, and the goals if it replays to the end.
+    fn replay(&self, game: &mut Game, steps: usize) -> Result<(), String>;
+}
+
+/// A reference trace as `reference-trace` writes it (JSON).
+pub(crate) struct JsonTrace {
+    name: String,
+    trace: Value,
+}
+
+impl JsonTrace {
+    /// Reads a trace file.
+    pub(crate) fn read(path: &Path) -> Result<JsonTrace, String> {
+        let text = std::fs::read_to_string(path).unwrap();
+        let trace: Value = serde_json::from_str(&text)
+            .map_err(|e| format!("{}: bad trace: {e}", path.display()))?;
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        Ok(JsonTrace { name, trace })
+    }
+}
+
+impl Replay for JsonTrace {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn replay(&self, game: &mut Game, steps: usize) -> Result<(), String> {
+        replay(game, &self.trace, steps)
+    }
+}
+
 /// [`agree`] on every game (its rules and its traces), on two workers (the
 /// games are independent, and CI has two cores): the failures, each
-/// naming its game.
-pub(crate) fn agree_all(games: &[(PathBuf, Vec<PathBuf>)]) -> Vec<String> {
+/// naming its game. With `GDL_TEST_TIMES` set, each game's time is printed
+/// (to find what makes the test long; nothing is decided by it).
+pub(crate) fn agree_all<T: Replay>(games: &[(PathBuf, Vec<T>)]) -> Vec<String> {
     let next = std::sync::atomic::AtomicUsize::new(0);
     std::thread::scope(|s| {
         let workers: Vec<_> = (0..2)
@@ -125,7 +164,13 @@ pub(crate) fn agree_all(games: &[(PathBuf, Vec<PathBuf>)]) -> Vec<String> {
                         let Some((rules, traces)) = games.get(i) else {
                             break;
                         };
-                        if let Err(e) = agree(rules, traces) {
+                        let started = std::time::Instant::now();
+                        let agreed = agree(rules, traces);
+                        if std::env::var_os("GDL_TEST_TIMES").is_some() {
+                            let seconds = started.elapsed().as_secs_f64();
+                            eprintln!("{seconds:.2} s {}", rules.display());
+                        }
+                        if let Err(e) = agreed {
                             failures.push(format!("{}: {e}", rules.display()));
                         }
                     }
@@ -142,15 +187,7 @@ pub(crate) fn agree_all(games: &[(PathBuf, Vec<PathBuf>)]) -> Vec<String> {
 
 /// Replays a game's traces on the engine loading picks, then their first
 /// steps on the interpreter alone (unless loading picked it).
-fn agree(rules: &Path, traces: &[PathBuf]) -> Result<(), String> {
-    let traces = (traces.iter())
-        .map(|t| {
-            let text = std::fs::read_to_string(t).unwrap();
-            let trace: Value = serde_json::from_str(&text)
-                .map_err(|e| format!("{}: bad trace: {e}", t.display()))?;
-            Ok((t.file_name().unwrap().to_string_lossy().into_owned(), trace))
-        })
-        .collect::<Result<Vec<_>, String>>()?;
+fn agree<T: Replay>(rules: &Path, traces: &[T]) -> Result<(), String> {
     let interpreted = gdl::LoadOptions {
         limits: Limits::default(),
         engine: gdl::EngineChoice::Interpreter,
@@ -166,9 +203,9 @@ fn agree(rules: &Path, traces: &[PathBuf]) -> Result<(), String> {
         }
         let mut game = Game::load_with(rules, options).map_err(|e| e.render(false))?;
         interpreted_already = game.engine() == gdl::Engine::Interpreter;
-        for (name, trace) in &traces {
-            replay(&mut game, trace, steps)
-                .map_err(|e| format!("{name}, {} engine: {e}", game.engine()))?;
+        for trace in traces {
+            (trace.replay(&mut game, steps))
+                .map_err(|e| format!("{}, {} engine: {e}", trace.name(), game.engine()))?;
         }
     }
     Ok(())
@@ -181,9 +218,7 @@ fn replay(game: &mut Game, trace: &Value, steps: usize) -> Result<(), String> {
     let mut state = game.initial_state();
     for step in recorded.iter().take(steps) {
         let n = &step["step"];
-        let facts: BTreeSet<String> = (game.state_facts(&state).iter())
-            .map(|f| f.to_ascii_lowercase())
-            .collect();
+        let facts = facts_of(game, &state);
         if facts != texts(&step["state"]) {
             return Err(format!(
                 "step {n}: {}",
@@ -201,11 +236,7 @@ fn replay(game: &mut Game, trace: &Value, steps: usize) -> Result<(), String> {
             .iter()
             .zip(step["legal"].as_array().ok_or("no legal")?)
         {
-            let moves: BTreeSet<String> =
-                (game.legal_moves(&state, *r).map_err(|e| e.to_string())?)
-                    .into_iter()
-                    .map(|m| game.move_text(m).to_ascii_lowercase())
-                    .collect();
+            let moves = legal_texts(game, &state, *r)?;
             if moves != texts(legal) {
                 let what = format!("legal moves of {}", game.role_name(*r));
                 return Err(format!(
@@ -236,12 +267,32 @@ fn replay(game: &mut Game, trace: &Value, steps: usize) -> Result<(), String> {
     Ok(())
 }
 
-fn next(game: &mut Game, state: &State, joint: &[gdl::Move]) -> Result<State, String> {
+/// The state after a joint move, or the error as text.
+pub(crate) fn next(game: &mut Game, state: &State, joint: &[gdl::Move]) -> Result<State, String> {
     game.next_state(state, joint).map_err(|e| e.to_string())
 }
 
+/// A state's facts as the reference writes them: texts in lower case.
+pub(crate) fn facts_of(game: &Game, state: &State) -> BTreeSet<String> {
+    (game.state_facts(state).iter())
+        .map(|f| f.to_ascii_lowercase())
+        .collect()
+}
+
+/// A role's legal moves as the reference writes them: texts in lower case.
+pub(crate) fn legal_texts(
+    game: &mut Game,
+    state: &State,
+    role: gdl::Role,
+) -> Result<BTreeSet<String>, String> {
+    Ok((game.legal_moves(state, role).map_err(|e| e.to_string())?)
+        .into_iter()
+        .map(|m| game.move_text(m).to_ascii_lowercase())
+        .collect())
+}
+
 /// The strings of a JSON array in lower case, as a set.
-fn texts(v: &Value) -> BTreeSet<String> {
+pub(crate) fn texts(v: &Value) -> BTreeSet<String> {
     (v.as_array().into_iter().flatten())
         .filter_map(|s| s.as_str().map(str::to_ascii_lowercase))
         .collect()

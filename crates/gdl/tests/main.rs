@@ -28,6 +28,7 @@ mod plan_order;
 mod playout;
 mod search;
 mod stepper;
+mod trace_digest;
 
 use std::path::{Path, PathBuf};
 

@@ -2,12 +2,14 @@
 //! (`../shared/more-games`, issue 29): every file is checked, and the files
 //! gdl refuses are exactly those of `tests/more_games_refused.txt`, each
 //! with the codes of its errors and why it is not GDL, so that a file that
-//! starts or stops loading is seen. Where reference traces made by
-//! `scripts/more-games-traces` lie under `target/more-games/traces/` (they
-//! are not part of the repository, so CI has none), each game that loads
+//! starts or stops loading is seen. The reference traces that
+//! `scripts/more-games-traces` made (random games played by ggp-base's
+//! prover) are kept as digests (`tests/more_games_traces.txt`, see
+//! `trace_digest`: the traces themselves take some 170 MB), and each game
 //! replays them on both engines, as the corpus test does. Without the
 //! collection (a clone of the project alone) the test says it skipped.
 
+use crate::trace_digest::Digest;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -140,33 +142,60 @@ const DISAGREEMENTS: [(&str, &str); 5] = [
     ),
 ];
 
+/// The digests of the reference traces of the collection
+/// (`tests/more_games_traces.txt`, see `trace_digest`).
+fn digests_file() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/more_games_traces.txt")
+}
+
+/// Writes the digests of the reference traces that
+/// `scripts/more-games-traces` made under `target/more-games/traces/`
+/// (that script runs it at its end): `cargo test --release -p gdl --test
+/// main more_games::write_the_digests_of_the_reference_traces -- --ignored`.
+#[test]
+#[ignore = "writes tests/more_games_traces.txt from the traces under target/"]
+fn write_the_digests_of_the_reference_traces() {
+    let traces = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/more-games/traces");
+    let paths = crate::corpus::files_of(&traces, "json");
+    assert!(!paths.is_empty(), "no traces under {}", traces.display());
+    let mut lines = Vec::new();
+    for path in &paths {
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let (game, _) = stem.rsplit_once('.').unwrap();
+        let text = std::fs::read_to_string(path).unwrap();
+        let trace: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let digest = Digest::of_trace(&format!("{game}.kif"), &stem, &trace)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        lines.push(digest.line());
+    }
+    lines.sort();
+    let header = "# The digests of the reference traces of ../shared/more-games, written by \
+                  scripts/more-games-traces (see tests/trace_digest.rs): FILE, TRACE, GOALS, STEPS.";
+    std::fs::write(digests_file(), format!("{header}\n{}\n", lines.join("\n"))).unwrap();
+    eprintln!(
+        "{} digests written to {}",
+        lines.len(),
+        digests_file().display()
+    );
+}
+
 #[test]
 fn the_games_that_load_agree_with_their_reference_traces() {
     let Some(dir) = collection() else {
         eprintln!("skipped: no published games at ../shared/more-games beside the repository");
         return;
     };
-    let traces = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/more-games/traces");
-    let Ok(entries) = std::fs::read_dir(&traces) else {
-        eprintln!(
-            "skipped: no reference traces under target/more-games/traces \
-             (scripts/more-games-traces makes them)"
+    let text = std::fs::read_to_string(digests_file()).unwrap();
+    let mut games: BTreeMap<PathBuf, Vec<Digest>> = BTreeMap::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let digest = Digest::parse(line).unwrap_or_else(|e| panic!("{e}"));
+        let rules = dir.join(&digest.game);
+        assert!(
+            rules.exists(),
+            "a digest of a file the collection lacks: {}",
+            digest.game
         );
-        return;
-    };
-    let mut games: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
-    for trace in entries.map(|e| e.unwrap().path()) {
-        let name = trace.file_name().unwrap().to_string_lossy().into_owned();
-        let Some(stem) = name.strip_suffix(".json") else {
-            continue;
-        };
-        let Some((game, _)) = stem.rsplit_once('.') else {
-            continue;
-        };
-        let rules = dir.join(format!("{game}.kif"));
-        if rules.exists() {
-            games.entry(rules).or_default().push(trace);
-        }
+        games.entry(rules).or_default().push(digest);
     }
     let games: Vec<_> = games.into_iter().collect();
     let listed = |rules: &Path| {
@@ -187,9 +216,7 @@ fn the_games_that_load_agree_with_their_reference_traces() {
     let failures = crate::corpus::agree_all(&games);
     // The known disagreements still disagree (else they leave the list).
     let agreeing: Vec<String> = (known.iter())
-        .filter(|(rules, traces)| {
-            crate::corpus::agree_all(&[(rules.clone(), traces.clone())]).is_empty()
-        })
+        .filter(|game| crate::corpus::agree_all(std::slice::from_ref(*game)).is_empty())
         .map(|(rules, _)| rules.display().to_string())
         .collect();
     assert!(
