@@ -142,7 +142,10 @@ pub(super) fn choose(
             // lines, past `few`): the demands here are asked anew in each
             // state, not derived once.
             if let Some(other) = assemble(dynamic, &mut symbols, &first, Grounding::Off) {
-                let w = other.cheaper_than(&game, 1.0);
+                // The game before was weighed already where a comparison
+                // above kept it: its visit is not made again.
+                let before = estimate.unwrap_or_else(|| game.per_state());
+                let w = other.cheaper_than_estimate(before, 1.0);
                 let says = w.says("they", "the rules before");
                 why.push(format!(
                     "the relations of the state derived on demand: {says}"
