@@ -565,7 +565,10 @@ mod tests {
         let (_, diagnostics, outline) = outline_source("t.gdl", "(role a) (<= (p ?x");
         assert!(outline.is_none());
         assert!(diagnostics.iter().any(Diagnostic::is_error));
-        let (_, diagnostics, outline) = outline_source("t.gdl", "(role a) (<= (p ?x) (q ?y))");
+        // `terminal` reads `p` with its place unbound and reads it again:
+        // the rule of `p` stays unsafe (an unread `p` would be dropped).
+        let text = "(role a) (<= (p ?x) (q ?y)) (<= terminal (p ?b) (distinct ?b 1))";
+        let (_, diagnostics, outline) = outline_source("t.gdl", text);
         assert!(outline.is_some());
         assert!(diagnostics.iter().any(|d| d.code == "unsafe-variable"));
     }
