@@ -107,7 +107,9 @@ pub fn drop_domain_places(
     let mut order: Vec<Symbol> = Vec::new();
     for c in clauses {
         let r = c.head.name;
-        let some = domains.get(&r).is_some_and(|d| d.iter().any(Option::is_some));
+        let some = domains
+            .get(&r)
+            .is_some_and(|d| d.iter().any(Option::is_some));
         if some && !order.contains(&r) {
             order.push(r);
         }
@@ -161,7 +163,8 @@ impl Facts {
 
     /// Whether `d(t)` is a fact of the rules.
     fn holds(&self, d: Symbol, t: &Term) -> bool {
-        (self.0.get(&d).into_iter().flatten()).any(|f| matches!(f.args.as_slice(), [a] if same(a, t)))
+        (self.0.get(&d).into_iter().flatten())
+            .any(|f| matches!(f.args.as_slice(), [a] if same(a, t)))
     }
 }
 
@@ -172,9 +175,8 @@ fn candidates(clauses: &[Clause], symbols: &Symbols) -> Domains {
     let mut graph = DepGraph::new(clauses);
     let (changing, reach) = graph.depends_on_named(&["true", "does"], symbols);
     let index = |r: Symbol| graph.relations.get_index_of(&r);
-    let dynamic = |r: Symbol| {
-        index(r).is_some_and(|i| changing.contains(&i) || reach[i].iter().any(|&d| d))
-    };
+    let dynamic =
+        |r: Symbol| index(r).is_some_and(|i| changing.contains(&i) || reach[i].iter().any(|&d| d));
     let keyword = |r: Symbol| keyword_named(symbols.name(r)).is_some();
     let mut arity: FxHashMap<Symbol, usize> = FxHashMap::default();
     let mut defined: FxHashSet<Symbol> = FxHashSet::default();
@@ -183,9 +185,8 @@ fn candidates(clauses: &[Clause], symbols: &Symbols) -> Domains {
         arity.entry(c.head.name).or_insert(c.head.args.len());
     }
     // domain(D) :- D is static, unary, not a keyword, and has a rule.
-    let domain = |d: Symbol| {
-        defined.contains(&d) && !dynamic(d) && !keyword(d) && arity.get(&d) == Some(&1)
-    };
+    let domain =
+        |d: Symbol| defined.contains(&d) && !dynamic(d) && !keyword(d) && arity.get(&d) == Some(&1);
     let mut domains = Domains::default();
     for c in clauses {
         let r = c.head.name;
@@ -196,7 +197,9 @@ fn candidates(clauses: &[Clause], symbols: &Symbols) -> Domains {
             .map(|t| {
                 let Term::Var(x, _) = t else { return None };
                 c.body.iter().find_map(|l| match l {
-                    NLit::Pos(s) if domain(s.name) && matches!(s.args.as_slice(), [a] if is_var(a, *x)) => {
+                    NLit::Pos(s)
+                        if domain(s.name) && matches!(s.args.as_slice(), [a] if is_var(a, *x)) =>
+                    {
                         Some(s.name)
                     }
                     _ => None,
@@ -239,7 +242,9 @@ fn narrow(clauses: &[Clause], domains: &mut Domains, facts: &Facts) {
             // stays(q, j) :- a use not q(u) whose u_j may be out of D.
             for l in &c.body {
                 let NLit::Neg(s) = l else { continue };
-                let Some(places) = domains.get(&s.name) else { continue };
+                let Some(places) = domains.get(&s.name) else {
+                    continue;
+                };
                 for (j, d) in places.iter().enumerate() {
                     if let Some(d) = *d
                         && !within(c, &s.args[j], d, domains, facts)
@@ -267,7 +272,8 @@ fn carries(c: &Clause, i: usize, d: Symbol, domains: &Domains) -> bool {
         return false;
     };
     let mut in_head = 0;
-    c.head.for_each_var(&mut |v, _| in_head += usize::from(v == x));
+    c.head
+        .for_each_var(&mut |v, _| in_head += usize::from(v == x));
     if in_head != 1 {
         return false;
     }
@@ -323,8 +329,8 @@ fn domain_of(domains: &Domains, r: Symbol, j: usize) -> Option<Symbol> {
 /// The clause with the places dropped from its head and its uses (see
 /// the module's documentation); unchanged when it has none of them.
 fn rewrite(c: &Clause, copy_of: &FxHashMap<Symbol, &Dropped>, facts: &Facts) -> Clause {
-    let touched = copy_of.contains_key(&c.head.name)
-        || sentences(c).any(|s| copy_of.contains_key(&s.name));
+    let touched =
+        copy_of.contains_key(&c.head.name) || sentences(c).any(|s| copy_of.contains_key(&s.name));
     if !touched {
         return c.clone();
     }
