@@ -17,9 +17,18 @@
 //!
 //! Its facts are every vector of `N` bits, 2^20 of them at the bottom,
 //! though no bit decides anything. With every place dropped the rules
-//! are `prereqN~dom :- true(step N)` and `prereqN~dom :- not true(step
-//! N), prereqN+1~dom`: forty ground rules. (A copy without some of its
-//! places only is named after them: `r~dom1,3`.)
+//! are
+//!
+//! ```text
+//! prereqN~dom :- true(step N).
+//! prereqN~dom :- not true(step N), prereqN+1~dom.
+//! legal(robot, continue) :- prereq1~dom.      was: prereq1(0)
+//! ```
+//!
+//! 39 rules, and as many ground ones. (A copy without some of its places
+//! only is named after them: `r~dom1,3`.) Loading makes this rewrite
+//! first, before planning, whatever the engine (`game::load`), and the
+//! reasons of the engine's choice say what it dropped ([`describe`]).
 //!
 //! The condition. A place `i` of a relation `r` (not a keyword, and
 //! depending on the state or the moves) *carries only the domain* `D` (a
@@ -42,8 +51,9 @@
 //! carrying `D`, or a constant of which `D(u)` is a fact. The places
 //! that carry only a domain are the largest set that meets these
 //! conditions (they are checked over and over, a place that fails
-//! dropped, until none fails); the domain of a place is the first
-//! candidate of the first rule of its relation.
+//! dropped, until none fails); the domain of a place is the first static
+//! unary relation that the first rule of its relation applies to the
+//! place's variable.
 //!
 //! Why it is sound: by induction over the strata, and in each over the
 //! rounds of the fixpoint, every fact `r(t)` derived by round `k` has `t_i`
@@ -54,8 +64,11 @@
 //! places carrying `D` held a round before and so does its own
 //! substitution, and each negative one fails for the other value as it
 //! failed for the first (or, swapping back, it would not have failed).
-//! So `r(t)` holds iff its projection without place `i` holds and `t_i`
-//! is in `D`, which is what the rewritten rules say:
+//! So `r(t)` holds iff `r` holds for some values at its places that
+//! carry a domain, the rest of `t` as given, and each `t_i` at those
+//! places is in its `D`, which is what the rewritten rules say (a body
+//! rewritten holds where the body as written does, and conversely, the
+//! variables dropped given any value of their domain):
 //!
 //! ```text
 //! r~dom(t without the places)  :- body'.     each rule of r
