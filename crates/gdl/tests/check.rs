@@ -82,6 +82,7 @@ valid_files! {
     caller_bound: ["caller-bound", "no-base-input"],
     caller_bound_patterns: ["caller-bound", "no-base-input"],
     caller_bound_some_value: ["caller-bound", "no-base-input"],
+    domain_places: ["no-base-input"],
     unbound_role: ["unbound-role", "no-base-input"],
     unrestricted_recursion: ["unrestricted-recursion"],
     warnings: ["no-base-input", "undefined-relation", "unused-relation"],
@@ -340,6 +341,42 @@ fn play_first_moves(name: &str, max_ground_work: u64) -> (Vec<Vec<String>>, Vec<
         game.engine()
     );
     (states, legal, game.goals(&state).unwrap())
+}
+
+/// Places that only carry a domain are dropped before planning
+/// (`rewrite::domain_places`), and the game plays as written on both
+/// engines: `(ready1 ?b)` holds until the last step, whatever the bit;
+/// the goal reads the bit from `bit`.
+#[test]
+fn places_that_only_carry_a_domain_are_dropped() {
+    let facts = |fs: &[&str]| fs.iter().map(|f| f.to_string()).collect::<Vec<_>>();
+    for max_ground_work in [gdl::Limits::default().max_ground_work, 0] {
+        let (states, legal, goals) = play_first_moves("domain_places", max_ground_work);
+        assert_eq!(
+            states,
+            ["(step 1)", "(step 2)", "(step 3)", "(step 4)"].map(|s| facts(&[s]))
+        );
+        assert_eq!(legal, ["go", "stop"]);
+        assert_eq!(goals, [0]);
+    }
+    let path = crate::path("tests/check/valid/domain_places.gdl");
+    let mut game = gdl::Game::load(&path).unwrap();
+    let why = game.engine_choice().to_string();
+    assert!(
+        why.contains("6 places that only carry a domain dropped, of 3 relations"),
+        "{why}"
+    );
+    let plan = game.plan_text();
+    assert!(plan.contains("ready2~dom/0"), "{plan}");
+    assert!(!plan.contains("ready2/2"), "{plan}");
+    // Stopped at step 2, the goal is `score`'s for the bit 1.
+    let mut state = game.initial_state();
+    for m in ["go", "stop"] {
+        let m = game.parse_move(m).unwrap();
+        state = game.next_state(&state, &[m]).unwrap();
+    }
+    assert!(game.is_terminal(&state).unwrap());
+    assert_eq!(game.goals(&state).unwrap(), [50]);
 }
 
 /// The readings of loose rules play as ggp-base plays them, on both

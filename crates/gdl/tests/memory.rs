@@ -185,8 +185,10 @@ fn an_unbounded_memo_would_be_caught() {
 }
 
 /// A game whose every state has a model of about 4 MiB: `big` pairs every
-/// two of 300 numbers for the state's step, and `terminal` asks for all of
-/// it (with every place free, so that no demand narrows it).
+/// two of 300 numbers (two apart: without the `distinct`, its places would
+/// only carry the domain `d`, and loading would drop them,
+/// `rewrite::domain_places`) for the state's step, and `terminal` asks for
+/// all of it (with every place free, so that no demand narrows it).
 fn big_models(max_memory: usize) -> Game {
     let mut text = String::from("(role p)\n(init (step 0))\n(legal p go)\n(goal p 100)\n");
     for i in 0..300 {
@@ -197,7 +199,7 @@ fn big_models(max_memory: usize) -> Game {
     }
     text.push_str(
         "(<= (next (step ?n)) (true (step ?k)) (succ ?k ?n))\n\
-         (<= (big ?k ?a ?b) (true (step ?k)) (d ?a) (d ?b))\n\
+         (<= (big ?k ?a ?b) (true (step ?k)) (d ?a) (d ?b) (distinct ?a ?b))\n\
          (<= terminal (true (step 1000)))\n\
          (<= terminal (big ?k ?a ?b) (not (d ?a)))\n",
     );

@@ -6,13 +6,16 @@
 //! gives the rules that read the moves copies of their own of the
 //! relations of the state they use, so that demand can ask each side its
 //! own questions; `some_value` reads a use that leaves a place to a
-//! variable read nowhere else as a use of a copy without that place.
+//! variable read nowhere else as a use of a copy without that place;
+//! `domain_places` drops the places of a relation that only carry a
+//! domain (it holds for every value of the domain or for none).
 //! (The split of a
 //! relation by constants belongs to the checks, in `analysis::split`:
 //! stratification is judged after it.)
 
 pub mod condense;
 pub mod demand;
+pub mod domain_places;
 pub mod move_copies;
 pub mod some_value;
 

@@ -30,23 +30,29 @@ use rand_pcg::Pcg64;
 /// The game of the prepared rules on the engine `options` asks for; where
 /// it asks for ground rules and none fit the limits, the limit that
 /// stopped grounding (`None`: the rules cannot be ground at all).
+/// `rewrites` says what loading rewrote before (the reasons begin with it).
 pub(super) fn choose(
     prepared: Prepared,
     clauses: &[Clause],
     mut symbols: Symbols,
     read: Read<'_>,
     options: LoadOptions,
+    rewrites: &[String],
 ) -> Result<Game, Option<LimitKind>> {
     let (limits, engine) = (options.limits, options.engine);
     if engine == EngineChoice::Interpreter {
         let written = read.rules(clauses, &symbols);
         let mut game = Game::assemble(prepared, &written, limits, Grounding::Off);
         game.limits = limits;
-        game.choice = "the interpreter was asked for".into();
+        let asked = std::iter::once("the interpreter was asked for");
+        game.choice = (asked.chain(rewrites.iter().map(String::as_str)))
+            .collect::<Vec<_>>()
+            .join("; ")
+            .into();
         return Ok(game);
     }
     // Why the engine is what it is, step by step, for `gdl plan`.
-    let mut why: Vec<String> = Vec::new();
+    let mut why: Vec<String> = rewrites.to_vec();
     let auto = engine == EngineChoice::Auto;
     // The first try grounds under a count of atoms: most games ground
     // well within it, and one far past it gives up in a moment, leaving

@@ -189,6 +189,15 @@ impl Game {
         analysed.warnings.splice(0..0, read);
         let mut symbols = analysed.description.symbols.clone();
         let mut clauses = analysed.clauses;
+        // The places that only carry a domain, dropped whatever the
+        // engine: no engine need enumerate their values.
+        let mut rewrites = Vec::new();
+        if let Some((projected, dropped)) =
+            crate::rewrite::domain_places::drop_domain_places(&clauses, &mut symbols)
+        {
+            rewrites.push(crate::rewrite::domain_places::describe(&dropped, &symbols));
+            clauses = projected;
+        }
         let prepared = prepare::derive_static(&mut clauses, &mut symbols, &limits);
         if let Some(e) = cancelled() {
             return Err(e);
@@ -210,7 +219,7 @@ impl Game {
             file: &file,
             warnings: &analysed.warnings,
         };
-        let chosen = choose::choose(prepared, &clauses, symbols, read, options);
+        let chosen = choose::choose(prepared, &clauses, symbols, read, options, &rewrites);
         if let Some(e) = cancelled() {
             return Err(e);
         }
