@@ -38,9 +38,6 @@ pub struct Evaluation {
     /// Per rule and per atom, their counts and flags now.
     pub(super) unsatisfied: Vec<u32>,
     pub(super) atoms: Vec<AtomState>,
-    /// One bit per rule, set while a rule that watches a literal has a
-    /// count of zero (see the module's doc, watching).
-    pub(super) armed: Vec<u64>,
     /// Per level `l`: the atoms whose support crossed zero, the first
     /// `queued_len[l]` of `queued[net.level_start[l]..]` (each atom waits
     /// at most once, so a level's room is its number of atoms).
@@ -55,8 +52,7 @@ pub struct Evaluation {
     /// inputs among them), once each: the first `touched_len` of
     /// `touched`, whose room is every atom; `touched_reads` counts their
     /// readers and gated rules. Only these atoms, the rules reading them or
-    /// gated by them (their counts and watch bits), and the heads of those
-    /// rules and of the rules watching them, can differ from the model at
+    /// gated by them, and those rules' heads can differ from the model at
     /// the mark (see `restore`). `is_touched` has a flag per atom, set
     /// while it is listed. Both are empty where `track` is false.
     pub(super) touched: Vec<u32>,
@@ -90,15 +86,19 @@ impl Evaluation {
         let mut e = Evaluation {
             net: net.id,
             unsatisfied: net.unsatisfied.clone(),
-            atoms: (0u32..)
-                .zip(watched)
-                .map(|(atom, &watched)| AtomState {
+            atoms: watched
+                .iter()
+                .zip(&net.atoms)
+                .map(|(&watched, info)| AtomState {
                     kind: if watched { WATCHED } else { 0 }
-                        | if net.is_unread(atom) { LEAF } else { 0 },
+                        | if info.start == info.end && info.gate_start == info.gate_end {
+                            LEAF
+                        } else {
+                            0
+                        },
                     ..AtomState::default()
                 })
                 .collect(),
-            armed: vec![0; net.heads.len().div_ceil(64)],
             queued: vec![0; net.atoms.len()],
             queued_len: vec![0; net.top as usize + 1],
             changed: vec![0; watched_atoms],
@@ -111,11 +111,10 @@ impl Evaluation {
             work: 0,
         };
         e.atoms[net.always as usize].truth = true;
-        // head :- (nothing false yet): every rule without positive atoms
-        // (besides the one it watches).
+        // head :- (nothing false yet): every rule without positive atoms.
         for r in 0..e.unsatisfied.len() {
             if e.unsatisfied[r] == 0 {
-                e.count_reaches_zero::<true>(net, r as u32, true);
+                e.gain(net, net.heads[r]);
             }
         }
         e.settle(net, net.top);
@@ -191,23 +190,16 @@ impl Evaluation {
             Some((touched, reads)) => (touched, reads, !src.track),
             None => (&[][..], 0, true),
         };
-        let has_watching = net.has_watching();
         // A rule copied alone costs some eight times what it costs in a
         // copy of the whole table.
         if whole || reads * 8 >= src.unsatisfied.len() {
             dst.unsatisfied.copy_from_slice(&src.unsatisfied);
-            dst.armed.copy_from_slice(&src.armed);
         } else {
             for &atom in touched {
                 let info = net.atoms[atom as usize];
                 let readers = &net.readers[info.start as usize..info.end as usize];
                 for &r in readers {
                     dst.unsatisfied[r as usize] = src.unsatisfied[r as usize];
-                    // A watching rule's bit follows its count.
-                    if has_watching && r >= net.first_watching {
-                        let (w, bit) = (r as usize / 64, 1u64 << (r % 64));
-                        dst.armed[w] = dst.armed[w] & !bit | src.armed[w] & bit;
-                    }
                 }
                 for g in &net.gates[info.gate_start as usize..info.gate_end as usize] {
                     dst.unsatisfied[g.rule as usize] = src.unsatisfied[g.rule as usize];
@@ -215,16 +207,8 @@ impl Evaluation {
             }
         }
         // The atoms that can differ: those touched and the heads of the
-        // rules above and of the rules watching them.
-        let watching = |a: &u32| {
-            let w = &net.watchers[*a as usize];
-            (w.end - w.start) as usize
-        };
-        let watching: usize = match has_watching {
-            true => touched.iter().map(watching).sum(),
-            false => 0,
-        };
-        if whole || (reads + touched.len() + watching) * 8 >= src.atoms.len() {
+        // rules above.
+        if whole || (reads + touched.len()) * 8 >= src.atoms.len() {
             dst.atoms.copy_from_slice(&src.atoms);
         } else {
             for &atom in touched {
@@ -238,12 +222,6 @@ impl Evaluation {
                 for r in readers.iter().copied().chain(gated) {
                     let h = net.heads[r as usize] as usize;
                     dst.atoms[h] = src.atoms[h];
-                }
-                if has_watching {
-                    for r in net.watchers[a].start..net.watchers[a].end {
-                        let h = net.heads[r as usize] as usize;
-                        dst.atoms[h] = src.atoms[h];
-                    }
                 }
             }
         }
@@ -277,10 +255,7 @@ impl Evaluation {
     pub fn set_input(&mut self, net: &Network, atom: u32, value: bool) {
         self.check(net);
         if self.atoms[atom as usize].truth != value {
-            match net.has_watching() {
-                true => self.flip::<true>(net, atom, value),
-                false => self.flip::<false>(net, atom, value),
-            }
+            self.flip(net, atom, value);
             self.open_or_shut(net, atom, value);
         }
     }

@@ -62,80 +62,6 @@ impl Evaluation {
         }
     }
 
-    /// Rule `r`'s count reached zero (`firing`) or left it: its head gains
-    /// or loses a firing rule, unless it watches a literal (see
-    /// the module's doc, watching), whose bit then follows the count and whose
-    /// head changes only where that literal holds.
-    #[inline(always)]
-    pub(super) fn count_reaches_zero<const W: bool>(
-        &mut self,
-        net: &Network,
-        r: u32,
-        firing: bool,
-    ) {
-        if W && r >= net.first_watching && !self.watching_fires(net, r, firing) {
-            return;
-        }
-        // SAFETY: `r` is a rule of the network (every reader is, checked by
-        // `Network::check_invariants`), which has a head per rule (checked
-        // with the rest).
-        let head = unsafe { *net.heads.get_unchecked(r as usize) };
-        match firing {
-            true => self.gain(net, head),
-            false => self.lose(net, head),
-        }
-    }
-
-    /// `count_reaches_zero` of a rule that watches a literal: sets or
-    /// clears its bit, and says whether its literal holds (so that its
-    /// head changes). Out of line, to keep the loops of `flip` small.
-    #[inline(never)]
-    fn watching_fires(&mut self, net: &Network, r: u32, firing: bool) -> bool {
-        let (w, bit) = (r as usize / 64, 1u64 << (r % 64));
-        match firing {
-            true => self.armed[w] |= bit,
-            false => self.armed[w] &= !bit,
-        }
-        let lit = net.watched[(r - net.first_watching) as usize];
-        self.atoms[(lit >> 1) as usize].truth != (lit & 1 == 1)
-    }
-
-    /// The rules watching an atom that flipped to `value` (see
-    /// the module's doc, watching): each whose other literals all hold (its bit set)
-    /// starts firing where the watched literal became satisfied, stops
-    /// where it did not. Out of line, as few atoms have watchers.
-    #[inline(never)]
-    fn flip_watchers(&mut self, net: &Network, atom: u32, value: bool) {
-        let w = &net.watchers[atom as usize];
-        let (pos, neg) = (w.start..w.negated, w.negated..w.end);
-        let (sat, unsat) = if value { (pos, neg) } else { (neg, pos) };
-        for (rules, firing) in [(sat, true), (unsat, false)] {
-            if rules.is_empty() {
-                continue;
-            }
-            // The set bits of `rules`, a word at a time.
-            let (first, last) = (rules.start as usize / 64, (rules.end as usize - 1) / 64);
-            for w in first..=last {
-                let mut bits = self.armed[w];
-                if w == first {
-                    bits &= u64::MAX << (rules.start % 64);
-                }
-                if w == last && rules.end % 64 != 0 {
-                    bits &= u64::MAX >> (64 - rules.end % 64);
-                }
-                while bits != 0 {
-                    let r = w * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let head = net.heads[r];
-                    match firing {
-                        true => self.gain(net, head),
-                        false => self.lose(net, head),
-                    }
-                }
-            }
-        }
-    }
-
     /// Lists a watched atom that flipped in `changed` (once).
     #[inline(always)]
     pub(super) fn note_flip(&mut self, atom: u32) {
@@ -151,18 +77,7 @@ impl Evaluation {
     /// support gives, and a flip updates the rules reading it. A flip only
     /// queues atoms above its own level, so a level's queue is complete
     /// when it is reached.
-    ///
-    /// Made twice, for networks with rules that watch a literal and
-    /// without (where the loops are the same as before watching was).
     pub(super) fn settle(&mut self, net: &Network, upto: u32) {
-        match net.has_watching() {
-            true => self.settle_in::<true>(net, upto),
-            false => self.settle_in::<false>(net, upto),
-        }
-    }
-
-    /// `settle`, where `W` is whether some rule watches a literal.
-    fn settle_in<const W: bool>(&mut self, net: &Network, upto: u32) {
         for l in 0..=upto as usize {
             let (base, len) = (net.level_start[l] as usize, self.queued_len[l] as usize);
             self.queued_len[l] = 0;
@@ -172,7 +87,7 @@ impl Evaluation {
                 a.queued = false;
                 let value = a.support > 0;
                 if value != a.truth {
-                    self.flip::<W>(net, atom, value);
+                    self.flip(net, atom, value);
                 }
             }
         }
@@ -186,7 +101,7 @@ impl Evaluation {
     // when it leaves zero (its head loses one). A head whose support
     // crosses zero is queued.
     #[inline(always)]
-    pub(super) fn flip<const W: bool>(&mut self, net: &Network, atom: u32, value: bool) {
+    pub(super) fn flip(&mut self, net: &Network, atom: u32, value: bool) {
         let info = &net.atoms[atom as usize];
         self.atoms[atom as usize].truth = value;
         if self.track && !self.is_touched[atom as usize] {
@@ -197,16 +112,7 @@ impl Evaluation {
                 (info.end - info.start + info.gate_end - info.gate_start) as usize;
         }
         self.note_flip(atom);
-        // Watching rules are counted as read, as they were before they
-        // watched: the work weighs engines at load, the same as before.
         self.work += u64::from(info.end - info.start) + 1;
-        if W {
-            let watchers = &net.watchers[atom as usize];
-            if watchers.start < watchers.end {
-                self.work += u64::from(watchers.end - watchers.start);
-                self.flip_watchers(net, atom, value);
-            }
-        }
         let (pos, neg) = (
             info.start as usize..info.negated as usize,
             info.negated as usize..info.end as usize,
@@ -221,7 +127,9 @@ impl Evaluation {
             let count = unsafe { self.unsatisfied.get_unchecked_mut(r as usize) };
             *count -= 1;
             if *count == 0 {
-                self.count_reaches_zero::<W>(net, r, true);
+                // SAFETY: as above.
+                let head = unsafe { *net.heads.get_unchecked(r as usize) };
+                self.gain(net, head);
             }
         }
         for &r in &net.readers[unsat] {
@@ -229,7 +137,9 @@ impl Evaluation {
             let count = unsafe { self.unsatisfied.get_unchecked_mut(r as usize) };
             *count += 1;
             if *count == 1 {
-                self.count_reaches_zero::<W>(net, r, false);
+                // SAFETY: as above.
+                let head = unsafe { *net.heads.get_unchecked(r as usize) };
+                self.lose(net, head);
             }
         }
     }

@@ -36,16 +36,6 @@
 //! when a gate opens and left alone while one is open (the stepper shuts
 //! every gate before it plays the `next` facts into `true`).
 //!
-//! *Watching*: a rule reading a hub read by at least `WATCH_MIN` rules
-//! may watch it. Its count then leaves the hub out, and an evaluation
-//! keeps a bit for the rule, set while that count is zero (its other
-//! literals all hold); the rule fires when its bit is set and the watched
-//! literal holds. A flip of the hub visits the rules whose bits are set, a
-//! word of 64 at a time, instead of every rule reading it. The rules that
-//! watch are numbered last (from `Network::first_watching`), those
-//! watching one atom in a row, and the hot loop is made twice, with and
-//! without watching.
-//!
 //! A *leaf* (an atom no rule reads and that gates none: legal moves,
 //! `next`, goals) takes its value as soon as its support crosses zero,
 //! without a turn in the queues. The hot loop (flip, gain, lose, queue)

@@ -49,11 +49,6 @@ const COMPLEMENT_RATIO: usize = 4;
 /// many heads have the same rest: the new atom is then a hub.
 const SHARED_REST_MIN: usize = 8;
 
-/// An atom that at least this many counted rules read is watched by those
-/// of them (of two literals or more) for which it is the atom read by the
-/// most (see the module's doc, watching).
-const WATCH_MIN: usize = 64;
-
 /// The fixed part of the network, shared by every evaluation of a game.
 #[derive(Debug)]
 pub struct Network {
@@ -64,14 +59,6 @@ pub struct Network {
     /// counts, which many evaluations stepped in turn (a batch of games)
     /// then hold in half the memory.
     pub(super) heads: Vec<u32>,
-    /// The first rule that watches a literal (see the module's doc, watching): those that
-    /// do are numbered last, from here on, and rule `first_watching + i`
-    /// watches `watched[i]` (`atom << 1 | negated`), which its count
-    /// leaves out.
-    pub(super) first_watching: u32,
-    pub(super) watched: Vec<u32>,
-    /// Per atom: the rules watching it.
-    pub(super) watchers: Vec<Watchers>,
     pub(super) unsatisfied: Vec<u32>,
     /// Per atom: where its readers are in `readers`, and its level.
     pub(super) atoms: Vec<AtomInfo>,
@@ -115,16 +102,6 @@ pub(super) struct AtomInfo {
     /// The rules it gates: `gates[gate_start..gate_end]`.
     pub(super) gate_start: u32,
     pub(super) gate_end: u32,
-}
-
-/// The rules watching an atom (see the module's doc, watching), numbered `start..end`,
-/// those watching it negated from `negated` on: apart from `AtomInfo`,
-/// which the networks without watching rules then read as before.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Watchers {
-    pub(super) start: u32,
-    pub(super) negated: u32,
-    pub(super) end: u32,
 }
 
 /// A rule gated by an atom, and its other literals as `atom << 1 |
@@ -807,6 +784,7 @@ impl Network {
         real.resize(atoms, false);
         merge_copies(&mut rules, atoms, &read, is_move);
         let deferred = defer_hubs(&mut rules, atoms, &read, &real);
+        let readers_of = readers_of(&rules, atoms);
         let waits = waiting_atoms(&rules, atoms, play, &deferred);
         // Gates: move atoms no rule derives (`does`), read positively by a
         // rule whose other literals are all of state relations.
@@ -814,7 +792,7 @@ impl Network {
         for rule in &rules {
             derived[rule.head as usize] = true;
         }
-        let mut gate_of: Vec<Option<u32>> = rules
+        let gate_of: Vec<Option<u32>> = rules
             .iter()
             .map(|rule| {
                 let gate = rule.lits.iter().position(|&l| {
@@ -828,44 +806,7 @@ impl Network {
                 (others_state && rule.lits.len() > 1 && !waiting).then_some(gate as u32)
             })
             .collect();
-        // Watches (see the module's doc, watching): each rule not gated, of two literals or
-        // more, that reads an atom counted by `WATCH_MIN` rules or more
-        // watches the one counted by the most (the first of equals).
-        let mut counted_reads = vec![0usize; atoms];
-        for (rule, gate) in rules.iter().zip(&gate_of) {
-            if gate.is_none() {
-                for &l in &rule.lits {
-                    counted_reads[(l >> 1) as usize] += 1;
-                }
-            }
-        }
-        let mut watch_lit: Vec<Option<u32>> = (rules.iter().zip(&gate_of))
-            .map(|(rule, gate)| {
-                if gate.is_some() || rule.lits.len() < 2 {
-                    return None;
-                }
-                let reads = |l: u32| counted_reads[(l >> 1) as usize];
-                let (_, &l) =
-                    (rule.lits.iter().enumerate()).max_by_key(|&(i, &l)| (reads(l), Reverse(i)))?;
-                (reads(l) >= WATCH_MIN).then_some(l)
-            })
-            .collect();
-        // The rules watching nothing first, as they are, then those
-        // watching a literal, by their literal: each atom's watchers are
-        // then a range of rules, positive then negated.
-        let mut order: Vec<usize> = (0..rules.len()).collect();
-        order.sort_by_key(|&r| watch_lit[r].map_or(0, |l| u64::from(l) + 1));
-        let mut taken: Vec<Option<Rule>> = rules.drain(..).map(Some).collect();
-        rules.extend(
-            order
-                .iter()
-                .map(|&r| taken[r].take().expect("each rule once")),
-        );
-        gate_of = order.iter().map(|&r| gate_of[r]).collect();
-        watch_lit = order.iter().map(|&r| watch_lit[r]).collect();
-        let readers_of = readers_of(&rules, atoms);
         let mut info = vec![AtomInfo::default(); atoms];
-        let mut watchers = vec![Watchers::default(); atoms];
         let mut readers = Vec::with_capacity(readers_of.iter().map(Vec::len).sum());
         let mut gated_by = vec![Vec::new(); atoms];
         for (r, (rule, gate)) in rules.iter().zip(&gate_of).enumerate() {
@@ -875,8 +816,7 @@ impl Network {
         }
         let (mut gates, mut gate_lits) = (Vec::new(), Vec::new());
         for (a, of) in readers_of.iter().enumerate() {
-            let watches = |e: u32| watch_lit[(e >> 1) as usize].is_some_and(|l| l >> 1 == a as u32);
-            let counted = |e: &&u32| gate_of[(**e >> 1) as usize].is_none() && !watches(**e);
+            let counted = |e: &&u32| gate_of[(**e >> 1) as usize].is_none();
             info[a].start = readers.len() as u32;
             readers.extend(
                 of.iter()
@@ -892,17 +832,6 @@ impl Network {
                     .map(|e| e >> 1),
             );
             info[a].end = readers.len() as u32;
-            // The range of rules watching `a` (empty where none does, at
-            // the first rule with a greater literal).
-            let first_with =
-                |lit: u32| watch_lit.partition_point(|w| w.is_none_or(|w| w < lit)) as u32;
-            let a = a as u32;
-            watchers[a as usize] = Watchers {
-                start: first_with(a << 1),
-                negated: first_with(a << 1 | 1),
-                end: first_with((a + 1) << 1),
-            };
-            let a = a as usize;
             info[a].gate_start = gates.len() as u32;
             for &r in &gated_by[a] {
                 let start = gate_lits.len() as u32;
@@ -972,21 +901,14 @@ impl Network {
             level_start[l] += level_start[l - 1];
         }
         let network = Network {
-            first_watching: watch_lit.partition_point(Option::is_none) as u32,
-            watched: watch_lit.iter().flatten().copied().collect(),
-            watchers,
             heads: rules.iter().map(|r| r.head).collect(),
-            unsatisfied: (rules.iter().zip(&gate_of).zip(&watch_lit))
-                .map(|((r, gate), watched)| match gate {
+            unsatisfied: (rules.iter().zip(&gate_of))
+                .map(|(r, gate)| match gate {
                     // A gated rule counts its shut gate alone.
                     Some(_) => 1,
-                    // A rule watching a literal does not count it.
-                    None => (r.lits.iter())
-                        .filter(|&&l| l & 1 == 0 && Some(l) != *watched)
-                        .count() as u32,
+                    None => r.lits.iter().filter(|&&l| l & 1 == 0).count() as u32,
                 })
                 .collect(),
-
             atoms: info,
             readers,
             gates,
@@ -1018,14 +940,7 @@ impl Network {
         assert!((self.always as usize) < atoms, "the always-true atom");
         assert_eq!(self.unsatisfied.len(), rules, "a count per rule");
         assert!(self.heads.iter().all(|&h| (h as usize) < atoms));
-        assert_eq!(
-            self.first_watching as usize + self.watched.len(),
-            rules,
-            "a watched literal per rule from the first watching on"
-        );
-        assert!(self.watched.iter().all(|&l| ((l >> 1) as usize) < atoms));
         assert!(self.readers.iter().all(|&r| (r as usize) < rules));
-
         assert!(self.gates.iter().all(|g| (g.rule as usize) < rules
             && g.start <= g.end
             && g.end as usize <= self.gate_lits.len()));
@@ -1036,16 +951,6 @@ impl Network {
         assert!(self.level_start.windows(2).all(|w| w[0] <= w[1]));
         assert!(self.state_top <= self.play_top && self.play_top <= self.top);
         let mut room = vec![0u32; levels];
-        assert_eq!(self.watchers.len(), atoms, "watchers per atom");
-        for (lit, w) in (0u32..).zip(&self.watchers) {
-            assert!(w.start <= w.negated && w.negated <= w.end);
-            assert!(w.end as usize <= rules);
-            assert!(w.start == w.end || w.start >= self.first_watching);
-            let watching =
-                |r: u32, lit: u32| self.watched[(r - self.first_watching) as usize] == lit;
-            assert!((w.start..w.negated).all(|r| watching(r, lit << 1)));
-            assert!((w.negated..w.end).all(|r| watching(r, lit << 1 | 1)));
-        }
         for a in &self.atoms {
             assert!(a.start <= a.negated && a.negated <= a.end);
             assert!(a.end as usize <= self.readers.len());
@@ -1067,18 +972,8 @@ impl Network {
     /// Whether some rule reads the atom or is gated by it: setting an
     /// input atom that is not read changes nothing else.
     pub fn is_read(&self, atom: u32) -> bool {
-        !self.is_unread(atom)
-    }
-
-    /// Whether no rule reads, watches or is gated by the atom.
-    pub(super) fn is_unread(&self, atom: u32) -> bool {
-        let (info, w) = (&self.atoms[atom as usize], &self.watchers[atom as usize]);
-        info.start == info.end && info.gate_start == info.gate_end && w.start == w.end
-    }
-
-    /// Whether some rule watches a literal (see the module's doc, watching).
-    pub(super) fn has_watching(&self) -> bool {
-        !self.watched.is_empty()
+        let info = &self.atoms[atom as usize];
+        info.start < info.end || info.gate_start < info.gate_end
     }
 
     /// Whether some rule is gated (see the module's doc).
