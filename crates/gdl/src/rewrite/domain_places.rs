@@ -507,7 +507,6 @@ const SHOWN: usize = 3;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rewrite::term_text as term;
     use crate::source::SourceFile;
     use crate::syntax::{kif, normal};
 
@@ -519,26 +518,7 @@ mod tests {
         let clauses = normal::normalize(&d).expect("normalises");
         let mut symbols = d.symbols.clone();
         let (out, dropped) = drop_domain_places(&clauses, &mut symbols)?;
-        let sentence = |s: &Sentence| {
-            let name = symbols.name(s.name);
-            let args: Vec<String> = s.args.iter().map(|a| term(a, &symbols)).collect();
-            match args.is_empty() {
-                true => name.to_string(),
-                false => format!("({name} {})", args.join(" ")),
-            }
-        };
-        let lines = (out.iter())
-            .map(|c| {
-                let body: Vec<String> = (c.body.iter())
-                    .map(|l| match l {
-                        NLit::Pos(s) => sentence(s),
-                        NLit::Neg(s) => format!("(not {})", sentence(s)),
-                        _ => "distinct".into(),
-                    })
-                    .collect();
-                format!("{} :- {}", sentence(&c.head), body.join(" "))
-            })
-            .collect();
+        let lines = crate::rewrite::clause_lines(&out, &symbols);
         Some((lines, describe(&dropped, &symbols)))
     }
 

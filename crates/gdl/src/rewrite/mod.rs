@@ -45,6 +45,34 @@ fn reading_moves(clauses: &[Clause], symbols: &Symbols) -> FxHashSet<Symbol> {
         .collect()
 }
 
+/// Clauses as text, one a line, for the rewrites' tests: `head :- body`,
+/// a sentence `(r a ?x)`, a negated one `(not (r a))`, `distinct` alone.
+#[cfg(test)]
+fn clause_lines(clauses: &[crate::syntax::normal::Clause], symbols: &Symbols) -> Vec<String> {
+    use crate::syntax::ast::Sentence;
+    use crate::syntax::normal::NLit;
+    let sentence = |s: &Sentence| {
+        let name = symbols.name(s.name);
+        let args: Vec<String> = s.args.iter().map(|a| term_text(a, symbols)).collect();
+        match args.is_empty() {
+            true => name.to_string(),
+            false => format!("({name} {})", args.join(" ")),
+        }
+    };
+    (clauses.iter())
+        .map(|c| {
+            let body: Vec<String> = (c.body.iter())
+                .map(|l| match l {
+                    NLit::Pos(s) => sentence(s),
+                    NLit::Neg(s) => format!("(not {})", sentence(s)),
+                    _ => "distinct".into(),
+                })
+                .collect();
+            format!("{} :- {}", sentence(&c.head), body.join(" "))
+        })
+        .collect()
+}
+
 /// A term as text, for the rewrites' tests: `(f a ?x)`.
 #[cfg(test)]
 fn term_text(t: &crate::syntax::ast::Term, symbols: &Symbols) -> String {

@@ -220,7 +220,6 @@ fn reads_only_bound(c: &Clause) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rewrite::term_text as term;
     use crate::source::SourceFile;
     use crate::syntax::{kif, normal};
 
@@ -233,26 +232,7 @@ mod tests {
         let mut symbols = d.symbols.clone();
         let target = symbols.get(target).expect("a relation of the rules");
         let (out, copies) = project_singletons(&clauses, target, &mut symbols)?;
-        let sentence = |s: &Sentence| {
-            let name = symbols.name(s.name);
-            let args: Vec<String> = s.args.iter().map(|a| term(a, &symbols)).collect();
-            match args.is_empty() {
-                true => name.to_string(),
-                false => format!("({name} {})", args.join(" ")),
-            }
-        };
-        let lines = (out.iter())
-            .map(|c| {
-                let body: Vec<String> = (c.body.iter())
-                    .map(|l| match l {
-                        NLit::Pos(s) => sentence(s),
-                        NLit::Neg(s) => format!("(not {})", sentence(s)),
-                        _ => "distinct".into(),
-                    })
-                    .collect();
-                format!("{} :- {}", sentence(&c.head), body.join(" "))
-            })
-            .collect();
+        let lines = crate::rewrite::clause_lines(&out, &symbols);
         let copies = (copies.iter())
             .map(|&(copy, q)| format!("{} of {}", symbols.name(copy), symbols.name(q)))
             .collect();
