@@ -135,6 +135,10 @@ pub struct JoinPlan {
     /// fact it matched, so one match is enough: `(<= (p ?x) (q ?x) (r ?y))`
     /// needs one `r` fact, not each of them.
     pub once: Vec<bool>,
+    /// Per step: the rows a lookup of the scan was expected to return when
+    /// it was placed, where the planner knew them (a relation whose facts
+    /// were counted, see [`FanOut`]); `gdl plan` prints them.
+    pub rows: Vec<Option<f32>>,
 }
 
 /// A clause ready to run.
@@ -265,6 +269,19 @@ pub fn plan(
     terms: &mut TermTable,
     symbols: &mut crate::syntax::symbol::Symbols,
 ) -> Program {
+    plan_with(clauses, terms, symbols, None)
+}
+
+/// [`plan`], weighing the literals of the relations whose facts `fan`
+/// counts by the rows a lookup of them returns (see [`rank`]). The
+/// relations, their ids and strata are those of [`plan`]; only the order
+/// of the bodies and the indexes may differ.
+pub fn plan_with(
+    clauses: &[Clause],
+    terms: &mut TermTable,
+    symbols: &mut crate::syntax::symbol::Symbols,
+    fan: Option<&FanOut<'_>>,
+) -> Program {
     let mut graph = DepGraph::new(clauses);
     let mut arity: FxHashMap<Symbol, usize> = FxHashMap::default();
     for c in clauses {
@@ -345,6 +362,7 @@ pub fn plan(
     let asked: Vec<bool> = (relations.iter())
         .map(|r| symbols.name(r.name).ends_with('?'))
         .collect();
+    let names: Vec<Symbol> = relations.iter().map(|r| r.name).collect();
     let mut planner = Planner {
         terms,
         relations: &mut relations,
@@ -353,6 +371,8 @@ pub fn plan(
         listed: &listed,
         asked: &asked,
         does: RelId(does_i as u32),
+        fan,
+        names: &names,
     };
     let mut plans = Vec::with_capacity(clauses.len());
     let mut order: Vec<(usize, usize)> = Vec::new();
@@ -406,6 +426,10 @@ struct Planner<'a> {
     asked: &'a [bool],
     /// `does/2`, which holds one fact per role.
     does: RelId,
+    /// What is known of the relations' facts.
+    fan: Option<&'a FanOut<'a>>,
+    /// The relations' names, by id.
+    names: &'a [Symbol],
 }
 
 impl Planner<'_> {
@@ -498,9 +522,10 @@ impl Planner<'_> {
     /// then one that shares a bound variable with those placed (so no
     /// cross product is made while a join on a variable is possible), then
     /// one of the clause's own recursive stratum `own` (it holds only the
-    /// facts derived so far, few in the first round), then the one with
-    /// the most bound argument positions (and then the fewest new
-    /// variables), ties kept in the order written. With `delta`, that
+    /// facts derived so far, few in the first round), then the one whose
+    /// lookup returns the fewest rows (counted where the facts are known,
+    /// else guessed from its bound and free argument positions: see
+    /// [`rank`]), ties kept in the order written. With `delta`, that
     /// literal comes first and reads only the previous round's new facts.
     fn join(
         &mut self,
@@ -511,6 +536,7 @@ impl Planner<'_> {
     ) -> JoinPlan {
         let mut order = Order::new(lits, nvars);
         let mut steps = Vec::new();
+        let mut rows = Vec::new();
         if let Some(i) = delta {
             let Lit::Pos(rel, args) = &lits[i] else {
                 unreachable!("delta literals are positive")
@@ -522,6 +548,7 @@ impl Planner<'_> {
                 key: Box::new([]),
                 delta: true,
             });
+            rows.push(None);
             order.place(i, lits, |_, _| None);
         }
         // A literal's rank changes only when one of its variables is bound,
@@ -531,8 +558,15 @@ impl Planner<'_> {
         let kinds = Kinds {
             listed: self.listed,
             asked: self.asked,
+            fan: self.fan.map(|fan| Fan {
+                fan,
+                terms: &*self.terms,
+                names: self.names,
+            }),
         };
-        let rank = |i: usize, bound: &[bool]| rank(i, &lits[i], bound, comp_of, kinds, does, own);
+        let relations = &mut *self.relations;
+        let mut rank =
+            |i: usize, bound: &[bool]| rank(i, &lits[i], bound, comp_of, kinds, does, own);
         for (i, l) in lits.iter().enumerate() {
             if matches!(l, Lit::Pos(..)) && !order.placed[i] {
                 order.rank(i, rank(i, &order.bound));
@@ -550,13 +584,20 @@ impl Planner<'_> {
                     Lit::Same(a, b) => Step::Same(a.clone(), b.clone()),
                     Lit::Pos(..) => unreachable!("positive literals are not filters"),
                 });
+                rows.push(None);
             }
             let Some(i) = order.best() else { break };
             let Lit::Pos(rel, args) = &lits[i] else {
                 unreachable!()
             };
-            steps.push(self.scan(*rel, args, &order.bound));
-            order.place(i, lits, rank);
+            // Rows are counted for the literals with a free place: a test
+            // of one fact returns it or none.
+            let free = !args.iter().all(|a| is_bound(a, &order.bound));
+            let estimate =
+                (kinds.fan.filter(|_| free)).and_then(|f| f.rows(*rel, args, &order.bound));
+            rows.push(estimate.map(|r| r as f32));
+            steps.push(scan(relations, *rel, args, &order.bound));
+            order.place(i, lits, &mut rank);
         }
         // Unsafe literals cannot reach here (the checker refuses them), but
         // keep any leftover filter so a plan never silently drops a condition.
@@ -571,36 +612,39 @@ impl Planner<'_> {
                     Lit::Same(a, b) => Step::Same(a.clone(), b.clone()),
                     Lit::Pos(..) => unreachable!("every positive literal is placed"),
                 });
+                rows.push(None);
             }
         }
         JoinPlan {
             steps,
             head_bound: 0,
             once: Vec::new(),
+            rows,
         }
     }
+}
 
-    /// A scan of `rel` by the index that fits what is bound.
-    fn scan(&mut self, rel: RelId, args: &[Pat], bound: &[bool]) -> Step {
-        let mut key = Vec::new();
-        let columns: Box<[Shape]> = args.iter().map(|a| shape(a, bound, &mut key)).collect();
-        let index = if columns.iter().all(|c| *c == Shape::Free) {
-            None
-        } else {
-            let spec = IndexSpec { columns };
-            let indexes = &mut self.relations[rel.0 as usize].indexes;
-            Some(indexes.iter().position(|s| *s == spec).unwrap_or_else(|| {
-                indexes.push(spec);
-                indexes.len() - 1
-            }))
-        };
-        Step::Scan {
-            rel,
-            args: args.into(),
-            index,
-            key: key.into(),
-            delta: false,
-        }
+/// A scan of `rel` by the index that fits what is bound (added to the
+/// relation's indexes where it is new).
+fn scan(relations: &mut [RelInfo], rel: RelId, args: &[Pat], bound: &[bool]) -> Step {
+    let mut key = Vec::new();
+    let columns: Box<[Shape]> = args.iter().map(|a| shape(a, bound, &mut key)).collect();
+    let index = if columns.iter().all(|c| *c == Shape::Free) {
+        None
+    } else {
+        let spec = IndexSpec { columns };
+        let indexes = &mut relations[rel.0 as usize].indexes;
+        Some(indexes.iter().position(|s| *s == spec).unwrap_or_else(|| {
+            indexes.push(spec);
+            indexes.len() - 1
+        }))
+    };
+    Step::Scan {
+        rel,
+        args: args.into(),
+        index,
+        key: key.into(),
+        delta: false,
     }
 }
 
@@ -611,6 +655,33 @@ struct Kinds<'a> {
     listed: &'a [bool],
     /// A demand relation (`r?`).
     asked: &'a [bool],
+    /// The facts counted, where some are.
+    fan: Option<Fan<'a>>,
+}
+
+/// The facts counted, with what a lookup needs to read them.
+#[derive(Clone, Copy)]
+struct Fan<'a> {
+    fan: &'a FanOut<'a>,
+    terms: &'a TermTable,
+    names: &'a [Symbol],
+}
+
+impl Fan<'_> {
+    /// The rows a lookup of `(rel args)` returns, given what is bound, if
+    /// the facts of `rel` are counted.
+    fn rows(&self, rel: RelId, args: &[Pat], bound: &[bool]) -> Option<f64> {
+        (self.fan)
+            .rows(self.names[rel.0 as usize], args, bound, self.terms)
+            .map(Rows::rows)
+    }
+
+    /// [`Fan::rows`], as [`Rank`] weighs it.
+    fn weight(&self, rel: RelId, args: &[Pat], bound: &[bool]) -> Option<i64> {
+        (self.fan)
+            .rows(self.names[rel.0 as usize], args, bound, self.terms)
+            .map(Rows::weight)
+    }
 }
 
 /// How good a positive literal is to join next, given what is bound: one
@@ -621,11 +692,26 @@ struct Kinds<'a> {
 /// what the question binds: chess's `(threatened_with_capture ...)` asked
 /// a few dozen questions a state, joined after the knights' moves from
 /// every square it looked at 14,000 candidate facts a state for 7), then
-/// one of the clause's own stratum `own`, then the most bound argument
-/// positions and the fewest new variables, then one given by facts alone
-/// or the state (`listed`: a table like `succ` has a row or two per key
-/// where a derived relation like `lt` has hundreds), then the first
-/// written.
+/// one of the clause's own stratum `own`, then the fewest rows a lookup
+/// returns, then the most bound argument positions and the fewest new
+/// variables, then one given by facts alone or the state (`listed`: a
+/// table like `succ` has a row or two per key where a derived relation
+/// like `lt` has hundreds), then the first written.
+///
+/// The rows a lookup returns are counted where the facts are (`kinds.fan`:
+/// the static relations, and the state by the initial one). Chess's
+/// `(knight_move ?piece ?u ?v ?x ?y ?player)`, bound on two places, returns
+/// 1,344 rows a key, `(true (cell ?u ?v ?piece))`, bound on one, 4.9: the
+/// cell goes first, where by bound places alone the moves did. They are
+/// weighed as whole powers of 8 (log8 rounded: 6 rows and 8 weigh alike,
+/// and the bound places decide), as counts are estimates (an average over
+/// keys, the state by its first one). Where the facts are not counted
+/// (relations derived from the state, and the state's facts the initial
+/// one has none of) the rows are guessed: 8 a free place, each bound place
+/// but the one the literal is joined by taking one free place off
+/// (8^(f - (b - 1)) rows with `b` bound places and `f` free ones, 8^(f -
+/// b) where not joined). Without counts at all ([`plan`]) the rows weigh
+/// nothing and the order is that of bound and free places, as it was.
 fn rank(
     i: usize,
     l: &Lit,
@@ -644,12 +730,20 @@ fn rank(
     });
     let joined = args.iter().any(|a| shares_bound_var(a, bound));
     let recursive = Some(comp_of[rel.0 as usize]) == own;
+    let rows = match kinds.fan {
+        // Nothing counted: the order is that of bound and free places.
+        None => 0,
+        // Every argument bound: the rank's first field decides.
+        Some(_) if f == 0 => 0,
+        Some(fan) => (fan.weight(*rel, args, bound)).unwrap_or(f - (b - i64::from(joined))),
+    };
     Some((
         f == 0,
         *rel == does,
         joined,
         kinds.asked[rel.0 as usize],
         recursive,
+        -rows,
         b * 4 - f,
         kinds.listed[rel.0 as usize],
         -(i as i64),
@@ -657,7 +751,215 @@ fn rank(
 }
 
 /// The rank of a positive literal in [`rank`]; greater is better.
-type Rank = (bool, bool, bool, bool, bool, i64, bool, i64);
+type Rank = (bool, bool, bool, bool, bool, i64, i64, bool, i64);
+
+/// A literal's arguments as a lookup reads a fact: what [`FanOut`] counts.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Probe {
+    /// The fact's term must be this one.
+    Is(TermId),
+    /// A bound variable: part of the key.
+    Key,
+    /// A free variable: anything.
+    Free,
+    /// A term `f(...)` of these arguments.
+    Func(Symbol, Box<[Probe]>),
+}
+
+impl Probe {
+    fn of(p: &Pat, bound: &[bool]) -> Probe {
+        match p {
+            Pat::Const(t) => Probe::Is(*t),
+            Pat::Var(v) if bound[*v as usize] => Probe::Key,
+            Pat::Var(_) => Probe::Free,
+            Pat::Func(f, args) => {
+                Probe::Func(*f, args.iter().map(|a| Probe::of(a, bound)).collect())
+            }
+        }
+    }
+
+    fn has_key(&self) -> bool {
+        match self {
+            Probe::Key => true,
+            Probe::Is(_) | Probe::Free => false,
+            Probe::Func(_, args) => args.iter().any(Probe::has_key),
+        }
+    }
+
+    /// Whether `t` fits; pushes its key parts onto `key`.
+    fn fits(&self, t: TermId, terms: &TermTable, key: &mut Vec<TermId>) -> bool {
+        match self {
+            Probe::Is(u) => t == *u,
+            Probe::Key => {
+                key.push(t);
+                true
+            }
+            Probe::Free => true,
+            Probe::Func(f, args) => {
+                terms.functor(t) == *f
+                    && terms.args(t).len() == args.len()
+                    && (args.iter().zip(terms.args(t))).all(|(p, &a)| p.fits(a, terms, key))
+            }
+        }
+    }
+}
+
+/// The facts of some relations, counted for the planner: how many rows a
+/// lookup of a literal returns given which of its places are bound, on
+/// average over the keys that have some (the facts that fit the literal's
+/// constants and function terms, over their distinct keys), so that it
+/// can join first the literal of fewer. Made once the static facts are
+/// derived; the state is counted by the initial one (a sample: where no
+/// fact of it fits a literal, the literal's rows are not known, as a later
+/// state may hold many). A pure function of the facts, counted in
+/// integers: plans made with it are the same on any machine.
+#[derive(Debug, Default)]
+pub struct FanOut<'a> {
+    tables: FxHashMap<Symbol, Table<'a>>,
+    counted: std::cell::RefCell<Counted>,
+}
+
+/// The rows counted for each relation and probe so far (`None`: a sample
+/// that tells nothing).
+type Counted = FxHashMap<(Symbol, Box<[Probe]>), Option<Rows>>;
+
+/// The facts of one relation, flat (`arity` terms a fact), and whether
+/// they are a sample of what it holds.
+#[derive(Clone, Copy, Debug)]
+struct Table<'a> {
+    arity: usize,
+    data: &'a [TermId],
+    sample: bool,
+}
+
+/// How many rows a lookup returns: `fit` facts over `keys` keys.
+#[derive(Clone, Copy, Debug)]
+struct Rows {
+    fit: u64,
+    keys: u64,
+}
+
+impl Rows {
+    fn rows(self) -> f64 {
+        self.fit as f64 / self.keys.max(1) as f64
+    }
+
+    /// log8 of the rows, to the nearest whole number, at least -2 (1/64
+    /// of a row: none), in integers alone (the same on every machine).
+    fn weight(self) -> i64 {
+        const FRACTION: u32 = 16;
+        let fixed = ((self.fit as u128) << FRACTION) / self.keys.max(1) as u128;
+        // log2 in 64ths, then log8 (3 times as large) rounded.
+        let log2 = log2_64ths(fixed.max(1 << (FRACTION - 6))) - 64 * FRACTION as i64;
+        (log2 + 96).div_euclid(192)
+    }
+}
+
+/// floor(64 log2(x)) for x >= 1, in integers.
+fn log2_64ths(x: u128) -> i64 {
+    let n = 127 - x.leading_zeros();
+    // x / 2^n in [1, 2), as a fixed point number of 62 fraction bits.
+    let mut y: u128 = if n >= 62 {
+        x >> (n - 62)
+    } else {
+        x << (62 - n)
+    };
+    let mut fraction = 0i64;
+    for bit in (0..6).rev() {
+        y = (y * y) >> 62;
+        if y >= 2 << 62 {
+            fraction |= 1 << bit;
+            y >>= 1;
+        }
+    }
+    64 * n as i64 + fraction
+}
+
+impl<'a> FanOut<'a> {
+    /// Nothing counted yet.
+    pub fn new() -> FanOut<'a> {
+        FanOut::default()
+    }
+
+    /// Counts the facts of `name` (every one: a lookup returns what they
+    /// hold), `arity` terms each in `data`.
+    pub fn facts(&mut self, name: Symbol, arity: usize, data: &'a [TermId]) {
+        self.insert(name, arity, data, false);
+    }
+
+    /// Counts facts of `name` that are a sample of what it holds (the
+    /// initial state's for `true`): a literal none of them fits is not
+    /// counted.
+    pub fn sample(&mut self, name: Symbol, arity: usize, data: &'a [TermId]) {
+        self.insert(name, arity, data, true);
+    }
+
+    fn insert(&mut self, name: Symbol, arity: usize, data: &'a [TermId], sample: bool) {
+        if arity > 0 {
+            let table = Table {
+                arity,
+                data,
+                sample,
+            };
+            self.tables.insert(name, table);
+        }
+    }
+
+    /// The rows a lookup of `(name args)` returns given what is bound, if
+    /// the facts of `name` are counted.
+    fn rows(&self, name: Symbol, args: &[Pat], bound: &[bool], terms: &TermTable) -> Option<Rows> {
+        let table = self.tables.get(&name)?;
+        let probe: Box<[Probe]> = args.iter().map(|a| Probe::of(a, bound)).collect();
+        if probe.len() != table.arity {
+            return None;
+        }
+        let mut counted = self.counted.borrow_mut();
+        let key = (name, probe);
+        if let Some(&rows) = counted.get(&key) {
+            return rows;
+        }
+        let probe = &key.1;
+        let keyed = probe.iter().any(Probe::has_key);
+        // The distinct keys, stored flat (`n` terms each) and found by
+        // their hash: no allocation a key.
+        let (mut fit, mut terms_of) = (0u64, Vec::new());
+        let mut flat: Vec<TermId> = Vec::new();
+        let mut keys: hashbrown::HashTable<u32> = hashbrown::HashTable::new();
+        let hash = |key: &[TermId]| {
+            let mut h = rustc_hash::FxHasher::default();
+            std::hash::Hash::hash(key, &mut h);
+            std::hash::Hasher::finish(&h)
+        };
+        for fact in table.data.chunks_exact(table.arity) {
+            terms_of.clear();
+            if !(probe.iter().zip(fact)).all(|(p, &t)| p.fits(t, terms, &mut terms_of)) {
+                continue;
+            }
+            fit += 1;
+            if !keyed {
+                continue;
+            }
+            let n = terms_of.len();
+            let at = |g: u32| &flat[g as usize * n..(g as usize + 1) * n];
+            let h = hash(&terms_of);
+            if keys.find(h, |&g| at(g) == terms_of.as_slice()).is_none() {
+                let g = (flat.len() / n) as u32;
+                flat.extend_from_slice(&terms_of);
+                let flat = &flat;
+                keys.insert_unique(h, g, |&g| hash(&flat[g as usize * n..(g as usize + 1) * n]));
+            }
+        }
+        let keys = match keyed {
+            true => keys.len() as u64,
+            false => u64::from(fit > 0),
+        };
+        // A sample with no fact that fits tells nothing of later ones (the
+        // empty board of the initial state, and the cells it fills).
+        let rows = (fit > 0 || !table.sample).then_some(Rows { fit, keys });
+        counted.insert(key, rows);
+        rows
+    }
+}
 
 /// The state of ordering one body: what is bound and placed, the literals
 /// each variable occurs in, the filters waiting for variables, and the
@@ -925,7 +1227,8 @@ pub struct RulePlan {
     /// The rule's head, such as `(legal/2 ?r (mark ?m ?n))`.
     pub head: String,
     /// The steps of its full plan, one line each (`scan ... via index #0
-    /// by [b]`, `absent ...`, `distinct ...`).
+    /// by [b]`, `absent ...`, `distinct ...`; a scan whose rows the
+    /// planner counted ends `, ~N rows`: the rows a lookup returns).
     pub steps: Vec<String>,
     /// The steps of each delta plan of a recursive rule (its semi-naive
     /// evaluation: one plan for each literal of its own stratum).
@@ -972,7 +1275,11 @@ pub fn describe(
                             } else {
                                 ""
                             };
-                            format!("scan ({} {}) via {how}{once}", rel(*r), pats(args))
+                            let rows = match jp.rows.get(i).copied().flatten() {
+                                Some(rows) => format!(", ~{} rows", show_rows(rows)),
+                                None => String::new(),
+                            };
+                            format!("scan ({} {}) via {how}{once}{rows}", rel(*r), pats(args))
                         }
                         Step::Absent { rel: r, args } => {
                             format!("absent ({} {})", rel(*r), pats(args))
@@ -1024,6 +1331,16 @@ pub fn dump(p: &Program, terms: &TermTable, symbols: &crate::syntax::symbol::Sym
         }
     }
     out
+}
+
+/// Rows a lookup returns, as `gdl plan` prints them: to a tenth under
+/// 10, whole rows above.
+fn show_rows(rows: f32) -> String {
+    if rows < 10.0 {
+        format!("{:.1}", rows)
+    } else {
+        format!("{:.0}", rows)
+    }
 }
 
 fn show_pat(

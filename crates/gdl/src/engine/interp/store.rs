@@ -131,6 +131,52 @@ impl Relation {
         (0..self.rows).map(|i| self.row(i))
     }
 
+    /// Every fact, flat: the arguments of fact `i` at `i * arity`.
+    pub fn flat(&self) -> &[TermId] {
+        &self.data
+    }
+
+    /// Makes its indexes those of `specs`, keeping each of `old` (the
+    /// specs it was made with) that `specs` has too and building the rest
+    /// from its facts.
+    fn reindex(&mut self, old: &[IndexSpec], specs: &[IndexSpec], terms: &TermTable) {
+        if self.rows == 0 {
+            // Made at the first fact.
+            self.indexes.clear();
+            return;
+        }
+        let mut kept: Vec<Option<Index>> = std::mem::take(&mut self.indexes)
+            .into_iter()
+            .map(Some)
+            .collect();
+        let mut key = Vec::new();
+        for spec in specs {
+            if let Some(i) = old.iter().position(|o| o == spec)
+                && let Some(index) = kept.get_mut(i).and_then(Option::take)
+            {
+                self.indexes.push(index);
+                continue;
+            }
+            let key_len = spec.key_len();
+            let rows = self.rows as usize;
+            let mut index = Index {
+                key_len,
+                groups: HashTable::with_capacity(rows),
+                keys: Vec::with_capacity(rows * key_len),
+                ends: Vec::new(),
+                next: Vec::with_capacity(rows),
+            };
+            for row in 0..self.rows {
+                key.clear();
+                let tuple = self.row(row);
+                let fits = (spec.columns.iter().zip(tuple))
+                    .all(|(shape, &t)| extract_arg(shape, t, terms, &mut key));
+                index.push(row, fits.then_some(key.as_slice()));
+            }
+            self.indexes.push(index);
+        }
+    }
+
     /// Whether the fact is present.
     pub fn contains(&self, tuple: &[TermId]) -> bool {
         self.find(tuple).is_some()
@@ -349,6 +395,20 @@ impl Store {
             }
         }
         self.facts = 0;
+    }
+
+    /// Makes its indexes those the plan `p` needs, where they are those
+    /// of `old`: a plan of the same relations, such as the one that
+    /// derived its facts (see `plan::plan_with`).
+    pub fn reindex(&mut self, old: &Program, p: &Program, terms: &TermTable) {
+        debug_assert_eq!(old.relations.len(), p.relations.len());
+        for (i, r) in self.relations.iter_mut().enumerate() {
+            let specs = &p.relations[i].indexes;
+            let was = &old.relations[i].indexes;
+            if was != specs {
+                r.reindex(was, specs, terms);
+            }
+        }
     }
 
     /// The facts of a relation.

@@ -57,15 +57,24 @@ pub(super) fn derive_static(
             },
             false => *limits,
         };
+        let derived = static_strata(&program);
         let Err(error) = run_strata(
             &program,
-            &static_strata(&program),
+            &derived,
             &mut static_facts,
             Target::Static,
             &mut terms,
             symbols,
             &now,
         ) else {
+            let program = replan(
+                clauses,
+                program,
+                &derived,
+                &mut static_facts,
+                &mut terms,
+                symbols,
+            );
             return Ok(Prepared {
                 program,
                 sizes,
@@ -107,6 +116,36 @@ pub(super) fn derive_static(
         }
         probing = false;
     }
+}
+
+/// The clauses planned again, now that the static facts of the strata
+/// `derived` are known: each literal of those relations weighed by the
+/// rows a lookup of it returns, and `true` by the initial state's facts
+/// (`plan::FanOut`). The static facts get the indexes the new plan reads.
+fn replan(
+    clauses: &[Clause],
+    program: Program,
+    derived: &[usize],
+    static_facts: &mut Store,
+    terms: &mut TermTable,
+    symbols: &mut Symbols,
+) -> Program {
+    let mut fan = plan::FanOut::new();
+    for &c in derived {
+        for &r in &program.components[c].relations {
+            let info = program.info(r);
+            fan.facts(info.name, info.arity, static_facts.relation(r).flat());
+        }
+    }
+    let kw = program.keywords;
+    if program.info(kw.init).phase == Phase::Static {
+        let true_ = program.info(kw.true_).name;
+        fan.sample(true_, 1, static_facts.relation(kw.init).flat());
+    }
+    let replanned = plan::plan_with(clauses, terms, symbols, Some(&fan));
+    drop(fan);
+    static_facts.reindex(&program, &replanned, terms);
+    replanned
 }
 
 /// Whether a rule of `clauses` derives `relation`.
