@@ -343,10 +343,23 @@ fn is_text_trace(text: &str) -> bool {
 /// The KIF terms of one line, each written back in gdl's form (single
 /// spaces, names as written); on an error, its column (from 1) and message.
 fn read_terms(line: &str) -> Result<Vec<String>, (usize, String)> {
+    let column = |at: usize| line[..at].chars().count() + 1;
     let terms = Kif::read_all(line).map_err(|errors| {
-        let column = line[..errors[0].span.start as usize].chars().count() + 1;
-        (column, errors[0].message.clone())
+        (
+            column(errors[0].span.start as usize),
+            errors[0].message.clone(),
+        )
     })?;
+    // Rules files may hold a comma inside a word (ggp-base reads it so, and
+    // gdl warns `comma-in-name`), but no move of a game is written so: in
+    // a moves file it is a slip for a blank, `(mark 1, 1)`.
+    let code = line.split(';').next().unwrap_or_default();
+    if let Some(at) = code.find(',') {
+        return Err((
+            column(at),
+            "unexpected character `,` (KIF separates a move's arguments by blanks)".into(),
+        ));
+    }
     Ok(terms.iter().map(Kif::to_string).collect())
 }
 
@@ -569,7 +582,7 @@ mod tests {
         );
         assert_eq!(
             err("(mark 1, 1) noop"),
-            "line 1, column 8: unexpected character `,`"
+            "line 1, column 8: unexpected character `,` (KIF separates a move's arguments by blanks)"
         );
         assert_eq!(
             err("(mark é) noop"),
