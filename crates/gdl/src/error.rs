@@ -42,8 +42,11 @@ pub enum Severity {
 /// only under `not`: no value of it makes the literal hold) and
 /// `unrestricted-recursion` (a recursion GDL's recursion restriction
 /// forbids: evaluated within the limits) and `not-utf8` (text in another
-/// encoding: each byte that is not UTF-8 read as U+FFFD).
-pub const ALLOWANCES: [&str; 18] = [
+/// encoding: each byte that is not UTF-8 read as U+FFFD), `comma-in-name`
+/// (a comma inside a word, part of it), `variable-as-name` (`(?x a)`: `?x`
+/// the name of the function) and `operator-fact-dropped` (a fact named
+/// `distinct`, `not` or `or`, which no rule can read).
+pub const ALLOWANCES: [&str; 21] = [
     "no-init",
     "unknown-role-goal",
     "unknown-role-move",
@@ -62,6 +65,9 @@ pub const ALLOWANCES: [&str; 18] = [
     "caller-bound",
     "unrestricted-recursion",
     "not-utf8",
+    "comma-in-name",
+    "variable-as-name",
+    "operator-fact-dropped",
 ];
 
 /// One message about a rules file, pointing at the text it concerns.

@@ -11,6 +11,7 @@ pub(crate) mod outline;
 mod reach;
 mod split;
 mod suggest;
+mod words;
 
 use crate::error::Diagnostic;
 use crate::source::SourceFile;
@@ -38,7 +39,8 @@ pub(crate) fn front_end(
     max_nesting: usize,
 ) -> Result<Analysed, Vec<Diagnostic>> {
     let mut description = kif::parse(file, max_nesting)?;
-    let loose = loose::read_loosely(&mut description);
+    let mut loose = words::drop_operator_facts(&mut description);
+    loose.extend(loose::read_loosely(&mut description));
     let clauses =
         normal::normalize(&description).map_err(|e| in_its_words(description.syntax, e))?;
     let (clauses, diagnostics) = analyse(&mut description, clauses, loose);
@@ -71,6 +73,7 @@ fn analyse(
     let (clauses, by_callers) = loose::bind_by_callers(d, clauses);
     diagnostics.extend(by_callers);
     diagnostics.extend(loose);
+    diagnostics.extend(words::unusual_words(d));
     let (clauses, split) = split::split_by_constants(d, clauses);
     diagnostics.extend(split);
     let (clauses, dropped) = never_fires::drop_never_firing(d, clauses);

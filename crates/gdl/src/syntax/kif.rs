@@ -561,7 +561,11 @@ impl Reader {
             Sexp::Atom(a, span) => Some(Term::Atom(*a, *span)),
             Sexp::Var(v, span) => Some(Term::Var(*v, *span)),
             Sexp::List(items, span) => match items.first() {
-                Some(Sexp::Atom(f, _)) if items.len() > 1 => {
+                // `(?x a b)`: ggp-base reads the first word of a list as the
+                // function's name even when it is written as a variable, so
+                // `?x` here is the name `?x`, which matches only itself; the
+                // checker warns about it (`variable-as-name`).
+                Some(Sexp::Atom(f, _) | Sexp::Var(f, _)) if items.len() > 1 => {
                     let args: Vec<_> = items[1..].iter().map(|t| self.term(t)).collect();
                     Some(Term::Func(
                         *f,
@@ -573,7 +577,7 @@ impl Reader {
                 // distinct from the atom `f` (as in ggp-base). No rule can
                 // take it apart, so it is the constant named `(f)`; the
                 // checker warns about it (`zero-argument-term`).
-                Some(Sexp::Atom(f, _)) => {
+                Some(Sexp::Atom(f, _) | Sexp::Var(f, _)) => {
                     let name = format!("({})", self.symbols.spelling(*f));
                     Some(Term::Atom(self.symbols.intern(&name), *span))
                 }
