@@ -175,6 +175,8 @@ fn strict_refuses_each_reading_of_loose_rules() {
         ("keyword_as_relation", "keyword-as-relation"),
         ("unsafe_fact_dropped", "unsafe-fact-dropped"),
         ("unsafe_rule_dropped", "unsafe-rule-dropped"),
+        ("never_fires_dropped", "never-fires-dropped"),
+        ("does_before_moves", "does-before-moves"),
         ("comma_in_name", "comma-in-name"),
         ("variable_as_name", "variable-as-name"),
         ("operator_fact_dropped", "operator-fact-dropped"),

@@ -25,7 +25,11 @@ pub enum Severity {
 /// `unknown-role-move` (a move of one: never asked for, and its `does`
 /// never holds), `zero-argument-term` (`(f)`, a term distinct from `f`),
 /// `split-by-constants` (a relation stratified once split by the constants
-/// of its heads), `several-arities` (a name written with several numbers
+/// of its heads), `never-fires-dropped` (a rule that can never apply,
+/// dropped from the cycle through `not` it alone closed),
+/// `does-before-moves` (`legal`, `terminal` or `goal` depending on `does`:
+/// read before the moves, where `does` holds for nothing),
+/// `several-arities` (a name written with several numbers
 /// of arguments: one relation or function for each), `keyword-as-relation`
 /// (a keyword written with another number of arguments: a relation of its
 /// own), `unsafe-fact-dropped` (a fact with a variable that no rule reads),
@@ -42,12 +46,14 @@ pub enum Severity {
 /// (a comma inside a word, part of it), `variable-as-name` (`(?x a)`: `?x`
 /// the name of the function) and `operator-fact-dropped` (a fact named
 /// `distinct`, `not` or `or`, which no rule can read).
-pub const ALLOWANCES: [&str; 19] = [
+pub const ALLOWANCES: [&str; 21] = [
     "no-init",
     "unknown-role-goal",
     "unknown-role-move",
     "zero-argument-term",
     "split-by-constants",
+    "never-fires-dropped",
+    "does-before-moves",
     "several-arities",
     "keyword-as-relation",
     "unsafe-fact-dropped",

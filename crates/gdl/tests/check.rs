@@ -71,6 +71,8 @@ valid_files! {
     tictactoe: [],
     race: ["case-variant"],
     split_by_constants: ["split-by-constants"],
+    never_fires_dropped: ["never-fires-dropped", "undefined-relation"],
+    does_before_moves: ["does-before-moves"],
     unknown_role_move: ["unknown-role-goal", "unknown-role-move"],
     several_arities: ["several-arities", "unused-relation", "no-base-input"],
     keyword_as_relation: ["keyword-as-relation", "unused-relation", "no-base-input"],
@@ -225,6 +227,53 @@ fn a_derived_goal_value_is_judged_as_a_written_one() {
             "{} ({error})",
             game.engine()
         );
+    }
+}
+
+/// The example of `does-before-moves` plays as ggp-base reads it, on both
+/// engines: `terminal` and `goal` see no move (`moved` holds for nothing
+/// before the moves, so `still` holds), and `next` sees the move played.
+#[test]
+fn keywords_that_depend_on_does_are_judged_before_the_moves() {
+    let text = std::fs::read_to_string(crate::path("tests/check/valid/does_before_moves.gdl"));
+    let text = text.unwrap();
+    for max_ground_work in [gdl::Limits::default().max_ground_work, 0] {
+        let limits = gdl::Limits {
+            max_ground_work,
+            ..gdl::Limits::default()
+        };
+        let mut game = gdl::Game::from_source_with("t.gdl", &text, limits).unwrap();
+        let start = game.initial_state();
+        assert!(!game.is_terminal(&start).unwrap(), "{}", game.engine());
+        assert_eq!(game.goals(&start).unwrap(), [0], "{}", game.engine());
+        let wait = game.parse_move("wait").unwrap();
+        let go = game.parse_move("go").unwrap();
+        let waited = game.next_state(&start, &[wait]).unwrap();
+        assert!(!game.is_terminal(&waited).unwrap(), "{}", game.engine());
+        let gone = game.next_state(&start, &[go]).unwrap();
+        assert!(game.is_terminal(&gone).unwrap(), "{}", game.engine());
+        assert_eq!(game.goals(&gone).unwrap(), [100], "{}", game.engine());
+    }
+}
+
+/// The example of `never-fires-dropped` plays as its rules say once the
+/// rule that never applies is gone: `clear` holds wherever `at` does.
+#[test]
+fn a_rule_that_never_applies_is_dropped_from_its_cycle() {
+    let text = std::fs::read_to_string(crate::path("tests/check/valid/never_fires_dropped.gdl"));
+    let text = text.unwrap();
+    for max_ground_work in [gdl::Limits::default().max_ground_work, 0] {
+        let limits = gdl::Limits {
+            max_ground_work,
+            ..gdl::Limits::default()
+        };
+        let mut game = gdl::Game::from_source_with("t.gdl", &text, limits).unwrap();
+        let start = game.initial_state();
+        assert!(!game.is_terminal(&start).unwrap(), "{}", game.engine());
+        let go = game.parse_move("go").unwrap();
+        let end = game.next_state(&start, &[go]).unwrap();
+        assert!(game.is_terminal(&end).unwrap(), "{}", game.engine());
+        assert_eq!(game.goals(&end).unwrap(), [100], "{}", game.engine());
     }
 }
 

@@ -1077,6 +1077,11 @@ impl<'a> Checker<'a> {
                     );
                 }
                 diag = diag.with_note(why);
+                if *target == "does"
+                    && let Some(note) = self.read_with_the_moves(graph, uses)
+                {
+                    diag = diag.with_note(note);
+                }
                 if dynamic {
                     diag = diag
                         .with_note(format!(
@@ -1088,6 +1093,34 @@ impl<'a> Checker<'a> {
                 self.out.push(diag);
             }
         }
+    }
+
+    /// Why `legal`, `terminal` and `goal` are not read before the moves
+    /// (the allowance `does-before-moves`, see `before_moves`) when one of
+    /// them that depends on `does` is read by `next`, which sees the moves;
+    /// `None` when none is.
+    fn read_with_the_moves(&self, graph: &DepGraph, uses: &[Vec<usize>]) -> Option<String> {
+        let index =
+            |name: &str| (self.d.symbols.get(name)).and_then(|s| graph.relations.get_index_of(&s));
+        let does = index("does")?;
+        let next = index("next")?;
+        let depends = graph.depends_on(&[does]);
+        let keywords: Vec<usize> = (["legal", "terminal", "goal"].into_iter())
+            .filter_map(index)
+            .filter(|&k| depends[k][0])
+            .collect();
+        let path = shortest_path(graph, uses, next, |r| keywords.contains(&r), |_| true)?;
+        let mut chain = "next".to_string();
+        for &e in &path {
+            chain.push_str(" -> ");
+            chain.push_str(self.shown(graph.name(graph.edges[e].body)));
+        }
+        let keyword = self.shown(graph.name(graph.edges[*path.last()?].body));
+        Some(format!(
+            "ggp-base asks `legal`, `terminal` and `goal` of the state alone, where `does` \
+             holds for nothing, and gdl reads them so (`does-before-moves`), but not here: \
+             `next` reads `{keyword}` ({chain}) with the moves, and sees them"
+        ))
     }
 
     /// Warnings: no `base`/`input`; relations used but never defined;
@@ -1273,7 +1306,7 @@ fn binds_in_part(l: &Literal, v: Symbol) -> bool {
 /// The shortest chain of edges (as indices into `graph.edges`) from relation
 /// `from` to a relation satisfying `goal`, through relations satisfying
 /// `within`. `None` when there is none.
-fn shortest_path(
+pub(super) fn shortest_path(
     graph: &DepGraph,
     uses: &[Vec<usize>],
     from: usize,

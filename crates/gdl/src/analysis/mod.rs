@@ -2,9 +2,11 @@
 //! strata, and the checks of GDL's restrictions; and the outline of a
 //! file's names that an editor shows.
 
+mod before_moves;
 pub(crate) mod check;
 pub(crate) mod graph;
 mod loose;
+mod never_fires;
 pub(crate) mod outline;
 mod reach;
 mod split;
@@ -56,8 +58,11 @@ pub(crate) fn front_end(
 /// given the reference's reading (`loose`: their warnings): variables that
 /// only the reference's questions or `not` bind are given its reading (see
 /// `loose`), relations that depend on themselves through `not` only across
-/// constants are split by them (see `split`), then every restriction of
-/// GDL is checked. Returns the clauses to plan and every diagnostic,
+/// constants are split by them (see `split`), rules that never apply are
+/// dropped where they alone break a restriction (see `never_fires`),
+/// `legal`, `terminal` and `goal` are read before the moves where they
+/// depend on `does` (see `before_moves`), then every restriction of GDL is
+/// checked. Returns the clauses to plan and every diagnostic,
 /// sorted by position, in the words of the file's syntax.
 fn analyse(
     d: &mut Description,
@@ -71,6 +76,10 @@ fn analyse(
     diagnostics.extend(words::unusual_words(d));
     let (clauses, split) = split::split_by_constants(d, clauses);
     diagnostics.extend(split);
+    let (clauses, dropped) = never_fires::drop_never_firing(d, clauses);
+    diagnostics.extend(dropped);
+    let (clauses, before_moves) = before_moves::read_before_moves(d, clauses);
+    diagnostics.extend(before_moves);
     diagnostics.extend(check::check(d, &clauses));
     // Given beside errors too: a misspelt name is often what the errors
     // are about, and hiding it until they are fixed cost a round trip.

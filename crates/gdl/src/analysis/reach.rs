@@ -200,21 +200,47 @@ impl Reach<'_> {
     }
 }
 
-/// The warnings of this module for a description and its clauses.
-pub(crate) fn never_holding(d: &Description, clauses: &[Clause]) -> Vec<Diagnostic> {
+/// The analysis run to its fixed point over `clauses`; `None` when a head
+/// such as `(next ?f)` could make any fact, and nothing is known.
+fn reach<'a>(d: &'a Description, clauses: &[Clause]) -> Option<Reach<'a>> {
+    if clauses
+        .iter()
+        .any(|c| places(d, &c.head).0 == Holder::Unknown)
+    {
+        return None;
+    }
     let mut r = Reach {
         d,
         holds: FxHashSet::default(),
         values: FxHashMap::default(),
     };
-    // A head such as `(next ?f)` could make any fact: nothing is known.
-    if clauses
-        .iter()
-        .any(|c| places(d, &c.head).0 == Holder::Unknown)
-    {
-        return Vec::new();
-    }
     r.run(clauses);
+    Some(r)
+}
+
+/// For each clause, the position in its body of the first positive
+/// literal that holds in no state of any play (so the clause never
+/// applies), by the over-approximation of this module; `None` for a clause
+/// that may apply, and for every clause when nothing is known.
+pub(crate) fn never_holding_literals(d: &Description, clauses: &[Clause]) -> Vec<Option<usize>> {
+    let Some(r) = reach(d, clauses) else {
+        return vec![None; clauses.len()];
+    };
+    (clauses.iter())
+        .map(|c| {
+            c.body
+                .iter()
+                .position(|l| matches!(l, NLit::Pos(s) if !r.may_hold(s)))
+        })
+        .collect()
+}
+
+/// The warnings of this module for a description and its clauses.
+pub(crate) fn never_holding(d: &Description, clauses: &[Clause]) -> Vec<Diagnostic> {
+    // A head such as `(next ?f)` could make any fact: nothing is known.
+    let Some(r) = reach(d, clauses) else {
+        return Vec::new();
+    };
     let defined: FxHashSet<Holder> = clauses.iter().map(|c| places(d, &c.head).0).collect();
     let name = |s: Symbol| d.symbols.name(s);
     let mut out = Vec::new();
