@@ -175,6 +175,7 @@ fn strict_refuses_each_reading_of_loose_rules() {
         ("keyword_as_relation", "keyword-as-relation"),
         ("unsafe_fact_dropped", "unsafe-fact-dropped"),
         ("unsafe_rule_dropped", "unsafe-rule-dropped"),
+        ("unsafe_rule_never_applies", "unsafe-rule-never-applies"),
         ("unknown_role_move", "unknown-role-move"),
         ("empty_or", "empty-or"),
         ("dynamic_base_input", "dynamic-base-input"),
@@ -182,6 +183,8 @@ fn strict_refuses_each_reading_of_loose_rules() {
         ("caller_bound", "caller-bound"),
         ("caller_bound_patterns", "caller-bound"),
         ("caller_bound_some_value", "caller-bound"),
+        ("caller_bound_distinct", "caller-bound"),
+        ("unsafe_fact_caller_bound", "unsafe-fact-caller-bound"),
         ("unbound_role", "unbound-role"),
         ("unrestricted_recursion", "unrestricted-recursion"),
     ] {

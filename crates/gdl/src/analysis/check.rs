@@ -377,9 +377,12 @@ impl<'a> Checker<'a> {
         let d = self.d;
         // Each role in lower case, with where it is declared and how.
         let mut roles: FxHashMap<String, (Span, String)> = FxHashMap::default();
-        for rule in &d.rules {
+        for (i, rule) in d.rules.iter().enumerate() {
             let head = &rule.head;
-            if rule.body.is_empty() && !head.is_ground() {
+            // A fact that the questions asked of it bind is derived for
+            // them (`unsafe-fact-caller-bound`): its clause has a body.
+            let caller_bound = (self.clauses.iter()).any(|c| c.rule == i && !c.body.is_empty());
+            if rule.body.is_empty() && !head.is_ground() && !caller_bound {
                 let mut vars: Vec<(Symbol, Span)> = Vec::new();
                 head.for_each_var(&mut |v, s| {
                     if !vars.iter().any(|(w, _)| *w == v) {
