@@ -1329,7 +1329,10 @@ mod tests {
     /// does, and the minimal game is clean.
     #[test]
     fn check_agrees_with_check_source() {
-        let text = format!("{GAME}(<= (p ?x) (not (q ?x)))\n(q 1)\n(<= terminal (p 1))\n");
+        // `p`'s question leaves `?x` unbound and `distinct` reads it again.
+        let text = format!(
+            "{GAME}(<= (p ?x) (not (q ?x)))\n(q 1)\n(<= terminal (p ?y) (distinct ?y 2))\n"
+        );
         let file = SourceFile::new("t.gdl", text.as_str());
         let d = parse(&file, DEFAULT_MAX_NESTING).unwrap();
         let clauses = crate::syntax::normal::normalize(&d).unwrap();
