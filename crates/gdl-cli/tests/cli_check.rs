@@ -180,6 +180,7 @@ fn strict_refuses_each_reading_of_loose_rules() {
         ("comma_in_name", "comma-in-name"),
         ("variable_as_name", "variable-as-name"),
         ("operator_fact_dropped", "operator-fact-dropped"),
+        ("unsafe_rule_never_applies", "unsafe-rule-never-applies"),
         ("unknown_role_move", "unknown-role-move"),
         ("empty_or", "empty-or"),
         ("dynamic_base_input", "dynamic-base-input"),
@@ -187,6 +188,8 @@ fn strict_refuses_each_reading_of_loose_rules() {
         ("caller_bound", "caller-bound"),
         ("caller_bound_patterns", "caller-bound"),
         ("caller_bound_some_value", "caller-bound"),
+        ("caller_bound_distinct", "caller-bound"),
+        ("unsafe_fact_caller_bound", "unsafe-fact-caller-bound"),
         ("unbound_role", "unbound-role"),
         ("unrestricted_recursion", "unrestricted-recursion"),
     ] {

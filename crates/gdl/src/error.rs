@@ -34,19 +34,25 @@ pub enum Severity {
 /// (a keyword written with another number of arguments: a relation of its
 /// own), `unsafe-fact-dropped` (a fact with a variable that no rule reads),
 /// `unsafe-rule-dropped` (a rule with a variable its body does not bind,
-/// of a relation that no rule reads),
+/// of a relation that no rule reads), `unsafe-rule-never-applies` (such a
+/// rule with a literal that matches no fact of a relation that facts alone
+/// define: it never applies), `unsafe-fact-caller-bound` (a fact
+/// with a variable, of a relation whose uses bind it: it holds for the
+/// values asked),
 /// `empty-or` (`(or)`, which never holds), `dynamic-base-input` (`base`
 /// or `input` defined through the state or the moves: not listed),
 /// `unbound-role` (a role variable of `legal` or `goal` that the body does
 /// not bind: it ranges over the roles), `negated-unbound` (a variable
-/// only under `not`: no value of it makes the literal hold) and
+/// only under `not`: no value of it makes the literal hold), `caller-bound`
+/// (a head variable that only the questions asked of its relation bind,
+/// the body's `distinct` and `not` read with their values) and
 /// `unrestricted-recursion` (a recursion GDL's recursion restriction
 /// forbids: evaluated within the limits) and `not-utf8` (text in another
 /// encoding: each byte that is not UTF-8 read as U+FFFD), `comma-in-name`
 /// (a comma inside a word, part of it), `variable-as-name` (`(?x a)`: `?x`
 /// the name of the function) and `operator-fact-dropped` (a fact named
 /// `distinct`, `not` or `or`, which no rule can read).
-pub const ALLOWANCES: [&str; 21] = [
+pub const ALLOWANCES: [&str; 23] = [
     "no-init",
     "unknown-role-goal",
     "unknown-role-move",
@@ -58,6 +64,8 @@ pub const ALLOWANCES: [&str; 21] = [
     "keyword-as-relation",
     "unsafe-fact-dropped",
     "unsafe-rule-dropped",
+    "unsafe-rule-never-applies",
+    "unsafe-fact-caller-bound",
     "empty-or",
     "dynamic-base-input",
     "unbound-role",

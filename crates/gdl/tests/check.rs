@@ -81,12 +81,15 @@ valid_files! {
     comma_in_name: ["comma-in-name", "keyword-as-relation", "unused-relation", "no-base-input"],
     variable_as_name: ["variable-as-name", "no-base-input"],
     operator_fact_dropped: ["operator-fact-dropped", "unused-relation", "no-base-input"],
+    unsafe_rule_never_applies: ["unsafe-rule-never-applies", "no-base-input"],
     empty_or: ["empty-or", "no-base-input"],
     dynamic_base_input: ["dynamic-base-input"],
     negated_unbound: ["negated-unbound", "no-base-input"],
     caller_bound: ["caller-bound", "no-base-input"],
     caller_bound_patterns: ["caller-bound", "no-base-input"],
     caller_bound_some_value: ["caller-bound", "no-base-input"],
+    caller_bound_distinct: ["caller-bound", "no-base-input"],
+    unsafe_fact_caller_bound: ["unsafe-fact-caller-bound", "no-base-input"],
     domain_places: ["no-base-input"],
     unbound_role: ["unbound-role", "no-base-input"],
     unrestricted_recursion: ["unrestricted-recursion"],
@@ -439,8 +442,10 @@ fn places_that_only_carry_a_domain_are_dropped() {
 /// under `not` is any value, a role variable any role, a head variable
 /// only the questions bind is derived for them (one copy of the relation
 /// for each way it is asked; a use with a variable read nowhere else asks
-/// for some value), and a recursion the restriction forbids is
-/// evaluated as written.
+/// for some value; its `distinct` and `not` read with the values asked,
+/// where ggp-base leaves them out), a fact with a variable holds for the
+/// values asked, and a recursion the restriction forbids is evaluated as
+/// written.
 #[test]
 fn loose_rules_play_as_the_reference_reads_them() {
     let facts = |fs: &[&str]| fs.iter().map(|f| f.to_string()).collect::<Vec<_>>();
@@ -467,6 +472,8 @@ fn loose_rules_play_as_the_reference_reads_them() {
         assert_eq!(legal, ["go"]);
         let (states, _, _) = play_first_moves("unsafe_fact_dropped", max_ground_work);
         assert_eq!(states, counts[..2]);
+        let (states, _, _) = play_first_moves("unsafe_rule_never_applies", max_ground_work);
+        assert_eq!(states, counts);
         let (states, _, _) = play_first_moves("dynamic_base_input", max_ground_work);
         assert_eq!(states, counts[..2]);
         let (_, legal, _) = play_first_moves("negated_unbound", max_ground_work);
@@ -504,6 +511,31 @@ fn loose_rules_play_as_the_reference_reads_them() {
             ]
         );
         assert_eq!(legal, ["(take 1)", "(take 2)"]);
+        assert_eq!(goals, [100]);
+        // `other` reads its `distinct` and `not` with the values asked:
+        // once marked, 1 is no longer a legal mark.
+        let (states, legal, goals) = play_first_moves("caller_bound_distinct", max_ground_work);
+        assert_eq!(
+            states,
+            [
+                facts(&["(count 0)"]),
+                facts(&["(count 1)", "(mark 1)"]),
+                facts(&["(count 2)", "(mark 1)", "(mark 2)"]),
+            ]
+        );
+        assert_eq!(legal, ["(mark 1)", "(mark 2)"]);
+        assert_eq!(goals, [100]);
+        // `(same ?x ?x)` holds for the values each question gives.
+        let (states, legal, goals) = play_first_moves("unsafe_fact_caller_bound", max_ground_work);
+        assert_eq!(
+            states,
+            [
+                facts(&["(count 0)"]),
+                facts(&["(count 1)"]),
+                facts(&["(count 2)"])
+            ]
+        );
+        assert_eq!(legal, ["(step 1)"]);
         assert_eq!(goals, [100]);
         let (_, legal, _) = play_first_moves("unrestricted_recursion", max_ground_work);
         assert_eq!(legal, ["go", "mark"]);

@@ -91,7 +91,7 @@ fn the_files_gdl_refuses_are_the_listed_ones() {
 
 /// The games whose reference traces gdl does not replay, each proved from
 /// its rules: the reference is wrong on them (both engines of gdl agree).
-const DISAGREEMENTS: [(&str, &str); 5] = [
+const DISAGREEMENTS: [(&str, &str); 8] = [
     (
         "ggp-org-ggp-base__ggp-base_games_rulesheets_wargame03_5d4b898.kif",
         // `verticalTerrorist` and `VerticalTerrorist` (and `timeout`,
@@ -139,6 +139,38 @@ const DISAGREEMENTS: [(&str, &str); 5] = [
         // scores the full random board 100, which no reading of the rules
         // gives (its row 1 holds 4 twice); gdl scores it 0.
         "a variable only under `not`: the empty board terminal",
+    ),
+    (
+        "ggp-org-ggp-base__ggp-base_games_rulesheets_minichess_5d4b898.kif",
+        // `(<= (distpair ?w ?x ?y ?z) (distinct ?w ?x))` and `(... (distinct
+        // ?y ?z))`, asked by `(next (cell ?w ?z b))` with every place bound
+        // (caller-bound): a blank cell stays blank unless it is the square
+        // moved to. ggp-base's prover leaves out a `distinct` whose
+        // variables no positive literal of the body binds (its
+        // `DistinctAndNotMover`), so for it `distpair` always holds: after
+        // white's `(move wr d 1 d 2)` it keeps `(cell d 2 b)` beside `(cell
+        // d 2 wr)` at step 1. With `distpair` written as the fact
+        // `(distpair ?w ?x ?y ?z)`, gdl replays its traces exactly.
+        "a `distinct` that only the question binds, which the reference drops",
+    ),
+    (
+        "ratboi-cs227b__ggp_games_rulesheets_minichess_ed5166b.kif",
+        // The same `distpair` as ggp-base's minichess: the reference keeps
+        // `(cell d 2 b)` beside `(cell d 2 wr)` at step 1.
+        "a `distinct` that only the question binds, which the reference drops",
+    ),
+    (
+        "muupan-ggpe__kif_pilgrimage.kif",
+        // `(<= (same_height ?i ?j ?m ?n) (not (has_height ?i ?j)) (not
+        // (has_height ?m ?n)))`: two cells of no height, asked by
+        // `free_path` with every place bound (caller-bound). ggp-base's
+        // prover leaves both `not`s out (no positive literal binds their
+        // variables), so for it any two cells are of the same height: in
+        // trace 0 it lets blue's builder at (5 5), of height 2, move to (5
+        // 4), of none, at step 6 (`(move 5 4 5 5)`), which `same_height`
+        // and `next_height` both deny. With the rule written as the fact
+        // `(same_height ?i ?j ?m ?n)`, gdl replays its traces exactly.
+        "a `not` that only the question binds, which the reference drops",
     ),
 ];
 

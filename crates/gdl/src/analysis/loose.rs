@@ -20,21 +20,31 @@
 //!   and the question binds it.
 //! - `negated-unbound`: a variable of a negated literal that nothing else
 //!   in the rule binds, as `?x` in `(not (true (cell ?x 1 b)))`, reads "no
-//!   value of it makes the literal hold", as ggp-base evaluates it: the
-//!   literal becomes the negation of a helper relation without that
-//!   variable.
+//!   value of it makes the literal hold", its meaning with the variable
+//!   free: the literal becomes the negation of a helper relation without
+//!   that variable. (ggp-base's prover leaves such a `not` out of the rule
+//!   instead, as it does each `distinct` and `not` whose variables no
+//!   positive literal binds: see `caller-bound`; `tests/more_games.rs`
+//!   lists the games where that shows.)
 //! - `unsafe-fact-dropped`: a fact with a variable, of a relation that no
 //!   rule reads (metadata such as `(arg ?x 0)`), is dropped: nothing could
 //!   use it. A `base` or `input` with such a fact (`(base (cell ?x ?y
 //!   ?v))`) is dropped whole: tools list them, play never reads them. A
-//!   fact with a variable that a rule reads stays an error, and so does
-//!   one whose name is a misspelt rule arrow, `(<- head body)`.
+//!   fact with a variable that a rule reads is read as
+//!   `unsafe-fact-caller-bound` says, or stays an error, and so does one
+//!   whose name is a misspelt rule arrow, `(<- head body)`.
 //! - `unsafe-rule-dropped`: likewise a rule with a variable that no
 //!   positive literal of its body binds, of a relation that no rule reads
 //!   and the game does not read, as `(<= (cell ?x ?y ?r) fail)` left in a
 //!   file being written: nothing could ask it, so ggp-base never does, and
 //!   it is dropped. A relation that is read keeps such a rule an error
 //!   (`unsafe-variable`).
+//! - `unsafe-rule-never-applies`: a rule with a variable that no positive
+//!   literal of its body binds, one of whose positive literals matches no
+//!   fact of a relation that facts alone define (racetrackcorridor's `(<=
+//!   (next (walls ?player ?walls)) ... (successor ?pwalls walls))`,
+//!   `walls` written for `?walls`), never applies, whatever its variables:
+//!   it is dropped, as ggp-base never applies it either.
 //! - `caller-bound`: a variable of a rule's head that nothing in its body
 //!   binds, as `?m4` in `(<= (lineMarked ?m1 ... ?m9) (mark ?m1) (mark
 //!   ?m2) (mark ?m3) ...)`, where every use of the relation asks it with
@@ -50,11 +60,25 @@
 //!   holds when some value fits there, as the prover answers it with the
 //!   variable free: it asks a copy of the relation without that place
 //!   (`rewrite::some_value`), tried only where the readings before leave a
-//!   head variable unbound. A use that asks with the place unbound and
-//!   reads the variable again keeps it an error (`unsafe-variable`), and
-//!   so does a rule whose body has no positive literal (only `distinct`
-//!   and `not`, which ggp-base reads in ways its own traces do not bear
-//!   out).
+//!   head variable unbound. A `distinct` or `not` of such a rule is read
+//!   with the values the question gives, also where the body has nothing
+//!   else (minichess's `(<= (distpair ?w ?x ?y ?z) (distinct ?w ?x))`,
+//!   asked with every place bound). There ggp-base's prover is wrong: its
+//!   `DistinctAndNotMover` moves each `distinct` and `not` of a rule after
+//!   the positive literals that bind its variables, and leaves out those
+//!   that none does, so that it answers as if they were not written (for
+//!   it `distpair` always holds, and a cell moved to keeps its `b` beside
+//!   the piece); the warning says so. A use that asks with the place
+//!   unbound and reads the variable again keeps it an error
+//!   (`unsafe-variable`): ggp-base's prover fails there (a null pointer,
+//!   from an answer with a variable left free).
+//! - `unsafe-fact-caller-bound`: a fact with a variable that rules read,
+//!   as `(leq ?a ?a)`, where the questions asked of its relation bind its
+//!   variables (as `caller-bound` reads a rule whose body binds nothing):
+//!   ggp-base's prover matches the question with the fact, which gives its
+//!   variables the question's values, and gdl derives the relation for
+//!   the questions asked. One asked with such a place unbound stays an
+//!   error (`unsafe-fact`).
 
 use crate::analysis::check::{ALLOWED_IN_PUBLISHED_GAMES, arguments, list};
 use crate::analysis::suggest::closest;
@@ -72,7 +96,121 @@ pub(crate) fn read_loosely(d: &mut Description) -> Vec<Diagnostic> {
     let mut out = by_arity(d);
     out.extend(bind_roles_of_facts(d));
     out.extend(drop_unread_unsafe_facts(d));
+    out.extend(drop_unsafe_rules_that_never_apply(d));
     out
+}
+
+/// Drops each rule with a variable that no positive literal of its body
+/// binds, when a positive literal of its body matches no fact of a
+/// relation that only facts define (`unsafe-rule-never-applies`): the
+/// rule never applies, in any reading, and ggp-base never applies it.
+fn drop_unsafe_rules_that_never_apply(d: &mut Description) -> Vec<Diagnostic> {
+    // The relations that ground facts alone define, with their facts.
+    let mut facts: FxHashMap<Symbol, Vec<&Sentence>> = FxHashMap::default();
+    let mut not_facts: FxHashSet<Symbol> = FxHashSet::default();
+    for r in &d.rules {
+        match r.body.is_empty() && r.head.is_ground() {
+            true => facts.entry(r.head.name).or_default().push(&r.head),
+            false => {
+                not_facts.insert(r.head.name);
+            }
+        }
+    }
+    facts.retain(|name, _| {
+        !not_facts.contains(name) && keyword_named(d.symbols.name(*name)).is_none()
+    });
+    // Each unsafe rule and the first literal of its body that no fact
+    // matches.
+    let mut never: Vec<(usize, Span)> = Vec::new();
+    for (i, rule) in d.rules.iter().enumerate() {
+        if rule.body.is_empty() || is_safe(rule) {
+            continue;
+        }
+        let unmatched = rule.body.iter().find_map(|l| match l {
+            Literal::Pos(s) => (facts.get(&s.name))
+                .filter(|fs| !fs.iter().any(|f| matches_fact(s, f)))
+                .map(|_| s.span),
+            _ => None,
+        });
+        if let Some(at) = unmatched {
+            never.push((i, at));
+        }
+    }
+    let mut out = Vec::new();
+    for &(i, at) in &never {
+        let rule = &d.rules[i];
+        let (v, v_at) = unbound_variables(rule)[0];
+        let relation = d.symbols.spelling(rule.head.name);
+        let literal = (rule.body.iter())
+            .find_map(|l| match l {
+                Literal::Pos(s) if s.span == at => Some(s),
+                _ => None,
+            })
+            .expect("the literal found above");
+        out.push(
+            Diagnostic::warning(
+                "unsafe-rule-never-applies",
+                v_at,
+                format!(
+                    "a rule of `{relation}` contains the variable `{}`, which no positive \
+                     literal of its body binds, but `{}` matches no `{}` fact: the rule \
+                     never applies, so it is dropped",
+                    d.symbols.spelling(v),
+                    d.show_sentence(literal),
+                    d.symbols.spelling(literal.name),
+                ),
+            )
+            .with_label(format!("`{}` has no value here", d.symbols.spelling(v)))
+            .with_secondary(at, "never holds: was a variable meant?")
+            .with_note(format!(
+                "`{}` is defined by facts alone, and none has these values: ggp-base never \
+                 applies the rule either, so it changes no game",
+                d.symbols.spelling(literal.name)
+            ))
+            .with_note(ALLOWED_IN_PUBLISHED_GAMES),
+        );
+    }
+    let dropped: FxHashSet<usize> = never.iter().map(|&(i, _)| i).collect();
+    let mut i = 0;
+    d.rules.retain(|_| {
+        i += 1;
+        !dropped.contains(&(i - 1))
+    });
+    out
+}
+
+/// Whether the ground `fact` is an instance of the sentence `s` (of the
+/// same relation): their constants agree, and each variable of `s` stands
+/// for one term wherever it is.
+fn matches_fact(s: &Sentence, fact: &Sentence) -> bool {
+    fn term<'f>(t: &Term, g: &'f Term, bound: &mut FxHashMap<Symbol, &'f Term>) -> bool {
+        match (t, g) {
+            (Term::Var(v, _), _) => match bound.get(v) {
+                Some(b) => same(b, g),
+                None => {
+                    bound.insert(*v, g);
+                    true
+                }
+            },
+            (Term::Atom(a, _), Term::Atom(b, _)) => a == b,
+            (Term::Func(f, xs, _), Term::Func(g_, ys, _)) => {
+                f == g_ && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| term(x, y, bound))
+            }
+            _ => false,
+        }
+    }
+    fn same(a: &Term, b: &Term) -> bool {
+        match (a, b) {
+            (Term::Atom(x, _), Term::Atom(y, _)) => x == y,
+            (Term::Func(f, xs, _), Term::Func(g, ys, _)) => {
+                f == g && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same(x, y))
+            }
+            _ => false,
+        }
+    }
+    let mut bound = FxHashMap::default();
+    s.args.len() == fact.args.len()
+        && (s.args.iter().zip(&fact.args)).all(|(t, g)| term(t, g, &mut bound))
 }
 
 /// A `legal` or `goal` fact whose only variable is its role, such as
@@ -477,24 +615,17 @@ pub(crate) fn bind_by_callers(
             NLit::Distinct(..) | NLit::Same(..) => None,
         })
         .collect();
+    // Facts with a variable (`unsafe-fact-caller-bound`) and rules whose
+    // body is only `distinct` and `not` are among them: the demand
+    // relation binds what their bodies do not.
     let mut relations: Vec<Symbol> = Vec::new();
-    let mut refused: FxHashSet<Symbol> = FxHashSet::default();
     for c in clauses.iter().filter(|c| !unbound_in_head(c).is_empty()) {
         let name = c.head.name;
         let keyword = keyword_named(d.symbols.name(name)).is_some();
-        // A body of `distinct` and `not` alone binds nothing of what the
-        // question brings: ggp-base's traces of such rules hold states no
-        // reading explains (a cell both empty and taken), so they stay
-        // errors.
-        let binds = c.body.iter().any(|l| matches!(l, NLit::Pos(_)));
-        if !binds {
-            refused.insert(name);
-        }
         if !keyword && asked.contains(&name) && !relations.contains(&name) {
             relations.push(name);
         }
     }
-    relations.retain(|r| !refused.contains(r));
     // The rules as written, whose head variables the warnings point at
     // (a relation demanded along with an earlier one has its rules
     // already restricted to their questions).
@@ -511,15 +642,20 @@ pub(crate) fn bind_by_callers(
         // the uses that leave a place to some value ask a copy without it.
         let (demanded, reading, read) = match demand_either(&clauses, r, &mut d.symbols) {
             Some((demanded, reading)) => (demanded, reading, vec![r]),
-            None => match some_value(&clauses, r, &refused, &mut d.symbols) {
+            None => match some_value(&clauses, r, &mut d.symbols) {
                 Some((demanded, read)) => (demanded, Reading::SomeValue, read),
                 None => continue,
             },
         };
         for &q in &read {
             for c in written.iter().filter(|c| c.head.name == q) {
-                for (v, at) in unbound_in_head(c) {
-                    out.push(caller_bound(d, v, at, q, reading));
+                let unbound = unbound_in_head(c);
+                if c.body.is_empty() && !unbound.is_empty() {
+                    out.push(fact_caller_bound(d, c, &unbound, reading));
+                    continue;
+                }
+                for &(v, at) in &unbound {
+                    out.push(caller_bound(d, c, v, at, reading));
                 }
             }
             warned.insert(q);
@@ -574,13 +710,10 @@ fn demand_either(
 /// whose rules still leave a head variable unbound are each derived as
 /// [`demand_either`] derives them. The clauses and the relations as
 /// written whose rules are read so (`r` and those copied), or `None` when
-/// some rule is still left with a head variable unbound, or when a
-/// relation of `refused` (whose rules bind nothing) would be copied or
-/// derived for its questions along with them.
+/// some rule is still left with a head variable unbound.
 fn some_value(
     written: &[Clause],
     r: Symbol,
-    refused: &FxHashSet<Symbol>,
     symbols: &mut Symbols,
 ) -> Option<(Vec<Clause>, Vec<Symbol>)> {
     let (mut clauses, copies) =
@@ -598,27 +731,14 @@ fn some_value(
         let (demanded, _) = demand_either(&clauses, q, symbols)?;
         clauses = demanded;
     }
-    let refused: Vec<Symbol> = (refused.iter().copied())
-        .filter(|&q| unsafe_among(written, &[q]))
-        .collect();
-    let copies_refused = copies.iter().any(|(_, q)| refused.contains(q));
-    if copies_refused || refused.iter().any(|&q| !unsafe_among(&clauses, &[q])) {
-        return None;
-    }
     Some((clauses, read))
 }
 
-/// The warning `caller-bound` for the head variable `v` at `at` of a rule
-/// of `relation`, whose uses ask it as `reading` says.
-fn caller_bound(
-    d: &Description,
-    v: Symbol,
-    at: Span,
-    relation: Symbol,
-    reading: Reading,
-) -> Diagnostic {
-    let (name, relation) = (d.symbols.spelling(v), d.symbols.spelling(relation));
-    let (uses, derived) = match reading {
+/// What the uses of `relation` ask of the place of `name`, as `reading`
+/// says, and how gdl derives the relation for them: two phrases of the
+/// warnings `caller-bound` and `unsafe-fact-caller-bound`.
+fn asking(name: &str, relation: &str, reading: Reading) -> (String, String) {
+    match reading {
         Reading::Adorned => (
             format!("its uses ask it in several ways, and each binds `{name}`"),
             format!(
@@ -641,8 +761,46 @@ fn caller_bound(
                  questions that bind it"
             ),
         ),
-    };
-    Diagnostic::warning(
+    }
+}
+
+/// The literals of a clause that ggp-base's prover drops: each `distinct`
+/// and `not` with a variable that no positive literal of the body binds
+/// (its `DistinctAndNotMover` moves such a literal after the positive
+/// literals that bind its variables, and where none do, leaves it out).
+/// A head variable that only the question binds is one.
+fn dropped_by_the_reference(c: &Clause) -> Vec<Span> {
+    let bound = bound_by_body(c);
+    let mut out = Vec::new();
+    for l in &c.body {
+        let mut free = false;
+        let mut note = |v: Symbol, _| free |= !bound.contains(&v);
+        let at = match l {
+            NLit::Pos(_) => continue,
+            NLit::Neg(s) => {
+                s.for_each_var(&mut note);
+                s.span
+            }
+            NLit::Distinct(a, b, at) | NLit::Same(a, b, at) => {
+                a.for_each_var(&mut note);
+                b.for_each_var(&mut note);
+                *at
+            }
+        };
+        if free {
+            out.push(at);
+        }
+    }
+    out
+}
+
+/// The warning `caller-bound` for the head variable `v` at `at` of the
+/// clause `c`, whose relation's uses ask it as `reading` says; with the
+/// literals of its body that ggp-base drops, if any.
+fn caller_bound(d: &Description, c: &Clause, v: Symbol, at: Span, reading: Reading) -> Diagnostic {
+    let (name, relation) = (d.symbols.spelling(v), d.symbols.spelling(c.head.name));
+    let (uses, derived) = asking(name, relation, reading);
+    let mut out = Diagnostic::warning(
         "caller-bound",
         at,
         format!(
@@ -655,6 +813,59 @@ fn caller_bound(
         "GDL wants every variable of a rule bound by a positive literal of its body; \
          ggp-base's prover reads the rule top-down, for the questions its uses ask, and \
          so does gdl, {derived}"
+    ));
+    let dropped = dropped_by_the_reference(c);
+    if !dropped.is_empty() {
+        for &l in &dropped {
+            out = out.with_secondary(l, "ggp-base leaves this out");
+        }
+        out = out.with_note(
+            "gdl reads this `distinct` or `not` with the values the question gives; \
+             ggp-base's prover leaves out of a rule each `distinct` and `not` whose \
+             variables no positive literal of its body binds, and answers as if it were \
+             not written",
+        );
+    }
+    out.with_note(ALLOWED_IN_PUBLISHED_GAMES)
+}
+
+/// The warning `unsafe-fact-caller-bound` for the fact `c`, whose variables
+/// are `unbound` (each once, where first written) and whose relation's
+/// uses ask it as `reading` says.
+fn fact_caller_bound(
+    d: &Description,
+    c: &Clause,
+    unbound: &[(Symbol, Span)],
+    reading: Reading,
+) -> Diagnostic {
+    let relation = d.symbols.spelling(c.head.name);
+    let names: Vec<String> = (unbound.iter())
+        .map(|&(v, _)| format!("`{}`", d.symbols.spelling(v)))
+        .collect();
+    let (v0, at0) = unbound[0];
+    let (_, derived) = asking(d.symbols.spelling(v0), relation, reading);
+    let mut out = Diagnostic::warning(
+        "unsafe-fact-caller-bound",
+        at0,
+        format!(
+            "the fact `{}` contains the variable{} {}, but a fact must be ground: it holds \
+             for the values that the questions asked of `{relation}` give",
+            d.show_sentence(&c.head),
+            if unbound.len() > 1 { "s" } else { "" },
+            names.join(", ")
+        ),
+    )
+    .with_label(format!(
+        "`{}` gets its value from the question",
+        d.symbols.spelling(v0)
+    ));
+    for &(v, at) in &unbound[1..] {
+        out = out.with_secondary(at, format!("`{}` too", d.symbols.spelling(v)));
+    }
+    out.with_note(format!(
+        "GDL wants facts ground; ggp-base's prover matches each question asked of \
+         `{relation}` with the fact, which gives its variables the question's values, as \
+         for a rule whose body binds nothing, and so does gdl, {derived}"
     ))
     .with_note(ALLOWED_IN_PUBLISHED_GAMES)
 }
@@ -768,8 +979,9 @@ pub(crate) fn bind_loosely(
                     .with_label(format!("no positive literal binds `{name}`"))
                     .with_note(
                         "GDL wants every variable of a rule bound by a positive literal; \
-                         ggp-base evaluates the `not` with the variable free, so it holds \
-                         when no value of it makes the literal true",
+                         gdl reads the `not` with the variable free, so it holds when no \
+                         value of it makes the literal true (ggp-base's prover leaves such \
+                         a `not` out of the rule, and answers as if it were not written)",
                     )
                     .with_note(ALLOWED_IN_PUBLISHED_GAMES),
                 );
