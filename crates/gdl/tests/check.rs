@@ -216,12 +216,7 @@ fn a_derived_goal_value_is_judged_as_a_written_one() {
     assert!(diagnostics.iter().any(|d| d.is_error()), "{diagnostics:?}");
     let derived =
         format!("{GAME}(val +5)\n").replace("(goal you 100)", "(<= (goal you ?v) (val ?v))");
-    for max_ground_work in [gdl::Limits::default().max_ground_work, 0] {
-        let limits = gdl::Limits {
-            max_ground_work,
-            ..gdl::Limits::default()
-        };
-        let mut game = gdl::Game::from_source_with("t.gdl", &derived, limits).unwrap();
+    for mut game in on_both_engines(&derived) {
         let start = game.initial_state();
         assert!(game.is_terminal(&start).unwrap());
         let error = game.goals(&start).unwrap_err();
@@ -240,12 +235,7 @@ fn a_derived_goal_value_is_judged_as_a_written_one() {
 fn keywords_that_depend_on_does_are_judged_before_the_moves() {
     let text = std::fs::read_to_string(crate::path("tests/check/valid/does_before_moves.gdl"));
     let text = text.unwrap();
-    for max_ground_work in [gdl::Limits::default().max_ground_work, 0] {
-        let limits = gdl::Limits {
-            max_ground_work,
-            ..gdl::Limits::default()
-        };
-        let mut game = gdl::Game::from_source_with("t.gdl", &text, limits).unwrap();
+    for mut game in on_both_engines(&text) {
         let start = game.initial_state();
         assert!(!game.is_terminal(&start).unwrap(), "{}", game.engine());
         assert_eq!(game.goals(&start).unwrap(), [0], "{}", game.engine());
@@ -265,12 +255,7 @@ fn keywords_that_depend_on_does_are_judged_before_the_moves() {
 fn a_rule_that_never_applies_is_dropped_from_its_cycle() {
     let text = std::fs::read_to_string(crate::path("tests/check/valid/never_fires_dropped.gdl"));
     let text = text.unwrap();
-    for max_ground_work in [gdl::Limits::default().max_ground_work, 0] {
-        let limits = gdl::Limits {
-            max_ground_work,
-            ..gdl::Limits::default()
-        };
-        let mut game = gdl::Game::from_source_with("t.gdl", &text, limits).unwrap();
+    for mut game in on_both_engines(&text) {
         let start = game.initial_state();
         assert!(!game.is_terminal(&start).unwrap(), "{}", game.engine());
         let go = game.parse_move("go").unwrap();
@@ -287,12 +272,7 @@ fn a_missing_goal_value_is_told_of_the_state_as_it_is() {
     let rules = "(role you) (init (count 0)) (legal you go) \
                  (<= (next (count 1)) (does you go)) \
                  (<= terminal (true (count 1))) (<= (goal you 100) (true (count 2)))\n";
-    for max_ground_work in [gdl::Limits::default().max_ground_work, 0] {
-        let limits = gdl::Limits {
-            max_ground_work,
-            ..gdl::Limits::default()
-        };
-        let mut game = gdl::Game::from_source_with("t.gdl", rules, limits).unwrap();
+    for mut game in on_both_engines(rules) {
         let start = game.initial_state();
         let you = game.roles()[0];
         let go = game.legal_moves(&start, you).unwrap();
@@ -569,4 +549,17 @@ fn loose_rules_play_as_the_reference_reads_them() {
     let mut game =
         gdl::Game::load(crate::path("tests/check/valid/unsafe_fact_dropped.gdl")).unwrap();
     assert_eq!(game.base_facts().unwrap(), None);
+}
+
+/// The game of `rules` on both engines: ground where the rules ground,
+/// then interpreted (no grounding work allowed).
+fn on_both_engines(rules: &str) -> Vec<gdl::Game> {
+    let load = |max_ground_work| {
+        let limits = gdl::Limits {
+            max_ground_work,
+            ..gdl::Limits::default()
+        };
+        gdl::Game::from_source_with("t.gdl", rules, limits).unwrap()
+    };
+    vec![load(gdl::Limits::default().max_ground_work), load(0)]
 }
