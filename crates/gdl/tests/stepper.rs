@@ -253,6 +253,14 @@ fn mad_bishops_steps_like_the_interpreter() {
 }
 
 #[test]
+fn a_hub_of_moves_deferred_in_turn_steps_like_the_interpreter() {
+    // The moves towards a rock, deferred under whether it is near, which
+    // reads the rock's place (see the file's header).
+    compare("tests/games/deferred_hub.gdl", 60, 13);
+    same_playouts("tests/games/deferred_hub.gdl", 40);
+}
+
+#[test]
 fn small_games_step_like_the_interpreter() {
     compare("tests/games/nim.gdl", 30, 7);
     compare("tests/games/buttons.gdl", 30, 8);

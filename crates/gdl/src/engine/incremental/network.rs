@@ -520,10 +520,17 @@ fn merge_copies(
 /// seen) are never deferred; those in `read` take a first positive hub
 /// only when `FIRST_HUB_MOVES` of them do or they stay in `MOVE_GROUPS`
 /// sets of hubs, and a second or negated hub only when `SECOND_HUB_MOVES`
-/// of them do and they stay in `MOVE_GROUPS` sets. Found as the greatest
-/// set meeting the conditions, by removing atoms that fail them.
+/// of them do and they stay in `MOVE_GROUPS` sets. The stepper reads the
+/// hubs of those outside the network too, as stored: such a hub is never
+/// deferred itself, before or after (the Soar explorer games of level 10
+/// listed moves towards a rock no longer there when it was). Found as the
+/// greatest set meeting the conditions, by removing atoms that fail them.
 fn defer_hubs(rules: &mut [Rule], atoms: usize, read: &[bool], real: &[bool]) -> Vec<Vec<u32>> {
     let mut deferred = vec![Vec::new(); atoms];
+    // The atoms never deferred: those in `real`, and each hub of an atom
+    // in `read`, whose value as stored is read outside the network with
+    // it (a hub deferred in turn would be read there without its own hub).
+    let mut real = real.to_vec();
     let mut readers = readers_of(rules, atoms);
     let mut rules_for = vec![Vec::new(); atoms];
     for (r, rule) in rules.iter().enumerate() {
@@ -656,6 +663,14 @@ fn defer_hubs(rules: &mut [Rule], atoms: usize, read: &[bool], real: &[bool]) ->
             if few.is_empty() {
                 break;
             }
+            // A hub deferred itself is no hub of moves: its value as
+            // stored is not its value.
+            if !deferred[g as usize].is_empty() {
+                for a in few {
+                    set[a as usize] = false;
+                }
+                continue;
+            }
             let first = few.iter().all(|&a| deferred[a as usize].is_empty()) && lit & 1 == 0;
             if first && few.len() >= FIRST_HUB_MOVES {
                 break;
@@ -674,6 +689,7 @@ fn defer_hubs(rules: &mut [Rule], atoms: usize, read: &[bool], real: &[bool]) ->
         }
         for &h in &members {
             if set[h as usize] {
+                real[g as usize] |= read[h as usize];
                 deferred[h as usize].push(lit);
                 for &r in &rules_for[h as usize] {
                     rules[r as usize].lits.retain(|&l| l != lit);
