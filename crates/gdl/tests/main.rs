@@ -18,6 +18,7 @@ mod choice;
 mod corpus;
 mod demand;
 mod figures;
+mod fixed;
 mod format;
 mod fuzz_corpus;
 mod grounding;

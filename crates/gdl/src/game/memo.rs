@@ -31,6 +31,10 @@ pub(super) enum Facts {
 pub(super) struct Model {
     pub(super) facts: Facts,
     pub(super) done: Vec<bool>,
+    /// Whether it is a model of the rules as written kept beside the
+    /// game's (`Rules::answering`): a state whose facts of a relation no
+    /// move changes are not `init`'s.
+    pub(super) written: bool,
 }
 
 impl Model {

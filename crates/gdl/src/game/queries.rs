@@ -19,11 +19,12 @@ impl Game {
     /// leaving the state's model in the memo.
     fn model(&mut self, state: &State, needed: fn(&Rules) -> &[usize]) -> Result<(), GameError> {
         self.attached();
-        let rules = &*self.rules;
+        let game_rules = &*self.rules;
         let terms = &self.terms;
         let model = self
             .memo
-            .select(state, |spare| new_model(rules, state, terms, spare));
+            .select(state, |spare| new_model(game_rules, state, terms, spare));
+        let rules = game_rules.answering(model.written);
         // Most queries find their strata derived (legal after terminal).
         if needed(rules).iter().all(|&c| model.done[c]) {
             return Ok(());
@@ -69,7 +70,8 @@ impl Game {
         needed: fn(&Rules) -> &[usize],
     ) -> Result<View<'_>, GameError> {
         self.model(state, needed)?;
-        Ok(View::of(&self.rules, self.memo.in_use(state)))
+        let model = self.memo.in_use(state);
+        Ok(View::of(self.rules.answering(model.written), model))
     }
 
     /// Whether `(legal role m)` holds in `state`.
@@ -226,10 +228,14 @@ impl Game {
             return Ok(s.state());
         }
         self.model(state, |r| &r.next_state)?;
-        let rules = &*self.rules;
+        let model = self.memo.in_use(state);
+        let rules = self.rules.answering(model.written);
         let p = &rules.program;
         let kw = p.keywords;
-        let next: Vec<TermId> = match &self.memo.in_use(state).facts {
+        // The joint move's facts: in the store kept for it, but for the
+        // rules as written (a store of their relations, made anew).
+        let mut written_moves = None;
+        let next: Vec<TermId> = match &model.facts {
             Facts::Values(g, values) => {
                 // Ground rules: the state's values plus the joint move's atoms.
                 let scratch = &mut self.scratch;
@@ -247,7 +253,10 @@ impl Game {
                     .collect()
             }
             Facts::Store(facts) => {
-                let moves = &mut self.moves;
+                let moves = match model.written {
+                    true => written_moves.insert(Store::new(p, &rules.sizes)),
+                    false => &mut self.moves,
+                };
                 moves.reset(p);
                 for (i, m) in joint.iter().enumerate() {
                     moves.insert(p, kw.does, &[rules.roles[i], m.0], &self.terms);
@@ -363,14 +372,32 @@ impl<'a> View<'a> {
 /// the ground rules where the game has them and they have an atom for
 /// each fact, else as facts of the interpreter (the ground rules lack one
 /// only where `base` bounds them and the state is outside it: see
-/// `engine::ground`). Made in the memory of `spare`, a model no longer
-/// needed, when given one of the interpreter.
+/// `engine::ground`); of the rules as written kept beside the game's where
+/// the state's facts of a relation no move changes are not `init`'s
+/// (`Rules::needs_written`). Made in the memory of `spare`, a model no
+/// longer needed, when given one of the interpreter.
 pub(super) fn new_model(
     rules: &Rules,
     state: &State,
     terms: &TermTable,
     spare: Option<Box<Model>>,
 ) -> Box<Model> {
+    if rules.needs_written(state, terms) {
+        // A state whose facts of a relation no move changes are not
+        // `init`'s: a model of the rules as written, made anew (a spare
+        // may be of the other rules, and such states are few).
+        let written = rules.answering(true);
+        let p = &written.program;
+        let mut facts = Store::new(p, &written.sizes);
+        for &f in state.0.iter() {
+            facts.insert(p, p.keywords.true_, &[f], terms);
+        }
+        return Box::new(Model {
+            facts: Facts::Store(facts),
+            done: vec![false; p.components.len()],
+            written: true,
+        });
+    }
     let p = &rules.program;
     if let Some(g) = &rules.ground {
         // The state's atoms set as they are found; a fact with none sends
@@ -384,10 +411,12 @@ pub(super) fn new_model(
             return Box::new(Model {
                 facts: Facts::Values(Arc::clone(g), values),
                 done: vec![false; p.components.len()],
+                written: false,
             });
         }
     }
     if let Some(mut model) = spare
+        && !model.written
         && let Facts::Store(facts) = &mut model.facts
     {
         facts.reset(p);
@@ -405,5 +434,6 @@ pub(super) fn new_model(
     Box::new(Model {
         facts: Facts::Store(facts),
         done: vec![false; p.components.len()],
+        written: false,
     })
 }

@@ -7,9 +7,13 @@ use crate::engine::interp::{SizeHints, Store};
 use crate::error::Diagnostic;
 use crate::limits::LimitKind;
 use crate::plan::Program;
+use crate::rewrite::fixed::FixedRelation;
 use crate::source::SourceFile;
+use crate::syntax::symbol::Symbol;
 use crate::syntax::term::TermId;
-use std::sync::Arc;
+use crate::syntax::term::TermTable;
+use rustc_hash::FxHashSet;
+use std::sync::{Arc, OnceLock};
 
 /// What loading leaves fixed for the lifetime of a rules file, shared by all
 /// clones of a `Game`.
@@ -46,4 +50,81 @@ pub(super) struct Rules {
     /// The tables of the incremental fast path, when the ground rules have
     /// no cycle of atoms (see `incremental`).
     pub(super) stepper: Option<Arc<stepper::Tables>>,
+    /// Where the rules read relations of the state that no move changes
+    /// from static copies (`rewrite::fixed`): those relations, and the
+    /// rules as written (set once, when loading has chosen the engine).
+    pub(super) fixed: OnceLock<Fixed>,
+}
+
+impl Rules {
+    /// The rules that answer a state whose model is `written` (see
+    /// [`Fixed::holds_in`]): the rules as written where so, else these.
+    pub(super) fn answering(&self, written: bool) -> &Rules {
+        match self.fixed.get() {
+            Some(fixed) if written => &fixed.written,
+            _ => self,
+        }
+    }
+
+    /// Whether `state` must be answered by the rules as written: its
+    /// facts of the relations that no move changes are not `init`'s.
+    pub(super) fn needs_written(&self, state: &State, terms: &TermTable) -> bool {
+        self.fixed.get().is_some_and(|f| !f.holds_in(state, terms))
+    }
+}
+
+/// Relations of the state that no move changes, which a game's rules read
+/// from static copies of `init` (`rewrite::fixed`), and the rules as
+/// written, which answer a state built with other facts of them.
+#[derive(Debug)]
+pub(super) struct Fixed {
+    /// Each relation's function symbol and arity.
+    relations: FxHashSet<(Symbol, usize)>,
+    /// Their facts in the initial state.
+    facts: FxHashSet<TermId>,
+    /// The rules as written, interpreted, over the same terms.
+    pub(super) written: Arc<Rules>,
+}
+
+impl Fixed {
+    /// The relations `fixed` of a game whose initial state is `initial`,
+    /// with the rules as written.
+    pub(super) fn new(
+        fixed: &[FixedRelation],
+        initial: &State,
+        terms: &TermTable,
+        written: Arc<Rules>,
+    ) -> Fixed {
+        let relations: FxHashSet<(Symbol, usize)> =
+            fixed.iter().map(|f| (f.name, f.arity)).collect();
+        let facts = (initial.0.iter().copied())
+            .filter(|&f| relations.contains(&(terms.functor(f), terms.args(f).len())))
+            .collect();
+        Fixed {
+            relations,
+            facts,
+            written,
+        }
+    }
+
+    /// Whether `fact` is of a relation that no move changes.
+    pub(super) fn is_fixed(&self, fact: TermId, terms: &TermTable) -> bool {
+        (self.relations).contains(&(terms.functor(fact), terms.args(fact).len()))
+    }
+
+    /// Whether `state`'s facts of the relations are those of the initial
+    /// state, as in every state play reaches: the rewritten rules mean
+    /// what the rules as written mean there.
+    pub(super) fn holds_in(&self, state: &State, terms: &TermTable) -> bool {
+        let mut held = 0;
+        for &f in state.0.iter() {
+            if self.is_fixed(f, terms) {
+                if !self.facts.contains(&f) {
+                    return false;
+                }
+                held += 1;
+            }
+        }
+        held == self.facts.len()
+    }
 }

@@ -22,7 +22,7 @@ use crate::syntax::term::TermTable;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 use rustc_hash::FxHashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// No atom.
 const NONE: u32 = u32::MAX;
@@ -118,6 +118,11 @@ pub(crate) struct Tables {
     /// The `next` atoms whose facts no `true` atom is (where `base` bounds
     /// the ground rules), with their facts.
     escapes: Vec<(u32, TermId)>,
+    /// Where the rules read relations of the state that no move changes
+    /// from copies of `init` (`rewrite::fixed`): the local numbers of
+    /// their facts, every one of which a state on the ground rules holds
+    /// (set once, by loading).
+    fixed_locals: OnceLock<Vec<u32>>,
 }
 
 impl Tables {
@@ -216,7 +221,18 @@ impl Tables {
             terminal,
             tags,
             escapes,
+            fixed_locals: OnceLock::new(),
         })
+    }
+
+    /// Records which `true` facts are of relations that no move changes
+    /// (see `fixed_locals`).
+    pub(crate) fn set_fixed(&self, is_fixed: impl Fn(TermId) -> bool) {
+        let locals = (self.true_facts.iter().enumerate())
+            .filter(|&(_, &f)| is_fixed(f))
+            .map(|(l, _)| l as u32)
+            .collect();
+        let _ = self.fixed_locals.set(locals);
     }
 
     /// Whether a position can leave the ground rules (see
@@ -384,8 +400,9 @@ impl Stepper {
     }
 
     /// Makes `state` the position; a state holding a fact that no `true`
-    /// atom of the ground rules is puts the stepper off them (see
-    /// `is_off`).
+    /// atom of the ground rules is, or without a fact of a relation that
+    /// no move changes (which the ground rules read as `init` gives it),
+    /// puts the stepper off them (see `is_off`).
     pub fn set_state(&mut self, state: &State) {
         if !self.off && self.known.as_ref() == Some(state) {
             return;
@@ -416,6 +433,13 @@ impl Stepper {
                     Some(&local) => put(&mut self.wanted, local, true),
                     None => self.wanted_off = true,
                 }
+            }
+            // A fact of a relation no move changes missing: the ground
+            // rules read those relations as `init` gives them.
+            if let Some(fixed) = t.fixed_locals.get()
+                && !fixed.iter().all(|&l| get(&self.wanted, l))
+            {
+                self.wanted_off = true;
             }
             self.wanted_for = Some(state.clone());
         }
@@ -514,7 +538,10 @@ impl Stepper {
     /// or joint move reached a state holding a fact that no `true` atom
     /// is. That happens only where the rules declare with `base` fewer
     /// facts than states reach (the ground rules are bounded by `base`; see
-    /// `Game::stepper`). `state` is then that state, but nothing else is
+    /// `Game::stepper`), or where `set_state` was given a state whose facts
+    /// of a relation no move changes are not `init`'s (the ground rules
+    /// read such a relation as `init` gives it; see `rewrite::fixed`).
+    /// `state` is then that state, but nothing else is
     /// answered (`Game`'s queries answer it, by the interpreter) until
     /// `set_state` puts the stepper back on them.
     pub fn is_off(&self) -> bool {

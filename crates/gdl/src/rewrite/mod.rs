@@ -8,7 +8,9 @@
 //! own questions; `some_value` reads a use that leaves a place to a
 //! variable read nowhere else as a use of a copy without that place;
 //! `domain_places` drops the places of a relation that only carry a
-//! domain (it holds for every value of the domain or for none).
+//! domain (it holds for every value of the domain or for none); `fixed`
+//! reads the relations of the state that no move changes from static
+//! copies of `init`.
 //! (The split of a
 //! relation by constants belongs to the checks, in `analysis::split`:
 //! stratification is judged after it.)
@@ -16,6 +18,7 @@
 pub mod condense;
 pub mod demand;
 pub mod domain_places;
+pub mod fixed;
 pub mod move_copies;
 pub mod some_value;
 

@@ -2,7 +2,7 @@
 //! candidates among which loading chooses.
 
 use super::choose::FIRST_TRY_ATOMS;
-use super::prepare::{Prepared, base_relation, derive_base, start};
+use super::prepare::{Prepared, Runaway, base_relation, derive_base, derive_static_in, start};
 use crate::engine::ground::{Grounded, static_facts_for};
 use crate::engine::interp::{SizeHints, Store};
 use crate::error::{Diagnostic, GameError};
@@ -11,10 +11,11 @@ use crate::game::ground::GroundTables;
 use crate::game::memo::{
     DEFAULT_INTERPRETED_MEMO_CAPACITY, DEFAULT_MEMO_CAPACITY, MEMO_SHARE, Memo,
 };
-use crate::game::rules::Rules;
+use crate::game::rules::{Fixed, Rules};
 use crate::game::stepper::{Stepper, seeded_playouts, step_tables};
 use crate::limits::Limits;
 use crate::plan::{self, Phase, Program, RelId};
+use crate::rewrite::fixed::FixedRelation;
 use crate::source::SourceFile;
 use crate::syntax::normal::Clause;
 use crate::syntax::symbol::Symbols;
@@ -108,6 +109,7 @@ impl Game {
             chains_cut,
             grounding_stop,
             stepper,
+            fixed: std::sync::OnceLock::new(),
             legal: of_phase(kw.legal, Phase::State),
             terminal: of_phase(kw.terminal, Phase::State),
             goal: of_phase(kw.goal, Phase::State),
@@ -128,6 +130,35 @@ impl Game {
         };
         let memo = Memo::new(capacity, limits.max_memory / MEMO_SHARE);
         Game::with_rules(Arc::new(rules), (terms, symbols), limits, memo)
+    }
+
+    /// Keeps the rules as written, `clauses`, beside this game, whose rules
+    /// read the relations `fixed` from static copies (`rewrite::fixed`):
+    /// they answer a state whose facts of those relations are not `init`'s.
+    /// Their static facts are derived over this game's terms, so that one
+    /// state means the same to both.
+    pub(super) fn keep_written(
+        &mut self,
+        mut clauses: Vec<Clause>,
+        fixed: &[FixedRelation],
+        read: Read<'_>,
+    ) -> Result<(), Runaway> {
+        let mut symbols = self.symbols.clone();
+        let prepared =
+            derive_static_in(self.terms.clone(), &mut clauses, &mut symbols, &self.limits)?;
+        let written = read.rules(&clauses, &symbols);
+        let written = Game::assemble(prepared, &written, self.limits, Grounding::Off);
+        // The terms and names of both: those of the rules as written
+        // extend this game's.
+        self.terms = written.terms;
+        self.symbols = written.symbols;
+        let fixed = Fixed::new(fixed, &self.rules.initial, &self.terms, written.rules);
+        if let Some(tables) = &self.rules.stepper {
+            tables.set_fixed(|f| fixed.is_fixed(f, &self.terms));
+        }
+        // Set once, by loading, before the game is handed out.
+        let _ = self.rules.fixed.set(fixed);
+        Ok(())
     }
 
     /// Whether random play leaves the facts of the ground rules (which a

@@ -15,6 +15,7 @@ use crate::analysis::front_end;
 use crate::error::{Diagnostic, LoadError};
 use crate::limits::Limits;
 use crate::source::SourceFile;
+use crate::syntax::symbol::Symbols;
 use std::path::Path;
 
 /// How to load a rules file: the limits of its evaluation and the engine
@@ -198,21 +199,34 @@ impl Game {
             rewrites.push(crate::rewrite::domain_places::describe(&dropped, &symbols));
             clauses = projected;
         }
+        // The relations of the state that no move changes, read from
+        // static copies of `init` whatever the engine; the rules as written
+        // are kept for states built with other facts of them.
+        let mut written = None;
+        if let Some((read_fixed, fixed)) =
+            crate::rewrite::fixed::read_fixed_as_static(&clauses, &mut symbols)
+        {
+            rewrites.push(crate::rewrite::fixed::describe(&fixed, &symbols));
+            written = Some((std::mem::replace(&mut clauses, read_fixed), fixed));
+        }
         let prepared = prepare::derive_static(&mut clauses, &mut symbols, &limits);
         if let Some(e) = cancelled() {
             return Err(e);
         }
+        let runaway = |e: prepare::Runaway, symbols: &Symbols| {
+            let span = prepare::limit_span(&e.error, &e.program, &analysed.description, symbols);
+            let mut d = Diagnostic::error("runaway", span, e.error.to_string())
+                .with_label("deriving the facts that do not depend on the state");
+            if let crate::error::GameError::Limit { kind, .. } = e.error {
+                d = d.with_limit(kind);
+            }
+            vec![d]
+        };
         let prepared = match prepared {
             Ok(p) => p,
             Err(e) => {
-                let span =
-                    prepare::limit_span(&e.error, &e.program, &analysed.description, &symbols);
-                let mut d = Diagnostic::error("runaway", span, e.error.to_string())
-                    .with_label("deriving the facts that do not depend on the state");
-                if let crate::error::GameError::Limit { kind, .. } = e.error {
-                    d = d.with_limit(kind);
-                }
-                return Err(invalid(file, vec![d]));
+                let d = runaway(e, &symbols);
+                return Err(invalid(file, d));
             }
         };
         let read = assemble::Read {
@@ -224,7 +238,7 @@ impl Game {
             return Err(e);
         }
         let first_rule = analysed.description.rules.first().map(|r| r.span);
-        chosen.map_err(|stop| {
+        let mut game = chosen.map_err(|stop| {
             let why = match stop {
                 Some(kind) => format!(
                     "ground rules were asked for, and the rules do not ground within \
@@ -237,6 +251,12 @@ impl Game {
                 .with_note("the interpreter plays them: choose the engine `auto` or `interpreter`");
             d.limit = stop;
             invalid(file.clone(), vec![d])
-        })
+        })?;
+        if let Some((clauses, fixed)) = written {
+            let symbols = game.symbols.clone();
+            game.keep_written(clauses, &fixed, read)
+                .map_err(|e| invalid(file.clone(), runaway(e, &symbols)))?;
+        }
+        Ok(game)
     }
 }

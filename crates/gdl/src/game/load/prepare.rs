@@ -40,13 +40,24 @@ pub(super) fn derive_static(
     symbols: &mut Symbols,
     limits: &Limits,
 ) -> Result<Prepared, Runaway> {
+    derive_static_in(TermTable::new(), clauses, symbols, limits)
+}
+
+/// [`derive_static`] with the terms of `terms` and those it interns: the
+/// rules as written beside a game of rewritten ones share its terms.
+pub(super) fn derive_static_in(
+    start: TermTable,
+    clauses: &mut Vec<Clause>,
+    symbols: &mut Symbols,
+    limits: &Limits,
+) -> Result<Prepared, Runaway> {
     let mut probing = limits.max_facts > DEMAND_PROBE_FACTS;
     let mut demanded = 0;
     // The rules before the last transformation, when it asked left to
     // right, and the relation it demanded.
     let mut left_to_right: Option<(Vec<Clause>, Symbol)> = None;
     loop {
-        let mut terms = TermTable::new();
+        let mut terms = start.clone();
         let program = plan::plan(clauses, &mut terms, symbols);
         let sizes = Arc::new(SizeHints::new(program.relations.len()));
         let mut static_facts = Store::new(&program, &sizes);
