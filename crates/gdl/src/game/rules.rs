@@ -12,7 +12,7 @@ use crate::source::SourceFile;
 use crate::syntax::symbol::Symbol;
 use crate::syntax::term::TermId;
 use crate::syntax::term::TermTable;
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::{Arc, OnceLock};
 
 /// What loading leaves fixed for the lifetime of a rules file, shared by all
@@ -78,38 +78,56 @@ impl Rules {
 /// written, which answer a state built with other facts of them.
 #[derive(Debug)]
 pub(super) struct Fixed {
-    /// Each relation's function symbol and arity.
-    relations: FxHashSet<(Symbol, usize)>,
+    /// The patterns of the facts by function symbol and arity.
+    patterns: FxHashMap<(Symbol, usize), Vec<Constants>>,
     /// Their facts in the initial state.
     facts: FxHashSet<TermId>,
     /// The rules as written, interpreted, over the same terms.
     pub(super) written: Arc<Rules>,
 }
 
+/// The places of a pattern given as constants, with their terms (`None`
+/// for a constant no term is: no fact has it).
+type Constants = Vec<(usize, Option<TermId>)>;
+
 impl Fixed {
-    /// The relations `fixed` of a game whose initial state is `initial`,
-    /// with the rules as written.
+    /// The facts `fixed` of a game whose initial state is `initial`, with
+    /// the rules as written.
     pub(super) fn new(
         fixed: &[FixedRelation],
         initial: &State,
         terms: &TermTable,
         written: Arc<Rules>,
     ) -> Fixed {
-        let relations: FxHashSet<(Symbol, usize)> =
-            fixed.iter().map(|f| (f.name, f.arity)).collect();
-        let facts = (initial.0.iter().copied())
-            .filter(|&f| relations.contains(&(terms.functor(f), terms.args(f).len())))
-            .collect();
-        Fixed {
-            relations,
-            facts,
-            written,
+        let mut patterns: FxHashMap<_, Vec<_>> = FxHashMap::default();
+        for f in fixed {
+            let p = &f.pattern;
+            // A constant no term is yet is in no fact.
+            let constants = (p.constants.iter())
+                .map(|&(i, c)| (i, terms.lookup(c, &[])))
+                .collect();
+            patterns
+                .entry((p.name, p.arity))
+                .or_default()
+                .push(constants);
         }
+        let mut fixed = Fixed {
+            patterns,
+            facts: FxHashSet::default(),
+            written,
+        };
+        fixed.facts = (initial.0.iter().copied())
+            .filter(|&f| fixed.is_fixed(f, terms))
+            .collect();
+        fixed
     }
 
-    /// Whether `fact` is of a relation that no move changes.
+    /// Whether `fact` is one that no move changes.
     pub(super) fn is_fixed(&self, fact: TermId, terms: &TermTable) -> bool {
-        (self.relations).contains(&(terms.functor(fact), terms.args(fact).len()))
+        let args = terms.args(fact);
+        (self.patterns.get(&(terms.functor(fact), args.len()))).is_some_and(|patterns| {
+            (patterns.iter()).any(|constants| (constants.iter()).all(|&(i, c)| c == Some(args[i])))
+        })
     }
 
     /// Whether `state`'s facts of the relations are those of the initial

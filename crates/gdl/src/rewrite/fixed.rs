@@ -1,50 +1,120 @@
-//! Relations of the state that no move changes, read as `init` gives
-//! them. A relation `f` of the state whose every `next` rule is the frame
+//! Facts of the state that no move changes, read as `init` gives them. A
+//! frame rule
 //!
 //! ```text
-//! next(f(X1 .. Xn)) :- true(f(X1 .. Xn)).        X1 .. Xn distinct variables
+//! next(f(t1 .. tn)) :- true(f(t1 .. tn)).     each ti a constant or a
+//!                                             variable found once
 //! ```
 //!
-//! holds in every state that play reaches exactly as `init` gives it: the
-//! walls of a maze, the cells of a board that are holes. Every `true` that
-//! reads such a relation reads a static copy of it instead:
+//! keeps the facts of its pattern (`wall/3` where every ti is a variable,
+//! `(cell _ _ hole)` where some are constants). Where no other `next` rule
+//! can make a fact of the pattern (no `(next ?x)`, no head that unifies
+//! with it), those facts hold in every state play reaches exactly as
+//! `init` gives them: the walls of a maze, the holes of a board. Every
+//! `true` that reads a fact the pattern covers reads a static copy
+//! instead:
 //!
 //! ```text
-//! f~fixed(X1 .. Xn) :- init(f(X1 .. Xn)).
-//! ... true(f(t1 .. tn)) ...      becomes      ... f~fixed(t1 .. tn) ...
+//! f~fixed(X ..) :- init(f(.. X ..)).           the pattern's variables
+//! ... true(f(t1 .. tn)) ...   becomes   ... f~fixed(ti ..) ...
 //! ```
 //!
 //! so that deriving the static facts and grounding see the maze as it is
 //! rather than as "any wall may or may not be there" (the Soar
 //! mummymaze1p-hquad: interpreted, past grounding's work, as written;
 //! 703,849 ground rules so read). The frame itself becomes
-//! `next(f(X..)) :- f~fixed(X..)`, so the states stay what they were. A
-//! `true` whose fact is a variable, `(true ?x)`, is left as written.
+//! `next(f(..)) :- f~fixed(..)`, so the states stay what they were. A
+//! `true` that may read other facts too, `(true ?x)` or `(true (cell ?x ?y
+//! ?c))` beside `(cell _ _ hole)`, is left as written.
 //!
-//! The rewrite means the same only for states whose facts of `f` are
-//! `init`'s: every state play reaches, but not every state a caller may
-//! build from facts (`Game::state_from_facts`). The game keeps the rules as
-//! written beside, and answers such a state by them (`game::rules::Fixed`).
+//! The rewrite means the same only for states whose facts of the pattern
+//! are `init`'s: every state play reaches, but not every state a caller
+//! may build from facts (`Game::state_from_facts`). The game keeps the
+//! rules as written beside, and answers such a state by them
+//! (`game::rules::Fixed`).
 
 use crate::syntax::ast::{Sentence, Term};
 use crate::syntax::normal::{Clause, NLit};
 use crate::syntax::symbol::{Symbol, Symbols};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 
-/// A relation of the state that no move changes, and its static copy.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Facts of the state that no move changes, and the static copy the
+/// rewritten rules read instead.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FixedRelation {
-    /// The function symbol of its facts, such as `wall`.
-    pub name: Symbol,
-    /// How many arguments its facts have.
-    pub arity: usize,
+    /// The facts: those of a pattern.
+    pub pattern: Pattern,
     /// The static relation the rewritten rules read instead.
     pub copy: Symbol,
 }
 
-/// The clauses with every relation of the state that no move changes read
-/// from a static copy (see the module's doc), and those relations; `None`
-/// where there is none that a rule reads.
+/// The facts of a function symbol with some places given as constants,
+/// `(cell _ _ hole)`, or none, `wall/3`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pattern {
+    /// The function symbol of its facts, such as `wall`.
+    pub name: Symbol,
+    /// How many arguments its facts have.
+    pub arity: usize,
+    /// The places given as constants, with their constant, in order; the
+    /// other places are the copy's arguments, in order.
+    pub constants: Vec<(usize, Symbol)>,
+}
+
+impl Pattern {
+    /// Whether a fact written `fact` is always one of the pattern's
+    /// (a constant at each of its constant places).
+    fn covers(&self, fact: &Term) -> bool {
+        match fact {
+            Term::Atom(s, _) => *s == self.name && self.arity == 0,
+            Term::Func(s, args, _) => {
+                *s == self.name
+                    && args.len() == self.arity
+                    && (self.constants.iter())
+                        .all(|&(i, c)| matches!(args[i], Term::Atom(a, _) if a == c))
+            }
+            Term::Var(..) => false,
+        }
+    }
+
+    /// Whether some fact written `fact` may be one of the pattern's.
+    fn meets(&self, fact: &Term) -> bool {
+        match fact {
+            Term::Var(..) => true,
+            Term::Atom(s, _) => *s == self.name && self.arity == 0,
+            Term::Func(s, args, _) => {
+                *s == self.name
+                    && args.len() == self.arity
+                    && (self.constants.iter()).all(|&(i, c)| match &args[i] {
+                        Term::Var(..) => true,
+                        Term::Atom(a, _) => *a == c,
+                        Term::Func(..) => false,
+                    })
+            }
+        }
+    }
+
+    /// The arguments of the copy for a fact it covers: the terms at the
+    /// places that are not constants.
+    fn copy_args(&self, fact: &Term) -> Vec<Term> {
+        match fact {
+            Term::Func(_, args, _) => (args.iter().enumerate())
+                .filter(|(i, _)| !self.constants.iter().any(|&(c, _)| c == *i))
+                .map(|(_, t)| t.clone())
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The constant at place `i`, if it is one.
+    pub fn constant_at(&self, i: usize) -> Option<Symbol> {
+        (self.constants.iter()).find_map(|&(c, s)| (c == i).then_some(s))
+    }
+}
+
+/// The clauses with the facts of the state that no move changes read from
+/// static copies (see the module's doc), and their patterns; `None` where
+/// no rule reads such facts.
 pub fn read_fixed_as_static(
     clauses: &[Clause],
     symbols: &mut Symbols,
@@ -54,58 +124,57 @@ pub fn read_fixed_as_static(
         symbols.get("true")?,
         symbols.get("init")?,
     );
-    // The relations with a frame rule, and those with another `next` rule.
-    let mut framed: Vec<(Symbol, usize)> = Vec::new();
-    let mut changed: FxHashSet<(Symbol, usize)> = FxHashSet::default();
-    for c in clauses.iter().filter(|c| c.head.name == next) {
-        let [fact] = c.head.args.as_slice() else {
+    let nexts: Vec<&Clause> = (clauses.iter())
+        .filter(|c| c.head.name == next && c.head.args.len() == 1)
+        .collect();
+    // The patterns of the frame rules, each kept where no other `next`
+    // rule may make a fact of it (`(next ?x)` may make any).
+    let mut patterns: Vec<Pattern> = Vec::new();
+    for c in &nexts {
+        let Some(pattern) = frame_pattern(c, true_) else {
             continue;
         };
-        // `(next ?x)` may make a fact of any relation.
-        let key = key(fact)?;
-        match is_frame(c, true_) {
-            true if !framed.contains(&key) => framed.push(key),
-            true => {}
-            false => {
-                changed.insert(key);
-            }
+        if patterns.contains(&pattern) {
+            continue;
+        }
+        let others_make_it = (nexts.iter())
+            .filter(|o| frame_pattern(o, true_).as_ref() != Some(&pattern))
+            .any(|o| pattern.meets(&o.head.args[0]));
+        if !others_make_it {
+            patterns.push(pattern);
         }
     }
-    // Only relations some rule reads by name are worth a copy.
-    let read: FxHashSet<(Symbol, usize)> = (clauses.iter())
-        .filter(|c| !is_frame(c, true_))
-        .flat_map(|c| &c.body)
-        .filter_map(|l| match l {
-            NLit::Pos(s) | NLit::Neg(s) if s.name == true_ => s.args.first().and_then(key),
-            _ => None,
-        })
-        .collect();
-    let fixed: Vec<FixedRelation> = (framed.into_iter())
-        .filter(|k| !changed.contains(k) && read.contains(k))
-        .map(|(name, arity)| FixedRelation {
-            name,
-            arity,
-            copy: super::fresh_name(symbols, name, "~fixed"),
-        })
-        .collect();
-    if fixed.is_empty() {
+    // Only patterns some rule besides the frames reads are worth a copy.
+    let reads = |p: &Pattern| {
+        (clauses.iter())
+            .filter(|c| frame_pattern(c, true_).is_none())
+            .flat_map(|c| &c.body)
+            .any(|l| match l {
+                NLit::Pos(s) | NLit::Neg(s) => {
+                    s.name == true_ && s.args.first().is_some_and(|t| p.covers(t))
+                }
+                _ => false,
+            })
+    };
+    patterns.retain(reads);
+    if patterns.is_empty() {
         return None;
     }
-    let copy_of: FxHashMap<(Symbol, usize), Symbol> = (fixed.iter())
-        .map(|f| ((f.name, f.arity), f.copy))
+    let fixed: Vec<FixedRelation> = (patterns.into_iter())
+        .map(|pattern| FixedRelation {
+            copy: super::fresh_name(symbols, pattern.name, "~fixed"),
+            pattern,
+        })
         .collect();
-    // ... true(f(t1 .. tn)) ...  ->  ... f~fixed(t1 .. tn) ...
+    // ... true(f(t1 .. tn)) ...  ->  ... f~fixed(ti ..) ...  (the ti at
+    // the places that are not constants)
     let read_copy = |s: &Sentence| -> Option<Sentence> {
         let fact = s.args.first().filter(|_| s.name == true_)?;
-        let copy = *copy_of.get(&key(fact)?)?;
-        let args = match fact {
-            Term::Func(_, args, _) => args.clone(),
-            _ => Vec::new(),
-        };
+        let f = fixed.iter().find(|f| f.pattern.covers(fact))?;
         Some(Sentence {
-            name: copy,
+            name: f.copy,
             name_span: s.name_span,
-            args,
+            args: f.pattern.copy_args(fact),
             span: s.span,
         })
     };
@@ -125,19 +194,26 @@ pub fn read_fixed_as_static(
             c
         })
         .collect();
-    // f~fixed(X1 .. Xn) :- init(f(X1 .. Xn)), placed where f's frame is.
+    // f~fixed(X ..) :- init(f(.. X ..)), placed where its frame is.
     for f in &fixed {
-        let frame = (clauses.iter())
-            .find(|c| {
-                c.head.name == next && c.head.args.first().and_then(key) == Some((f.name, f.arity))
+        let p = &f.pattern;
+        let frame = (nexts.iter())
+            .find(|c| frame_pattern(c, true_).as_ref() == Some(p))
+            .expect("a fixed pattern has its frame rule");
+        let at = frame.span;
+        let args: Vec<Term> = (0..p.arity)
+            .map(|i| match p.constant_at(i) {
+                Some(c) => Term::Atom(c, at),
+                None => Term::Var(symbols.intern(&format!("?x{i}")), at),
             })
-            .expect("a fixed relation has its frame rule");
-        let vars: Vec<Term> = (0..f.arity)
-            .map(|i| Term::Var(symbols.intern(&format!("?x{i}")), frame.span))
             .collect();
-        let fact = match f.arity {
-            0 => Term::Atom(f.name, frame.span),
-            _ => Term::Func(f.name, vars.clone(), frame.span),
+        let vars: Vec<Term> = (args.iter())
+            .filter(|t| matches!(t, Term::Var(..)))
+            .cloned()
+            .collect();
+        let fact = match p.arity {
+            0 => Term::Atom(p.name, at),
+            _ => Term::Func(p.name, args, at),
         };
         let sentence = |name, args| Sentence {
             name,
@@ -155,11 +231,20 @@ pub fn read_fixed_as_static(
     Some((out, fixed))
 }
 
-/// What `gdl plan` says of the rewrite: the relations read as `init`
-/// gives them.
+/// What `gdl plan` says of the rewrite: the facts read as `init` gives
+/// them, `wall/3` for a relation, `(cell _ _ hole)` for a pattern.
 pub fn describe(fixed: &[FixedRelation], symbols: &Symbols) -> String {
     let names: Vec<String> = (fixed.iter())
-        .map(|f| format!("{}/{}", symbols.spelling(f.name), f.arity))
+        .map(|f| &f.pattern)
+        .map(|p| match p.constants.is_empty() {
+            true => format!("{}/{}", symbols.spelling(p.name), p.arity),
+            false => {
+                let places: Vec<&str> = (0..p.arity)
+                    .map(|i| p.constant_at(i).map_or("_", |c| symbols.spelling(c)))
+                    .collect();
+                format!("({} {})", symbols.spelling(p.name), places.join(" "))
+            }
+        })
         .collect();
     let (what, it) = match fixed.len() {
         1 => ("1 relation".to_string(), "it"),
@@ -173,38 +258,41 @@ pub fn describe(fixed: &[FixedRelation], symbols: &Symbols) -> String {
     )
 }
 
-/// The relation of a state fact: its function symbol and arity; `None`
-/// for a variable.
-fn key(fact: &Term) -> Option<(Symbol, usize)> {
-    match fact {
-        Term::Var(..) => None,
-        Term::Atom(s, _) => Some((*s, 0)),
-        Term::Func(s, args, _) => Some((*s, args.len())),
-    }
-}
-
-/// Whether `c` is a frame rule, `next(f(X1 .. Xn)) :- true(f(X1 .. Xn))`
-/// with distinct variables.
-fn is_frame(c: &Clause, true_: Symbol) -> bool {
+/// The pattern of a frame rule, `next(f(t1 .. tn)) :- true(f(t1 .. tn))`
+/// with each `ti` a constant or a variable found once.
+fn frame_pattern(c: &Clause, true_: Symbol) -> Option<Pattern> {
     let ([fact], [NLit::Pos(read)]) = (c.head.args.as_slice(), c.body.as_slice()) else {
-        return false;
+        return None;
     };
     let [kept] = read.args.as_slice() else {
-        return false;
+        return None;
     };
     if read.name != true_ {
-        return false;
+        return None;
     }
     match (fact, kept) {
-        (Term::Atom(a, _), Term::Atom(b, _)) => a == b,
+        (Term::Atom(a, _), Term::Atom(b, _)) if a == b => Some(Pattern {
+            name: *a,
+            arity: 0,
+            constants: Vec::new(),
+        }),
         (Term::Func(f, xs, _), Term::Func(g, ys, _)) if f == g && xs.len() == ys.len() => {
             let mut seen = FxHashSet::default();
-            xs.iter().zip(ys).all(|(x, y)| match (x, y) {
-                (Term::Var(x, _), Term::Var(y, _)) => x == y && seen.insert(*x),
-                _ => false,
+            let mut constants = Vec::new();
+            for (i, (x, y)) in xs.iter().zip(ys).enumerate() {
+                match (x, y) {
+                    (Term::Var(x, _), Term::Var(y, _)) if x == y && seen.insert(*x) => {}
+                    (Term::Atom(x, _), Term::Atom(y, _)) if x == y => constants.push((i, *x)),
+                    _ => return None,
+                }
+            }
+            Some(Pattern {
+                name: *f,
+                arity: xs.len(),
+                constants,
             })
         }
-        _ => false,
+        _ => None,
     }
 }
 
@@ -247,21 +335,39 @@ mod tests {
     }
 
     #[test]
-    fn another_next_rule_or_a_partial_frame_keeps_the_relation() {
+    fn another_next_rule_that_may_make_a_fact_keeps_it_as_written() {
         let moved = MAZE.replace(
             "(goal r 100)",
-            "(goal r 100) (<= (next (wall 2 1)) (does r (go 2)))",
+            "(goal r 100) (<= (next (wall 2 ?y)) (does r (go ?y)))",
         );
         assert_eq!(rewrite(&moved), None);
-        let partial = MAZE.replace(
-            "(<= (next (wall ?x ?y)) (true (wall ?x ?y)))",
-            "(<= (next (wall 1 ?y)) (true (wall 1 ?y)))",
-        );
-        assert_eq!(rewrite(&partial), None);
         let any = MAZE.replace(
             "(goal r 100)",
             "(goal r 100) (<= (next ?f) (true ?f) (true (at 1)))",
         );
         assert_eq!(rewrite(&any), None);
+    }
+
+    /// Holes kept by a frame of their own, beside cells that change.
+    const HOLES: &str = "(role r) (init (cell 1 hole)) (init (cell 2 empty))
+        (<= (next (cell ?x hole)) (true (cell ?x hole)))
+        (<= (next (cell ?x stone)) (does r (put ?x)))
+        (<= (next (cell ?x empty)) (true (cell ?x empty)) (not (does r (put ?x))))
+        (<= (legal r (put ?x)) (true (cell ?x empty)))
+        (<= (legal r (put ?x)) (true (cell ?y hole)) (true (cell ?x ?c)) (distinct ?c hole))
+        (<= terminal (true (cell ?x stone))) (goal r 100)";
+
+    #[test]
+    fn a_frame_with_constants_fixes_the_facts_of_its_pattern() {
+        let lines = rewrite(HOLES).expect("the holes are fixed");
+        assert!(lines.contains(&"(next (cell ?x hole)) :- (cell~fixed ?x)".to_string()));
+        assert!(lines.contains(&"(cell~fixed ?x0) :- (init (cell ?x0 hole))".to_string()));
+        // A read that may be of other cells stays as written.
+        assert!(lines.contains(
+            &"(legal r (put ?x)) :- (cell~fixed ?y) (true (cell ?x ?c)) distinct".to_string()
+        ));
+        // A move that may put a stone in a hole makes the holes change.
+        let filled = HOLES.replace("(next (cell ?x stone))", "(next (cell ?x ?c))");
+        assert_eq!(rewrite(&filled), None);
     }
 }
