@@ -204,12 +204,14 @@ def test_the_memory_budget_holds_in_python():
     # budget. The module counts what its Rust code holds, as the command
     # does, so the budget stops the derivation with an error naming it.
     # (`distinct` keeps the places: where a place only carries the domain
-    # of `d`, loading drops it, and `big` would be one fact.)
+    # of `d`, loading drops it, and `big` would be one fact. The frame of
+    # `(s 0)` reads `(s 1)` too: a fact no move changes is read as `init`
+    # gives it, and `big` would be derived, and refused, at load.)
     digits = " ".join(f"(d {i})" for i in range(100))
     g = gdl.loads(
         f"(role a) {digits} (init (s 0)) "
         "(<= (big ?x ?y ?z) (true (s 0)) (d ?x) (d ?y) (d ?z) (distinct ?x ?y) (distinct ?y ?z))"
-        "(<= (legal a go) (big ?x ?y ?z)) (<= (next (s 0)) (true (s 0)))"
+        "(<= (legal a go) (big ?x ?y ?z)) (<= (next (s 0)) (true (s 0)) (not (true (s 1))))"
         "(<= terminal (true (s 1))) (goal a 0)",
         engine="interpreter",
         limits={"max_memory": 8 << 20},
