@@ -36,7 +36,7 @@
 use crate::syntax::ast::{Sentence, Term};
 use crate::syntax::normal::{Clause, NLit};
 use crate::syntax::symbol::{Symbol, Symbols};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Facts of the state that no move changes, and the static copy the
 /// rewritten rules read instead.
@@ -124,39 +124,46 @@ pub fn read_fixed_as_static(
         symbols.get("true")?,
         symbols.get("init")?,
     );
-    let nexts: Vec<&Clause> = (clauses.iter())
+    // Each `next` rule, with its pattern where it is a frame.
+    let nexts: Vec<(&Clause, Option<Pattern>)> = (clauses.iter())
         .filter(|c| c.head.name == next && c.head.args.len() == 1)
+        .map(|c| (c, frame_pattern(c, true_)))
         .collect();
-    // The patterns of the frame rules, each kept where no other `next`
-    // rule may make a fact of it (`(next ?x)` may make any).
-    let mut patterns: Vec<Pattern> = Vec::new();
-    for c in &nexts {
-        let Some(pattern) = frame_pattern(c, true_) else {
-            continue;
-        };
-        if patterns.contains(&pattern) {
-            continue;
-        }
-        let others_make_it = (nexts.iter())
-            .filter(|o| frame_pattern(o, true_).as_ref() != Some(&pattern))
-            .any(|o| pattern.meets(&o.head.args[0]));
-        if !others_make_it {
-            patterns.push(pattern);
+    // The facts that the rules besides the frames read through `true`, by
+    // function symbol and arity.
+    let mut read: FxHashMap<(Symbol, usize), Vec<&Term>> = FxHashMap::default();
+    for c in clauses.iter().filter(|c| frame_pattern(c, true_).is_none()) {
+        for l in &c.body {
+            let (NLit::Pos(s) | NLit::Neg(s)) = l else {
+                continue;
+            };
+            let key = match s.args.first().filter(|_| s.name == true_) {
+                Some(fact @ Term::Func(f, args, _)) => ((*f, args.len()), fact),
+                Some(fact @ Term::Atom(a, _)) => ((*a, 0), fact),
+                _ => continue,
+            };
+            read.entry(key.0).or_default().push(key.1);
         }
     }
-    // Only patterns some rule besides the frames reads are worth a copy.
-    let reads = |p: &Pattern| {
-        (clauses.iter())
-            .filter(|c| frame_pattern(c, true_).is_none())
-            .flat_map(|c| &c.body)
-            .any(|l| match l {
-                NLit::Pos(s) | NLit::Neg(s) => {
-                    s.name == true_ && s.args.first().is_some_and(|t| p.covers(t))
-                }
-                _ => false,
-            })
-    };
-    patterns.retain(reads);
+    // The patterns of the frame rules, each kept where no other `next`
+    // rule may make a fact of it (`(next ?x)` may make any) and some rule
+    // besides the frames reads a fact it covers.
+    let mut tried: Vec<&Pattern> = Vec::new();
+    let mut patterns: Vec<Pattern> = Vec::new();
+    for pattern in nexts.iter().filter_map(|(_, frame)| frame.as_ref()) {
+        if tried.contains(&pattern) {
+            continue;
+        }
+        tried.push(pattern);
+        let others_make_it = (nexts.iter())
+            .filter(|(_, frame)| frame.as_ref() != Some(pattern))
+            .any(|(o, _)| pattern.meets(&o.head.args[0]));
+        let is_read = (read.get(&(pattern.name, pattern.arity)))
+            .is_some_and(|facts| facts.iter().any(|t| pattern.covers(t)));
+        if !others_make_it && is_read {
+            patterns.push(pattern.clone());
+        }
+    }
     if patterns.is_empty() {
         return None;
     }
@@ -197,8 +204,8 @@ pub fn read_fixed_as_static(
     // f~fixed(X ..) :- init(f(.. X ..)), placed where its frame is.
     for f in &fixed {
         let p = &f.pattern;
-        let frame = (nexts.iter())
-            .find(|c| frame_pattern(c, true_).as_ref() == Some(p))
+        let (frame, _) = (nexts.iter())
+            .find(|(_, frame)| frame.as_ref() == Some(p))
             .expect("a fixed pattern has its frame rule");
         let at = frame.span;
         let args: Vec<Term> = (0..p.arity)
