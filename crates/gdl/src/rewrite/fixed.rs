@@ -99,7 +99,7 @@ impl Pattern {
     fn copy_args(&self, fact: &Term) -> Vec<Term> {
         match fact {
             Term::Func(_, args, _) => (args.iter().enumerate())
-                .filter(|(i, _)| !self.constants.iter().any(|&(c, _)| c == *i))
+                .filter(|&(i, _)| self.constant_at(i).is_none())
                 .map(|(_, t)| t.clone())
                 .collect(),
             _ => Vec::new(),
