@@ -265,6 +265,16 @@ fn a_hub_of_moves_deferred_in_turn_steps_like_the_interpreter() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore)]
+fn armed_gates_step_like_the_interpreter() {
+    // Flips that each gate a rule per order of five pancakes, read with a
+    // lock, a parity, or nothing but a negated atom (see the file's
+    // header): armed as loading counts them worth it.
+    compare("tests/games/armed.gdl", 60, 15);
+    same_playouts("tests/games/armed.gdl", 40);
+}
+
+#[test]
 fn small_games_step_like_the_interpreter() {
     compare("tests/games/nim.gdl", 30, 7);
     compare("tests/games/buttons.gdl", 30, 8);

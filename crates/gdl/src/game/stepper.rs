@@ -126,6 +126,12 @@ pub(crate) struct Tables {
 }
 
 impl Tables {
+    /// How many gates of the network are armed, and how many rules they
+    /// gate (see `Network::worth_arming`).
+    pub(crate) fn armed_gates(&self) -> (usize, usize) {
+        self.net.armed_gates()
+    }
+
     /// Gathers the tables; `true_atoms` are the atoms of `true`, with their
     /// facts in order, and `next` the `next` atoms with their facts.
     pub(crate) fn new(
@@ -255,8 +261,12 @@ pub struct Stepper {
     legal_count: Vec<u32>,
     /// One bit per `true` atom that holds.
     true_bits: Vec<u64>,
-    /// One bit per `true` atom whose `next` atom differs from it.
+    /// One bit per `true` atom whose `next` atom differs from it; and
+    /// per word of those, a bit set when the word may have one (so that a
+    /// step skips the words of facts that stay: the Dresden pancake
+    /// puzzles have 40,320 `true` atoms, of which a flip changes two).
     mismatch: Vec<u64>,
+    mismatch_words: Vec<u64>,
     /// One bit per escape (`Tables::escapes`) that holds, and how many do.
     escaped: Vec<u64>,
     escaped_count: u32,
@@ -324,6 +334,7 @@ impl Stepper {
             legal_count: vec![0; tables.roles.iter().map(|r| r.hubs.len()).sum()],
             true_bits: vec![0; words(tables.true_facts.len())],
             mismatch: vec![0; words(tables.true_facts.len())],
+            mismatch_words: vec![0; words(words(tables.true_facts.len()))],
             escaped: vec![0; words(tables.escapes.len())],
             escaped_count: 0,
             off: false,
@@ -365,6 +376,9 @@ impl Stepper {
             let differs = differs(&self.tables, &self.eval, local);
             put(&mut self.mismatch, local, differs);
         }
+        for (w, &word) in self.mismatch.iter().enumerate() {
+            put(&mut self.mismatch_words, w as u32, word != 0);
+        }
     }
 
     /// Reads the flips of watched atoms into the legal and mismatch bits.
@@ -372,6 +386,7 @@ impl Stepper {
         let t = &*self.tables;
         let (legal, legal_count) = (&mut self.legal, &mut self.legal_count);
         let (true_bits, mismatch) = (&self.true_bits, &mut self.mismatch);
+        let mismatch_words = &mut self.mismatch_words;
         let (escaped, escaped_count) = (&mut self.escaped, &mut self.escaped_count);
         self.eval
             .drain_changed(|atom, value| match t.tags[atom as usize] {
@@ -385,7 +400,13 @@ impl Stepper {
                         }
                     }
                 }
-                Tag::Next { local } => put(mismatch, local, get(true_bits, local) != value),
+                Tag::Next { local } => {
+                    let differs = get(true_bits, local) != value;
+                    put(mismatch, local, differs);
+                    if differs {
+                        put(mismatch_words, local / 64, true);
+                    }
+                }
                 Tag::Escape { index } => {
                     if get(escaped, index) != value {
                         put(escaped, index, value);
@@ -521,6 +542,7 @@ impl Stepper {
         self.legal_count.copy_from_slice(&other.legal_count);
         self.true_bits.copy_from_slice(&other.true_bits);
         self.mismatch.copy_from_slice(&other.mismatch);
+        self.mismatch_words.copy_from_slice(&other.mismatch_words);
         self.escaped.copy_from_slice(&other.escaped);
         self.escaped_count = other.escaped_count;
         self.off = other.off;
@@ -941,14 +963,19 @@ impl Stepper {
         }
         // true(f) := next(f) for every fact where they differ; then none
         // differs until a `next` atom flips.
-        for w in 0..self.mismatch.len() {
-            let mut bits = std::mem::take(&mut self.mismatch[w]);
-            self.true_bits[w] ^= bits;
-            while bits != 0 {
-                let local = (w * 64) as u32 + bits.trailing_zeros();
-                bits &= bits - 1;
-                let value = get(&self.true_bits, local);
-                self.eval.set_input(net, t.first_true + local, value);
+        for s in 0..self.mismatch_words.len() {
+            let mut words = std::mem::take(&mut self.mismatch_words[s]);
+            while words != 0 {
+                let w = s * 64 + words.trailing_zeros() as usize;
+                words &= words - 1;
+                let mut bits = std::mem::take(&mut self.mismatch[w]);
+                self.true_bits[w] ^= bits;
+                while bits != 0 {
+                    let local = (w * 64) as u32 + bits.trailing_zeros();
+                    bits &= bits - 1;
+                    let value = get(&self.true_bits, local);
+                    self.eval.set_input(net, t.first_true + local, value);
+                }
             }
         }
         // The move part waits for the next joint move.
@@ -1053,11 +1080,13 @@ impl Stepper {
 }
 
 /// The tables of the stepper over the ground rules, or `None` when the
-/// ground rules recurse through a cycle of atoms. Where many rules are read
-/// by goals only, of the two ways to evaluate them (`table_variants`) the
-/// one that spends less work on the same seeded random playouts from
-/// `initial` ([`seeded_playouts`]) is kept (a count, the same on every machine: either gives the
-/// same answers).
+/// ground rules recurse through a cycle of atoms. Gates worth arming (see
+/// `Network::worth_arming`) are armed, as counted on seeded random
+/// playouts from `initial` ([`seeded_playouts`]). Where many rules are
+/// read by goals only, of the two ways to evaluate them (`table_variants`)
+/// the one that spends less work on the same playouts is kept. Both are
+/// counts, the same on every machine, and either choice gives the same
+/// answers.
 pub(super) fn step_tables(
     g: &GroundTables,
     p: &Program,
@@ -1066,7 +1095,13 @@ pub(super) fn step_tables(
     (terms, symbols): (&TermTable, &Symbols),
     initial: &State,
 ) -> Option<Tables> {
-    let (waiting, top_down) = table_variants(g, p, roles, role_names, (terms, symbols))?;
+    let variants = |arm: &[bool]| table_variants(g, p, roles, role_names, (terms, symbols), arm);
+    let (waiting, top_down) = variants(&[])?;
+    let (waiting, arm) = worth_arming(waiting, initial);
+    let (waiting, top_down) = match arm {
+        Some(arm) => variants(&arm)?,
+        None => (waiting, top_down),
+    };
     let Some(top_down) = top_down else {
         return Some(waiting);
     };
@@ -1084,16 +1119,34 @@ pub(super) fn step_tables(
     })
 }
 
+/// `tables` back, and the gates of its network worth arming, by atom, as
+/// counted on the seeded playouts from `initial` (`None` when none is).
+fn worth_arming(tables: Tables, initial: &State) -> (Tables, Option<Vec<bool>>) {
+    if !tables.net.has_big_gates() {
+        return (tables, None);
+    }
+    let tables = Arc::new(tables);
+    let mut stepper = Stepper::new(Arc::clone(&tables));
+    stepper.eval.count();
+    seeded_playouts(&mut stepper, initial);
+    let (flips, opens) = stepper.eval.counts();
+    let arm = tables.net.worth_arming(flips, opens);
+    drop(stepper);
+    let tables = Arc::into_inner(tables).expect("the stepper that counted is dropped");
+    (tables, arm)
+}
+
 /// The tables of `step_tables`: with the rules only goals read in the
 /// network, waiting until goals are asked, and, where those rules are many,
 /// with them left out of the network and decided top-down (see
-/// `LazyRules`).
+/// `LazyRules`); the gates marked in `arm` armed.
 fn table_variants(
     g: &GroundTables,
     p: &Program,
     roles: &[TermId],
     role_names: &[String],
     (terms, symbols): (&TermTable, &Symbols),
+    arm: &[bool],
 ) -> Option<(Tables, Option<Tables>)> {
     let kw = p.keywords;
     let dynamic = |rel: RelId| p.info(rel).phase != Phase::Static;
@@ -1190,7 +1243,7 @@ fn table_variants(
         Tables::new(net, true_atoms, &g.next, moves, (goals, lazy), g.terminal)
     };
     let sets = (&read[..], &real[..], &play[..]);
-    let net = Network::new(&g.program, &move_atoms, &exclusive, sets, &[])?;
+    let net = Network::new(&g.program, &move_atoms, &exclusive, sets, (&[], arm))?;
     let waiting = tables(net, moves.clone(), None)?;
     let Some((lazy, left_out)) = LazyRules::split(&g.program, &play)
         .filter(|(lazy, _)| lazy.rules() * LAZY_SHARE >= g.program.rules())
@@ -1202,7 +1255,7 @@ fn table_variants(
         (read[a as usize], real[a as usize]) = (true, true);
     }
     let sets = (&read[..], &real[..], &play[..]);
-    let top_down = Network::new(&g.program, &move_atoms, &exclusive, sets, &left_out)
+    let top_down = Network::new(&g.program, &move_atoms, &exclusive, sets, (&left_out, arm))
         .and_then(|net| tables(net, moves, Some(lazy)));
     Some((waiting, top_down))
 }
@@ -1307,7 +1360,7 @@ mod tests {
         let r = &game.rules;
         let names = (&game.terms, &game.symbols);
         let (waiting, top_down) =
-            table_variants(g, &r.program, &r.roles, &r.role_names, names).unwrap();
+            table_variants(g, &r.program, &r.roles, &r.role_names, names, &[]).unwrap();
         let top_down = top_down.expect("the rules only goals read are many");
         assert!(top_down.lazy.is_some() && waiting.lazy.is_none());
         let off = LoadOptions {
@@ -1336,6 +1389,86 @@ mod tests {
             }
         }
         // Both goals came up.
+        assert_eq!(outcomes.len(), 2, "{outcomes:?}");
+    }
+
+    /// Every gate armed, however small (loading arms only those it
+    /// counts worth it): the stepper gives the legal moves, states and
+    /// goals the interpreter gives, and returns to earlier states (its
+    /// snapshot, restored) alike.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn every_gate_armed_steps_like_the_interpreter() {
+        let source = include_str!("../../tests/games/armed.gdl");
+        let game = Game::from_source("armed.gdl", source).unwrap();
+        let g = game.rules.ground.as_ref().expect("armed.gdl grounds");
+        let r = &game.rules;
+        let names = (&game.terms, &game.symbols);
+        let variants = |arm: &[bool]| {
+            table_variants(g, &r.program, &r.roles, &r.role_names, names, arm).unwrap()
+        };
+        let all = vec![true; variants(&[]).0.net.atoms()];
+        let tables = variants(&all).0;
+        let (gates, rules) = tables.armed_gates();
+        assert!(gates >= 5 && rules >= 600, "{gates} gates, {rules} rules");
+        let off = LoadOptions {
+            limits: Limits::default(),
+            engine: EngineChoice::Interpreter,
+        };
+        let mut interpreted = Game::from_source_with("armed.gdl", source, off).unwrap();
+        let roles = interpreted.roles();
+        let mut stepper = Stepper::new(Arc::new(tables));
+        let mut rng = Pcg64::seed_from_u64(5);
+        let mut outcomes = std::collections::BTreeSet::new();
+        for playout in 0..100 {
+            let mut state = interpreted.initial_state();
+            stepper.set_state(&r.initial);
+            // Each state reached, as each game names it.
+            let mut seen = vec![(state.clone(), r.initial.clone())];
+            while !interpreted.is_terminal(&state).unwrap() {
+                let at = format!("playout {playout}, step {}", seen.len());
+                let facts = |g: &Game, s: &crate::State| g.state_facts(s);
+                assert_eq!(
+                    facts(&game, &stepper.state()),
+                    facts(&interpreted, &state),
+                    "{at}"
+                );
+                assert!(!stepper.is_terminal(), "{at}");
+                let mut joint = Vec::new();
+                for (i, &role) in roles.iter().enumerate() {
+                    let mut mine: Vec<String> = (stepper.legal_moves(i).iter())
+                        .map(|&m| game.move_text(m))
+                        .collect();
+                    let theirs = interpreted.legal_moves(&state, role).unwrap();
+                    let mut texts: Vec<String> =
+                        theirs.iter().map(|&m| interpreted.move_text(m)).collect();
+                    mine.sort();
+                    texts.sort();
+                    assert_eq!(mine, texts, "{at}: legal moves of role {i}");
+                    joint.push(theirs[rng.gen_range(0..theirs.len())]);
+                }
+                let texts: Vec<String> = joint.iter().map(|&m| interpreted.move_text(m)).collect();
+                let mine: Vec<crate::Move> = (texts.iter().enumerate())
+                    .map(|(i, t)| {
+                        let legal = stepper.legal_moves(i);
+                        *legal.iter().find(|&&m| game.move_text(m) == *t).unwrap()
+                    })
+                    .collect();
+                assert!(stepper.play_moves(&mine), "{at}");
+                state = interpreted.next_state(&state, &joint).unwrap();
+                seen.push((state.clone(), stepper.state()));
+                // Now and then, back to an earlier state and on from it.
+                if rng.gen_range(0..5) == 0 {
+                    let (theirs, mine) = seen[rng.gen_range(0..seen.len())].clone();
+                    state = theirs;
+                    stepper.set_state(&mine);
+                }
+            }
+            assert!(stepper.is_terminal());
+            let goals = stepper.goals().expect("a goal each");
+            assert_eq!(goals, interpreted.goals(&state).unwrap());
+            outcomes.insert(goals);
+        }
         assert_eq!(outcomes.len(), 2, "{outcomes:?}");
     }
 

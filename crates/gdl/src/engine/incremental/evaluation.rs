@@ -2,7 +2,7 @@
 //! that it is given the network the evaluation was made for. The hot loop
 //! is in `hot.rs`.
 
-use super::network::Network;
+use super::network::{AtomInfo, Gated, NO_BIT, Network};
 
 /// An atom in an evaluation.
 #[derive(Clone, Copy, Debug, Default)]
@@ -21,14 +21,20 @@ pub(super) struct AtomState {
 }
 
 /// The fewest rules and atoms in all of a network whose evaluations list
-/// their flips for `restore`: below, a whole copy costs less.
-const TRACK_MIN: usize = 1 << 14;
+/// their flips for `restore`: below, a whole copy costs less. The crate's
+/// own tests list them always, so that their small games step through
+/// both ways of copying (integration tests copy small games whole).
+const TRACK_MIN: usize = if cfg!(test) { 0 } else { 1 << 14 };
 
 /// An atom whose flips are recorded in `Evaluation::changed`.
 pub(super) const WATCHED: u8 = 1;
 /// A leaf: no rule reads it and it gates none, so its value can follow its
 /// support at once, with nothing to put in order.
 pub(super) const LEAF: u8 = 2;
+/// An atom armed rules read (see `Network::armed`).
+pub(super) const ARMED: u8 = 4;
+/// An atom whose flips are counted (see `Evaluation::count`).
+pub(super) const COUNTED: u8 = 8;
 
 /// One model kept up to date by a `Network`: truth values and counts.
 #[derive(Clone, Debug)]
@@ -62,9 +68,21 @@ pub struct Evaluation {
     pub(super) track: bool,
     pub(super) touched_len: usize,
     pub(super) touched_reads: usize,
-    /// The work done since it was made: one for each atom flipped and
-    /// each rule read on a flip (what loading counts to weigh engines).
+    /// The work done since it was made: one for each atom flipped, each
+    /// rule read on a flip and each gated rule counted or stopped as its
+    /// gate opens or shuts (what loading counts to weigh engines).
     pub(super) work: u64,
+    /// Per armed rule (see the module's doc), its bit (`Gated::bit`): set
+    /// while its other literals all hold; and per word of those bits, a
+    /// bit set while the word has one (so that opening a gate skips its
+    /// rules 4,096 at a time).
+    pub(super) armed: Vec<u64>,
+    pub(super) armed_words: Vec<u64>,
+    /// Per atom, how often it flipped and how often it opened as a gate,
+    /// where `count` asked for it (else empty): what
+    /// `Network::worth_arming` weighs.
+    pub(super) flips: Vec<u32>,
+    pub(super) opens: Vec<u32>,
 }
 
 impl Evaluation {
@@ -89,14 +107,16 @@ impl Evaluation {
             atoms: watched
                 .iter()
                 .zip(&net.atoms)
-                .map(|(&watched, info)| AtomState {
-                    kind: if watched { WATCHED } else { 0 }
-                        | if info.start == info.end && info.gate_start == info.gate_end {
-                            LEAF
-                        } else {
-                            0
-                        },
-                    ..AtomState::default()
+                .enumerate()
+                .map(|(a, (&watched, info))| {
+                    let armed = !net.armed(a as u32).is_empty();
+                    let leaf = info.start == info.end && info.gate_start == info.gate_end && !armed;
+                    AtomState {
+                        kind: if watched { WATCHED } else { 0 }
+                            | if leaf { LEAF } else { 0 }
+                            | if armed { ARMED } else { 0 },
+                        ..AtomState::default()
+                    }
                 })
                 .collect(),
             queued: vec![0; net.atoms.len()],
@@ -109,8 +129,19 @@ impl Evaluation {
             touched_len: 0,
             touched_reads: 0,
             work: 0,
+            armed: vec![0; net.armed_bits.div_ceil(64) as usize],
+            armed_words: vec![0; net.armed_bits.div_ceil(64 * 64) as usize],
+            flips: Vec::new(),
+            opens: Vec::new(),
         };
         e.atoms[net.always as usize].truth = true;
+        // An armed rule none of whose other literals is a positive atom is
+        // ready to fire when its gate opens.
+        for g in net.gates.iter().filter(|g| g.bit != NO_BIT) {
+            if e.unsatisfied[g.rule as usize] == 1 {
+                e.arm(g.bit, true);
+            }
+        }
         // head :- (nothing false yet): every rule without positive atoms.
         for r in 0..e.unsatisfied.len() {
             if e.unsatisfied[r] == 0 {
@@ -121,6 +152,23 @@ impl Evaluation {
         e.drain_changed(|_, _| {});
         e.mark();
         e
+    }
+
+    /// Counts from now on how often each atom flips and each gate opens
+    /// (see `counts`), at some cost: no atom is a leaf then.
+    pub fn count(&mut self) {
+        self.flips = vec![0; self.atoms.len()];
+        self.opens = vec![0; self.atoms.len()];
+        // A leaf's flips are not counted: every atom is flipped in turn.
+        for a in &mut self.atoms {
+            a.kind = a.kind & !LEAF | COUNTED;
+        }
+    }
+
+    /// How often each atom flipped and each gate opened since `count`, by
+    /// atom (empty without it).
+    pub fn counts(&self) -> (&[u32], &[u32]) {
+        (&self.flips, &self.opens)
     }
 
     /// Forgets which atoms flipped: `restore` and `save_into` then take
@@ -194,6 +242,8 @@ impl Evaluation {
         // copy of the whole table.
         if whole || reads * 8 >= src.unsatisfied.len() {
             dst.unsatisfied.copy_from_slice(&src.unsatisfied);
+            dst.armed.copy_from_slice(&src.armed);
+            dst.armed_words.copy_from_slice(&src.armed_words);
         } else {
             for &atom in touched {
                 let info = net.atoms[atom as usize];
@@ -201,9 +251,18 @@ impl Evaluation {
                 for &r in readers {
                     dst.unsatisfied[r as usize] = src.unsatisfied[r as usize];
                 }
-                for g in &net.gates[info.gate_start as usize..info.gate_end as usize] {
+                // An armed rule's bit with its count, and the bits beside
+                // it (those that differ are copied for their own reads).
+                for &i in net.armed(atom) {
+                    let g = net.gates[i as usize];
                     dst.unsatisfied[g.rule as usize] = src.unsatisfied[g.rule as usize];
+                    let w = (g.bit / 64) as usize;
+                    dst.armed[w] = src.armed[w];
+                    dst.armed_words[w / 64] = src.armed_words[w / 64];
                 }
+                src.for_gated(net, info, |r| {
+                    dst.unsatisfied[r as usize] = src.unsatisfied[r as usize];
+                });
             }
         }
         // The atoms that can differ: those touched and the heads of the
@@ -215,14 +274,16 @@ impl Evaluation {
                 let a = atom as usize;
                 dst.atoms[a] = src.atoms[a];
                 let info = net.atoms[a];
-                let readers = &net.readers[info.start as usize..info.end as usize];
-                let gated = net.gates[info.gate_start as usize..info.gate_end as usize]
-                    .iter()
-                    .map(|g| g.rule);
-                for r in readers.iter().copied().chain(gated) {
+                let mut copy_head = |r: u32| {
                     let h = net.heads[r as usize] as usize;
                     dst.atoms[h] = src.atoms[h];
-                }
+                };
+                let readers = &net.readers[info.start as usize..info.end as usize];
+                readers.iter().for_each(|&r| copy_head(r));
+                net.armed(atom)
+                    .iter()
+                    .for_each(|&i| copy_head(net.gates[i as usize].rule));
+                src.for_gated(net, info, copy_head);
             }
         }
         // Only the atoms waiting in queues and in `changed` matter.
@@ -234,6 +295,23 @@ impl Evaluation {
         let changed = ..src.changed_len;
         dst.changed[changed].copy_from_slice(&src.changed[changed]);
         dst.changed_len = src.changed_len;
+    }
+
+    /// Hands `f` each rule an atom gates that can differ from another
+    /// evaluation's as the gate opened or shut: every one, or of an armed
+    /// gate, those ready here (one ready in the other alone has a literal
+    /// that flipped, and is copied as its reader).
+    fn for_gated(&self, net: &Network, info: AtomInfo, mut f: impl FnMut(u32)) {
+        let gates = &net.gates[info.gate_start as usize..info.gate_end as usize];
+        match gates.first() {
+            Some(first) if first.bit != NO_BIT => {
+                let mut ready = self.ready_bits(gates);
+                while let Some(bit) = ready.next(self) {
+                    f(gates[(bit - first.bit) as usize].rule);
+                }
+            }
+            _ => gates.iter().for_each(|g| f(g.rule)),
+        }
     }
 
     /// The work done since it was made: one for each atom flipped and each
@@ -255,6 +333,9 @@ impl Evaluation {
     pub fn set_input(&mut self, net: &Network, atom: u32, value: bool) {
         self.check(net);
         if self.atoms[atom as usize].truth != value {
+            if value && let Some(n) = self.opens.get_mut(atom as usize) {
+                *n = n.saturating_add(1);
+            }
             self.flip(net, atom, value);
             self.open_or_shut(net, atom, value);
         }
@@ -264,7 +345,18 @@ impl Evaluation {
     /// that fired when it shuts (see the module's doc).
     fn open_or_shut(&mut self, net: &Network, atom: u32, open: bool) {
         let info = net.atoms[atom as usize];
-        for g in &net.gates[info.gate_start as usize..info.gate_end as usize] {
+        let gates = &net.gates[info.gate_start as usize..info.gate_end as usize];
+        if gates.first().is_some_and(|g| g.bit != NO_BIT) {
+            return self.open_or_shut_armed(net, gates, open);
+        }
+        // Each rule, and as it opens, each of their literals (which follow
+        // one another in `gate_lits`).
+        let lits = match (gates.first(), gates.last()) {
+            (Some(first), Some(last)) if open => last.end - first.start,
+            _ => 0,
+        };
+        self.work += gates.len() as u64 + u64::from(lits);
+        for g in gates {
             let lits = &net.gate_lits[g.start as usize..g.end as usize];
             let (r, head) = (g.rule as usize, net.heads[g.rule as usize]);
             if open {
@@ -282,6 +374,88 @@ impl Evaluation {
                 if was == 0 {
                     self.lose(net, head);
                 }
+            }
+        }
+    }
+
+    /// Opens or shuts an armed gate whose rules are `gates`: only the
+    /// rules whose other literals all hold (their bits set) can fire, and
+    /// their bits stay as they are while it is open (no state atom
+    /// changes then).
+    ///
+    /// head :- gate, others (others all hold: the rule's bit is set).
+    fn open_or_shut_armed(&mut self, net: &Network, gates: &[Gated], open: bool) {
+        let first = gates[0].bit;
+        let mut visited = 0;
+        let mut ready = self.ready_bits(gates);
+        while let Some(bit) = ready.next(self) {
+            let g = gates[(bit - first) as usize];
+            let (r, head) = (g.rule as usize, net.heads[g.rule as usize]);
+            visited += 1;
+            if open {
+                self.unsatisfied[r] = 0;
+                self.gain(net, head);
+            } else {
+                self.unsatisfied[r] = 1;
+                self.lose(net, head);
+            }
+        }
+        self.work += visited as u64 + 1;
+        if self.track {
+            self.touched_reads += visited;
+        }
+    }
+
+    /// The bits set of an armed gate's rules, `gates`, in order, read
+    /// one by one, so that the caller may update the rules between two.
+    fn ready_bits(&self, gates: &[Gated]) -> ReadyBits {
+        let first = gates[0].bit;
+        ReadyBits {
+            at: first,
+            end: first + gates.len() as u32,
+        }
+    }
+
+    /// The first armed bit set at or after `at` and before `end`: in
+    /// `at`'s word, else in the first word after it that has one, as
+    /// `armed_words` says.
+    fn next_ready(&self, at: u32, end: u32) -> Option<u32> {
+        if at >= end {
+            return None;
+        }
+        let mut w = at / 64;
+        let word = self.armed[w as usize] & (!0u64 << (at % 64));
+        if word != 0 {
+            let bit = w * 64 + word.trailing_zeros();
+            return (bit < end).then_some(bit);
+        }
+        let last = (end - 1) / 64;
+        w += 1;
+        while w <= last {
+            let s = w / 64;
+            let summary = self.armed_words[s as usize] & (!0u64 << (w % 64));
+            if summary == 0 {
+                w = (s + 1) * 64;
+                continue;
+            }
+            w = s * 64 + summary.trailing_zeros();
+            let bit = w * 64 + self.armed[w as usize].trailing_zeros();
+            return (bit < end).then_some(bit);
+        }
+        None
+    }
+
+    /// Sets or clears an armed rule's bit, and its word's bit.
+    #[inline(always)]
+    pub(super) fn arm(&mut self, bit: u32, ready: bool) {
+        let (w, b) = ((bit / 64) as usize, bit % 64);
+        if ready {
+            self.armed[w] |= 1 << b;
+            self.armed_words[w / 64] |= 1 << (w % 64);
+        } else {
+            self.armed[w] &= !(1 << b);
+            if self.armed[w] == 0 {
+                self.armed_words[w / 64] &= !(1 << (w % 64));
             }
         }
     }
@@ -323,5 +497,21 @@ impl Evaluation {
     #[inline(always)]
     fn check(&self, net: &Network) {
         assert_eq!(self.net, net.id, "an evaluation used with another network");
+    }
+}
+
+/// A walk over the set bits of an armed gate's rules (see
+/// `Evaluation::ready_bits`): those from `at` on, before `end`.
+struct ReadyBits {
+    at: u32,
+    end: u32,
+}
+
+impl ReadyBits {
+    /// The next bit set, as `e` has them now.
+    fn next(&mut self, e: &Evaluation) -> Option<u32> {
+        let bit = e.next_ready(self.at, self.end)?;
+        self.at = bit + 1;
+        Some(bit)
     }
 }

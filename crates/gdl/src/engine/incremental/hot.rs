@@ -6,8 +6,8 @@
 //! evaluation keep (it is used only with the network it was made for, and
 //! has one record per rule and per atom of it).
 
-use super::evaluation::{Evaluation, LEAF, WATCHED};
-use super::network::Network;
+use super::evaluation::{ARMED, COUNTED, Evaluation, LEAF, WATCHED};
+use super::network::{NO_BIT, Network};
 
 impl Evaluation {
     /// A rule for `head` starts firing.
@@ -103,13 +103,19 @@ impl Evaluation {
     #[inline(always)]
     pub(super) fn flip(&mut self, net: &Network, atom: u32, value: bool) {
         let info = &net.atoms[atom as usize];
-        self.atoms[atom as usize].truth = value;
+        let state = &mut self.atoms[atom as usize];
+        state.truth = value;
+        let armed = state.kind & (ARMED | COUNTED) != 0;
         if self.track && !self.is_touched[atom as usize] {
             self.is_touched[atom as usize] = true;
             self.touched[self.touched_len] = atom;
             self.touched_len += 1;
-            self.touched_reads +=
-                (info.end - info.start + info.gate_end - info.gate_start) as usize;
+            // An armed gate counts the rules it opens or shuts as it does.
+            let gated = match net.gates.get(info.gate_start as usize) {
+                Some(g) if g.bit == NO_BIT => info.gate_end - info.gate_start,
+                _ => 0,
+            };
+            self.touched_reads += (info.end - info.start + gated) as usize;
         }
         self.note_flip(atom);
         self.work += u64::from(info.end - info.start) + 1;
@@ -140,6 +146,48 @@ impl Evaluation {
                 // SAFETY: as above.
                 let head = unsafe { *net.heads.get_unchecked(r as usize) };
                 self.lose(net, head);
+            }
+        }
+        if armed {
+            self.flip_armed(net, atom, value);
+        }
+    }
+
+    /// Updates the armed rules reading a flipped atom (see the module's
+    /// doc): their gates are shut, so each counts one more than its other
+    /// literals that do not hold, and is ready (its bit set) at one. And
+    /// counts the flip, where flips are counted.
+    #[inline(never)]
+    fn flip_armed(&mut self, net: &Network, atom: u32, value: bool) {
+        if let Some(n) = self.flips.get_mut(atom as usize) {
+            *n = n.saturating_add(1);
+        }
+        let Some(&reads) = net.armed_reads.get(atom as usize) else {
+            return;
+        };
+        if self.track {
+            self.touched_reads += (reads.end - reads.start) as usize;
+        }
+        self.work += u64::from(reads.end - reads.start);
+        let (pos, neg) = (
+            reads.start as usize..reads.negated as usize,
+            reads.negated as usize..reads.end as usize,
+        );
+        let (sat, unsat) = if value { (pos, neg) } else { (neg, pos) };
+        for &i in &net.armed_readers[sat] {
+            let g = net.gates[i as usize];
+            let count = &mut self.unsatisfied[g.rule as usize];
+            *count -= 1;
+            if *count == 1 {
+                self.arm(g.bit, true);
+            }
+        }
+        for &i in &net.armed_readers[unsat] {
+            let g = net.gates[i as usize];
+            let count = &mut self.unsatisfied[g.rule as usize];
+            *count += 1;
+            if *count == 2 {
+                self.arm(g.bit, false);
             }
         }
     }

@@ -36,6 +36,15 @@
 //! when a gate opens and left alone while one is open (the stepper shuts
 //! every gate before it plays the `next` facts into `true`).
 //!
+//! A gate of many rules, of which few can fire at once, is *armed* where
+//! loading counts that cheaper (`Network::worth_arming`): each of its rules
+//! counts its other literals while the gate is shut, as any rule does, and
+//! has a bit set while they all hold; opening the gate visits only the
+//! rules whose bits are set. A Dresden pancake puzzle's `(flip p3)` gates
+//! a rule per order of the stack, 40,320, of which the one of the order
+//! now fires; armed, a flip of the stack updates the eight rules that read
+//! each of the two orders that changed.
+//!
 //! A *leaf* (an atom no rule reads and that gates none: legal moves,
 //! `next`, goals) takes its value as soon as its support crosses zero,
 //! without a turn in the queues. The hot loop (flip, gain, lose, queue)

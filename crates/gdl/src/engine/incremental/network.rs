@@ -65,10 +65,19 @@ pub struct Network {
     /// The rules reading each atom: those reading it positively, then
     /// those reading it negated (see `AtomInfo`).
     pub(super) readers: Vec<u32>,
+    /// The armed rules (see the module's doc) reading each atom by their
+    /// number in `gates`, where any gate is armed (else empty): those of
+    /// atom `a` are `armed_readers[armed_reads[a].start..][..end]`, those
+    /// reading it negated from `negated` on.
+    pub(super) armed_reads: Vec<ArmedReads>,
+    pub(super) armed_readers: Vec<u32>,
     /// The rules each gate atom gates, and their other literals: those
     /// of `gates[i]` are `gate_lits[gates[i].start..gates[i].end]`.
     pub(super) gates: Vec<Gated>,
     pub(super) gate_lits: Vec<u32>,
+    /// How many bits the armed rules take, each armed gate's from a word
+    /// on (see `Gated::bit`).
+    pub(super) armed_bits: u32,
     /// Per atom: the hub literals it is deferred under (`atom << 1 |
     /// negated`), none for most.
     pub(super) deferred: Vec<Vec<u32>>,
@@ -105,13 +114,35 @@ pub(super) struct AtomInfo {
 }
 
 /// A rule gated by an atom, and its other literals as `atom << 1 |
-/// negated`: `gate_lits[start..end]`.
+/// negated`: `gate_lits[start..end]`; its bit when its gate is armed
+/// (`NO_BIT` when not): set while its other literals all hold.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Gated {
     pub(super) rule: u32,
     pub(super) start: u32,
     pub(super) end: u32,
+    pub(super) bit: u32,
 }
+
+/// Where the armed rules reading an atom are in `Network::armed_readers`:
+/// `start..end`, those reading it negated from `negated` on.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct ArmedReads {
+    pub(super) start: u32,
+    pub(super) negated: u32,
+    pub(super) end: u32,
+}
+
+/// The bit of a rule whose gate is not armed.
+pub(super) const NO_BIT: u32 = u32::MAX;
+
+/// A gate may be armed (see `Network::worth_arming`) when it gates at
+/// least this many rules: opening one of fewer costs little.
+const ARMED_MIN: usize = 64;
+
+/// What reading an armed rule as a literal flips costs, in reads of a
+/// gated rule as its gate opens (it updates a bit beside a count).
+const ARMED_READ: u64 = 4;
 
 /// A ground rule as the network is built: its head and its literals, each
 /// `atom << 1 | negated`.
@@ -760,14 +791,16 @@ impl Network {
     /// `defer_hubs`); those in `play` are read at every step (legal
     /// moves, `next`, `terminal`), and the atoms none of them depends on
     /// wait until goals are asked (see `waiting_atoms`). The rules of the
-    /// atoms marked in `left_out` are left out (see `LazyRules`). `None`
-    /// when a recursive stratum recurses through a cycle of ground atoms.
+    /// atoms marked in `left_out` are left out (see `LazyRules`); the
+    /// gates marked in `arm` (by atom, none where it is empty) are armed
+    /// (see the module's doc and `worth_arming`). `None` when a recursive
+    /// stratum recurses through a cycle of ground atoms.
     pub fn new(
         g: &Grounded,
         move_atoms: &[std::ops::Range<u32>],
         exclusive: &[Vec<u32>],
         (read, real, play): (&[bool], &[bool], &[bool]),
-        left_out: &[bool],
+        (left_out, arm): (&[bool], &[bool]),
     ) -> Option<Network> {
         // Atoms are numbered 0..atoms: the ground program's, the
         // always-true one, then those `factor` makes.
@@ -830,7 +863,39 @@ impl Network {
                 gated_by[(rule.lits[*gate as usize] >> 1) as usize].push(r);
             }
         }
+        // Each gate's rules, numbered in `gates`; those of an armed gate
+        // (see the module's doc) each with a bit, a gate's bits starting a
+        // word.
         let (mut gates, mut gate_lits) = (Vec::new(), Vec::new());
+        let mut gate_index = vec![u32::MAX; rules.len()];
+        let mut armed_bits = 0u32;
+        for (a, gated) in gated_by.iter().enumerate() {
+            let armed = arm.get(a).is_some_and(|&arm| arm);
+            if armed {
+                armed_bits = armed_bits.next_multiple_of(64);
+            }
+            info[a].gate_start = gates.len() as u32;
+            for &r in gated {
+                let start = gate_lits.len() as u32;
+                let gate = gate_of[r].expect("a gated rule") as usize;
+                let others = rules[r].lits.iter().enumerate().filter(|&(i, _)| i != gate);
+                gate_lits.extend(others.map(|(_, &l)| l));
+                gate_index[r] = gates.len() as u32;
+                gates.push(Gated {
+                    rule: r as u32,
+                    start,
+                    end: gate_lits.len() as u32,
+                    bit: if armed { armed_bits } else { NO_BIT },
+                });
+                armed_bits += u32::from(armed);
+            }
+            info[a].gate_end = gates.len() as u32;
+        }
+        let armed_rule = |r: usize| {
+            let i = gate_index[r];
+            i != u32::MAX && gates[i as usize].bit != NO_BIT
+        };
+        let gate_atom = |r: usize| gate_of[r].map(|g| (rules[r].lits[g as usize] >> 1) as usize);
         for (a, of) in readers_of.iter().enumerate() {
             let counted = |e: &&u32| gate_of[(**e >> 1) as usize].is_none();
             info[a].start = readers.len() as u32;
@@ -848,19 +913,31 @@ impl Network {
                     .map(|e| e >> 1),
             );
             info[a].end = readers.len() as u32;
-            info[a].gate_start = gates.len() as u32;
-            for &r in &gated_by[a] {
-                let start = gate_lits.len() as u32;
-                let gate = gate_of[r].expect("a gated rule") as usize;
-                let others = rules[r].lits.iter().enumerate().filter(|&(i, _)| i != gate);
-                gate_lits.extend(others.map(|(_, &l)| l));
-                gates.push(Gated {
-                    rule: r as u32,
+        }
+        // An armed rule reads its other literals (not its gate) by its
+        // number in `gates`.
+        let (mut armed_reads, mut armed_readers) = (Vec::new(), Vec::new());
+        if armed_bits > 0 {
+            armed_reads = vec![ArmedReads::default(); atoms];
+            for (a, of) in readers_of.iter().enumerate() {
+                let armed = |negated: u32| {
+                    of.iter()
+                        .filter(move |&&e| e & 1 == negated)
+                        .map(|e| (e >> 1) as usize)
+                        .filter(|&r| armed_rule(r) && gate_atom(r) != Some(a))
+                        .map(|r| gate_index[r])
+                };
+                let start = armed_readers.len() as u32;
+                armed_readers.extend(armed(0));
+                let negated = armed_readers.len() as u32;
+                armed_readers.extend(armed(1));
+                let end = armed_readers.len() as u32;
+                armed_reads[a] = ArmedReads {
                     start,
-                    end: gate_lits.len() as u32,
-                });
+                    negated,
+                    end,
+                };
             }
-            info[a].gate_end = gates.len() as u32;
         }
         // Levels by a topological sort of the atoms (Kahn): an atom is
         // placed once every body literal of every rule for it is placed.
@@ -918,15 +995,24 @@ impl Network {
         }
         let network = Network {
             heads: rules.iter().map(|r| r.head).collect(),
-            unsatisfied: (rules.iter().zip(&gate_of))
-                .map(|(r, gate)| match gate {
-                    // A gated rule counts its shut gate alone.
-                    Some(_) => 1,
-                    None => r.lits.iter().filter(|&&l| l & 1 == 0).count() as u32,
+            unsatisfied: (rules.iter().zip(&gate_of).enumerate())
+                .map(|(i, (r, gate))| {
+                    let positive = r.lits.iter().filter(|&&l| l & 1 == 0).count() as u32;
+                    match gate {
+                        // An armed rule counts its shut gate and its other
+                        // positive atoms.
+                        Some(_) if armed_rule(i) => positive,
+                        // Another gated rule counts its shut gate alone.
+                        Some(_) => 1,
+                        None => positive,
+                    }
                 })
                 .collect(),
+            armed_bits,
             atoms: info,
             readers,
+            armed_reads,
+            armed_readers,
             gates,
             gate_lits,
             deferred,
@@ -957,9 +1043,19 @@ impl Network {
         assert_eq!(self.unsatisfied.len(), rules, "a count per rule");
         assert!(self.heads.iter().all(|&h| (h as usize) < atoms));
         assert!(self.readers.iter().all(|&r| (r as usize) < rules));
+        assert!(self.armed_reads.is_empty() || self.armed_reads.len() == atoms);
+        assert!(self.armed_reads.iter().all(|a| a.start <= a.negated
+            && a.negated <= a.end
+            && a.end as usize <= self.armed_readers.len()));
+        assert!(
+            self.armed_readers
+                .iter()
+                .all(|&i| (i as usize) < self.gates.len() && self.gates[i as usize].bit != NO_BIT)
+        );
         assert!(self.gates.iter().all(|g| (g.rule as usize) < rules
             && g.start <= g.end
-            && g.end as usize <= self.gate_lits.len()));
+            && g.end as usize <= self.gate_lits.len()
+            && (g.bit == NO_BIT || g.bit < self.armed_bits)));
         assert!(self.gate_lits.iter().all(|&l| ((l >> 1) as usize) < atoms));
         let levels = self.top as usize + 1;
         assert_eq!(self.level_start.len(), levels + 1);
@@ -989,12 +1085,69 @@ impl Network {
     /// input atom that is not read changes nothing else.
     pub fn is_read(&self, atom: u32) -> bool {
         let info = &self.atoms[atom as usize];
-        info.start < info.end || info.gate_start < info.gate_end
+        info.start < info.end || info.gate_start < info.gate_end || !self.armed(atom).is_empty()
+    }
+
+    /// The armed rules reading an atom, by their number in `gates`.
+    pub(super) fn armed(&self, atom: u32) -> &[u32] {
+        match self.armed_reads.get(atom as usize) {
+            Some(a) => &self.armed_readers[a.start as usize..a.end as usize],
+            None => &[],
+        }
     }
 
     /// Whether some rule is gated (see the module's doc).
     pub fn has_gates(&self) -> bool {
         !self.gates.is_empty()
+    }
+
+    /// How many gates are armed, and how many rules they gate.
+    pub fn armed_gates(&self) -> (usize, usize) {
+        let armed = self.atoms.iter().filter(|a| {
+            (self.gates.get(a.gate_start as usize))
+                .is_some_and(|g| g.bit != NO_BIT && a.gate_start < a.gate_end)
+        });
+        armed.fold((0, 0), |(gates, rules), a| {
+            (gates + 1, rules + (a.gate_end - a.gate_start) as usize)
+        })
+    }
+
+    /// Whether some gate gates at least `ARMED_MIN` rules, and so might
+    /// be worth arming (see `worth_arming`).
+    pub fn has_big_gates(&self) -> bool {
+        (self.atoms.iter()).any(|a| (a.gate_end - a.gate_start) as usize >= ARMED_MIN)
+    }
+
+    /// The gates worth arming, by atom (`None` when none is), given how
+    /// often each atom flipped and each gate opened in some playouts on
+    /// this network (see `Evaluation::count`), when it arms none.
+    ///
+    /// A gate of at least `ARMED_MIN` rules is armed where that costs
+    /// less: opening and shutting it reads each of its rules and their
+    /// other literals, where armed, its rules are read as their other
+    /// literals flip (at `ARMED_READ` the read), and opening it costs
+    /// only the rules ready then. In the Dresden pancake puzzles, each
+    /// flip gates a rule per order of the stack (40,320), of which one
+    /// fires; in tron, a move's rules read squares that seldom change.
+    pub fn worth_arming(&self, flips: &[u32], opens: &[u32]) -> Option<Vec<bool>> {
+        let mut arm = vec![false; self.atoms.len()];
+        for (a, info) in self.atoms.iter().enumerate() {
+            let gates = &self.gates[info.gate_start as usize..info.gate_end as usize];
+            if gates.len() < ARMED_MIN || opens[a] == 0 {
+                continue;
+            }
+            let lits = |g: &Gated| &self.gate_lits[g.start as usize..g.end as usize];
+            let open = (gates.iter())
+                .map(|g| 2 + lits(g).len() as u64)
+                .sum::<u64>()
+                * u64::from(opens[a]);
+            let armed = (gates.iter().flat_map(lits))
+                .map(|&l| u64::from(flips[(l >> 1) as usize]))
+                .sum::<u64>()
+                * ARMED_READ;
+            arm[a] = armed < open;
+        }
+        arm.contains(&true).then_some(arm)
     }
 
     /// How many atoms there are, the always-true one and those made by

@@ -239,6 +239,17 @@ pub(super) fn choose(
         }));
     }
     game.limits = limits;
+    if let Some((gates, rules)) = (game.rules.stepper.as_ref())
+        .map(|t| t.armed_gates())
+        .filter(|&(gates, _)| gates > 0)
+    {
+        why.push(format!(
+            "armed gates: the rules of {gates} {moves} ({rules}) are kept ready as what they \
+             read changes, which costs less on seeded playouts than counting them as a move is \
+             played",
+            moves = if gates == 1 { "move" } else { "moves" }
+        ));
+    }
     let asked = match engine {
         EngineChoice::Ground => "ground rules were asked for",
         _ => "auto",
