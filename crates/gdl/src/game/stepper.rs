@@ -261,10 +261,11 @@ pub struct Stepper {
     legal_count: Vec<u32>,
     /// One bit per `true` atom that holds.
     true_bits: Vec<u64>,
-    /// One bit per `true` atom whose `next` atom differs from it; and
-    /// per word of those, a bit set when the word may have one (so that a
-    /// step skips the words of facts that stay: the Dresden pancake
-    /// puzzles have 40,320 `true` atoms, of which a flip changes two).
+    /// One bit per `true` atom whose `next` atom differs from it; and,
+    /// where those are over `SCANNED_WORDS` words, per word of them a bit
+    /// set when the word may have one (so that a step skips the words of
+    /// facts that stay: the Dresden pancake puzzles have 40,320 `true`
+    /// atoms, of which a flip changes two), else none.
     mismatch: Vec<u64>,
     mismatch_words: Vec<u64>,
     /// One bit per escape (`Tables::escapes`) that holds, and how many do.
@@ -334,7 +335,10 @@ impl Stepper {
             legal_count: vec![0; tables.roles.iter().map(|r| r.hubs.len()).sum()],
             true_bits: vec![0; words(tables.true_facts.len())],
             mismatch: vec![0; words(tables.true_facts.len())],
-            mismatch_words: vec![0; words(words(tables.true_facts.len()))],
+            mismatch_words: match words(tables.true_facts.len()) {
+                n if n > SCANNED_WORDS => vec![0; words(n)],
+                _ => Vec::new(),
+            },
             escaped: vec![0; words(tables.escapes.len())],
             escaped_count: 0,
             off: false,
@@ -376,8 +380,10 @@ impl Stepper {
             let differs = differs(&self.tables, &self.eval, local);
             put(&mut self.mismatch, local, differs);
         }
-        for (w, &word) in self.mismatch.iter().enumerate() {
-            put(&mut self.mismatch_words, w as u32, word != 0);
+        if !self.mismatch_words.is_empty() {
+            for (w, &word) in self.mismatch.iter().enumerate() {
+                put(&mut self.mismatch_words, w as u32, word != 0);
+            }
         }
     }
 
@@ -403,8 +409,8 @@ impl Stepper {
                 Tag::Next { local } => {
                     let differs = get(true_bits, local) != value;
                     put(mismatch, local, differs);
-                    if differs {
-                        put(mismatch_words, local / 64, true);
+                    if differs && let Some(word) = mismatch_words.get_mut(local as usize / 4096) {
+                        *word |= 1 << (local / 64 % 64);
                     }
                 }
                 Tag::Escape { index } => {
@@ -963,19 +969,28 @@ impl Stepper {
         }
         // true(f) := next(f) for every fact where they differ; then none
         // differs until a `next` atom flips.
+        let scanned = self
+            .mismatch_words
+            .is_empty()
+            .then_some(self.mismatch.len());
+        let mut play_word = |w: usize| {
+            let mut bits = std::mem::take(&mut self.mismatch[w]);
+            self.true_bits[w] ^= bits;
+            while bits != 0 {
+                let local = (w * 64) as u32 + bits.trailing_zeros();
+                bits &= bits - 1;
+                let value = get(&self.true_bits, local);
+                self.eval.set_input(net, t.first_true + local, value);
+            }
+        };
+        if let Some(n) = scanned {
+            (0..n).for_each(&mut play_word);
+        }
         for s in 0..self.mismatch_words.len() {
             let mut words = std::mem::take(&mut self.mismatch_words[s]);
             while words != 0 {
-                let w = s * 64 + words.trailing_zeros() as usize;
+                play_word(s * 64 + words.trailing_zeros() as usize);
                 words &= words - 1;
-                let mut bits = std::mem::take(&mut self.mismatch[w]);
-                self.true_bits[w] ^= bits;
-                while bits != 0 {
-                    let local = (w * 64) as u32 + bits.trailing_zeros();
-                    bits &= bits - 1;
-                    let value = get(&self.true_bits, local);
-                    self.eval.set_input(net, t.first_true + local, value);
-                }
             }
         }
         // The move part waits for the next joint move.
@@ -1288,6 +1303,10 @@ pub(crate) enum Walked {
     /// Where the role of this number has no legal move.
     NoMove(usize),
 }
+
+/// The most words of `true` atoms a step scans whole for those to play
+/// (see `Stepper::mismatch`).
+const SCANNED_WORDS: usize = 16;
 
 /// How many random playouts [`seeded_playouts`] plays, and how many joint
 /// moves in all at most.

@@ -2,7 +2,7 @@
 //! that it is given the network the evaluation was made for. The hot loop
 //! is in `hot.rs`.
 
-use super::network::{AtomInfo, Gated, NO_BIT, Network};
+use super::network::{Gated, NO_BIT, Network};
 
 /// An atom in an evaluation.
 #[derive(Clone, Copy, Debug, Default)]
@@ -137,9 +137,16 @@ impl Evaluation {
         e.atoms[net.always as usize].truth = true;
         // An armed rule none of whose other literals is a positive atom is
         // ready to fire when its gate opens.
-        for g in net.gates.iter().filter(|g| g.bit != NO_BIT) {
-            if e.unsatisfied[g.rule as usize] == 1 {
-                e.arm(g.bit, true);
+        for (a, info) in net.atoms.iter().enumerate() {
+            let base = net.armed_base(a as u32);
+            if base == NO_BIT {
+                continue;
+            }
+            let gates = &net.gates[info.gate_start as usize..info.gate_end as usize];
+            for (i, g) in gates.iter().enumerate() {
+                if e.unsatisfied[g.rule as usize] == 1 {
+                    e.arm(base + i as u32, true);
+                }
             }
         }
         // head :- (nothing false yet): every rule without positive atoms.
@@ -253,14 +260,13 @@ impl Evaluation {
                 }
                 // An armed rule's bit with its count, and the bits beside
                 // it (those that differ are copied for their own reads).
-                for &i in net.armed(atom) {
-                    let g = net.gates[i as usize];
+                for &g in net.armed(atom) {
                     dst.unsatisfied[g.rule as usize] = src.unsatisfied[g.rule as usize];
                     let w = (g.bit / 64) as usize;
                     dst.armed[w] = src.armed[w];
                     dst.armed_words[w / 64] = src.armed_words[w / 64];
                 }
-                src.for_gated(net, info, |r| {
+                src.for_gated(net, atom, |r| {
                     dst.unsatisfied[r as usize] = src.unsatisfied[r as usize];
                 });
             }
@@ -280,10 +286,8 @@ impl Evaluation {
                 };
                 let readers = &net.readers[info.start as usize..info.end as usize];
                 readers.iter().for_each(|&r| copy_head(r));
-                net.armed(atom)
-                    .iter()
-                    .for_each(|&i| copy_head(net.gates[i as usize].rule));
-                src.for_gated(net, info, copy_head);
+                net.armed(atom).iter().for_each(|g| copy_head(g.rule));
+                src.for_gated(net, atom, copy_head);
             }
         }
         // Only the atoms waiting in queues and in `changed` matter.
@@ -301,16 +305,17 @@ impl Evaluation {
     /// evaluation's as the gate opened or shut: every one, or of an armed
     /// gate, those ready here (one ready in the other alone has a literal
     /// that flipped, and is copied as its reader).
-    fn for_gated(&self, net: &Network, info: AtomInfo, mut f: impl FnMut(u32)) {
+    fn for_gated(&self, net: &Network, atom: u32, mut f: impl FnMut(u32)) {
+        let info = net.atoms[atom as usize];
         let gates = &net.gates[info.gate_start as usize..info.gate_end as usize];
-        match gates.first() {
-            Some(first) if first.bit != NO_BIT => {
-                let mut ready = self.ready_bits(gates);
+        match net.armed_base(atom) {
+            NO_BIT => gates.iter().for_each(|g| f(g.rule)),
+            base => {
+                let mut ready = self.ready_bits(base, gates);
                 while let Some(bit) = ready.next(self) {
-                    f(gates[(bit - first.bit) as usize].rule);
+                    f(gates[(bit - base) as usize].rule);
                 }
             }
-            _ => gates.iter().for_each(|g| f(g.rule)),
         }
     }
 
@@ -346,8 +351,9 @@ impl Evaluation {
     fn open_or_shut(&mut self, net: &Network, atom: u32, open: bool) {
         let info = net.atoms[atom as usize];
         let gates = &net.gates[info.gate_start as usize..info.gate_end as usize];
-        if gates.first().is_some_and(|g| g.bit != NO_BIT) {
-            return self.open_or_shut_armed(net, gates, open);
+        let base = net.armed_base(atom);
+        if base != NO_BIT {
+            return self.open_or_shut_armed(net, (base, gates), open);
         }
         // Each rule, and as it opens, each of their literals (which follow
         // one another in `gate_lits`).
@@ -384,12 +390,11 @@ impl Evaluation {
     /// changes then).
     ///
     /// head :- gate, others (others all hold: the rule's bit is set).
-    fn open_or_shut_armed(&mut self, net: &Network, gates: &[Gated], open: bool) {
-        let first = gates[0].bit;
+    fn open_or_shut_armed(&mut self, net: &Network, (base, gates): (u32, &[Gated]), open: bool) {
         let mut visited = 0;
-        let mut ready = self.ready_bits(gates);
+        let mut ready = self.ready_bits(base, gates);
         while let Some(bit) = ready.next(self) {
-            let g = gates[(bit - first) as usize];
+            let g = gates[(bit - base) as usize];
             let (r, head) = (g.rule as usize, net.heads[g.rule as usize]);
             visited += 1;
             if open {
@@ -408,11 +413,10 @@ impl Evaluation {
 
     /// The bits set of an armed gate's rules, `gates`, in order, read
     /// one by one, so that the caller may update the rules between two.
-    fn ready_bits(&self, gates: &[Gated]) -> ReadyBits {
-        let first = gates[0].bit;
+    fn ready_bits(&self, base: u32, gates: &[Gated]) -> ReadyBits {
         ReadyBits {
-            at: first,
-            end: first + gates.len() as u32,
+            at: base,
+            end: base + gates.len() as u32,
         }
     }
 

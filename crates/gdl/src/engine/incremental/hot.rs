@@ -111,8 +111,8 @@ impl Evaluation {
             self.touched[self.touched_len] = atom;
             self.touched_len += 1;
             // An armed gate counts the rules it opens or shuts as it does.
-            let gated = match net.gates.get(info.gate_start as usize) {
-                Some(g) if g.bit == NO_BIT => info.gate_end - info.gate_start,
+            let gated = match net.armed_base(atom) {
+                NO_BIT => info.gate_end - info.gate_start,
                 _ => 0,
             };
             self.touched_reads += (info.end - info.start + gated) as usize;
@@ -174,16 +174,14 @@ impl Evaluation {
             reads.negated as usize..reads.end as usize,
         );
         let (sat, unsat) = if value { (pos, neg) } else { (neg, pos) };
-        for &i in &net.armed_readers[sat] {
-            let g = net.gates[i as usize];
+        for &g in &net.armed_readers[sat] {
             let count = &mut self.unsatisfied[g.rule as usize];
             *count -= 1;
             if *count == 1 {
                 self.arm(g.bit, true);
             }
         }
-        for &i in &net.armed_readers[unsat] {
-            let g = net.gates[i as usize];
+        for &g in &net.armed_readers[unsat] {
             let count = &mut self.unsatisfied[g.rule as usize];
             *count += 1;
             if *count == 2 {

@@ -65,18 +65,21 @@ pub struct Network {
     /// The rules reading each atom: those reading it positively, then
     /// those reading it negated (see `AtomInfo`).
     pub(super) readers: Vec<u32>,
-    /// The armed rules (see the module's doc) reading each atom by their
-    /// number in `gates`, where any gate is armed (else empty): those of
-    /// atom `a` are `armed_readers[armed_reads[a].start..][..end]`, those
+    /// The armed rules (see the module's doc) reading each atom, where any
+    /// gate is armed (else empty): those of atom `a` are
+    /// `armed_readers[armed_reads[a].start..armed_reads[a].end]`, those
     /// reading it negated from `negated` on.
     pub(super) armed_reads: Vec<ArmedReads>,
-    pub(super) armed_readers: Vec<u32>,
+    pub(super) armed_readers: Vec<ArmedReader>,
+    /// Per atom, where any gate is armed (else empty): the bit of the
+    /// first rule it gates when it is an armed gate, its other rules'
+    /// following (each armed gate's from a word on), else `NO_BIT`.
+    pub(super) armed_base: Vec<u32>,
     /// The rules each gate atom gates, and their other literals: those
     /// of `gates[i]` are `gate_lits[gates[i].start..gates[i].end]`.
     pub(super) gates: Vec<Gated>,
     pub(super) gate_lits: Vec<u32>,
-    /// How many bits the armed rules take, each armed gate's from a word
-    /// on (see `Gated::bit`).
+    /// How many bits the armed rules take (see `armed_base`).
     pub(super) armed_bits: u32,
     /// Per atom: the hub literals it is deferred under (`atom << 1 |
     /// negated`), none for most.
@@ -114,13 +117,19 @@ pub(super) struct AtomInfo {
 }
 
 /// A rule gated by an atom, and its other literals as `atom << 1 |
-/// negated`: `gate_lits[start..end]`; its bit when its gate is armed
-/// (`NO_BIT` when not): set while its other literals all hold.
+/// negated`: `gate_lits[start..end]`.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Gated {
     pub(super) rule: u32,
     pub(super) start: u32,
     pub(super) end: u32,
+}
+
+/// An armed rule reading an atom, and its bit (see `Network::armed_base`):
+/// set while its other literals all hold.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ArmedReader {
+    pub(super) rule: u32,
     pub(super) bit: u32,
 }
 
@@ -133,7 +142,7 @@ pub(super) struct ArmedReads {
     pub(super) end: u32,
 }
 
-/// The bit of a rule whose gate is not armed.
+/// The bit of the rules of a gate that is not armed.
 pub(super) const NO_BIT: u32 = u32::MAX;
 
 /// A gate may be armed (see `Network::worth_arming`) when it gates at
@@ -867,12 +876,14 @@ impl Network {
         // (see the module's doc) each with a bit, a gate's bits starting a
         // word.
         let (mut gates, mut gate_lits) = (Vec::new(), Vec::new());
-        let mut gate_index = vec![u32::MAX; rules.len()];
+        // Per rule, its bit when its gate is armed.
+        let mut bit_of = vec![NO_BIT; rules.len()];
+        let mut armed_base = vec![NO_BIT; atoms];
         let mut armed_bits = 0u32;
         for (a, gated) in gated_by.iter().enumerate() {
-            let armed = arm.get(a).is_some_and(|&arm| arm);
-            if armed {
-                armed_bits = armed_bits.next_multiple_of(64);
+            if arm.get(a).is_some_and(|&arm| arm) && !gated.is_empty() {
+                armed_base[a] = armed_bits.next_multiple_of(64);
+                armed_bits = armed_base[a];
             }
             info[a].gate_start = gates.len() as u32;
             for &r in gated {
@@ -880,21 +891,19 @@ impl Network {
                 let gate = gate_of[r].expect("a gated rule") as usize;
                 let others = rules[r].lits.iter().enumerate().filter(|&(i, _)| i != gate);
                 gate_lits.extend(others.map(|(_, &l)| l));
-                gate_index[r] = gates.len() as u32;
                 gates.push(Gated {
                     rule: r as u32,
                     start,
                     end: gate_lits.len() as u32,
-                    bit: if armed { armed_bits } else { NO_BIT },
                 });
-                armed_bits += u32::from(armed);
+                if armed_base[a] != NO_BIT {
+                    bit_of[r] = armed_bits;
+                    armed_bits += 1;
+                }
             }
             info[a].gate_end = gates.len() as u32;
         }
-        let armed_rule = |r: usize| {
-            let i = gate_index[r];
-            i != u32::MAX && gates[i as usize].bit != NO_BIT
-        };
+        let armed_rule = |r: usize| bit_of[r] != NO_BIT;
         let gate_atom = |r: usize| gate_of[r].map(|g| (rules[r].lits[g as usize] >> 1) as usize);
         for (a, of) in readers_of.iter().enumerate() {
             let counted = |e: &&u32| gate_of[(**e >> 1) as usize].is_none();
@@ -914,10 +923,11 @@ impl Network {
             );
             info[a].end = readers.len() as u32;
         }
-        // An armed rule reads its other literals (not its gate) by its
-        // number in `gates`.
+        // An armed rule reads its other literals (not its gate).
         let (mut armed_reads, mut armed_readers) = (Vec::new(), Vec::new());
-        if armed_bits > 0 {
+        if armed_bits == 0 {
+            armed_base = Vec::new();
+        } else {
             armed_reads = vec![ArmedReads::default(); atoms];
             for (a, of) in readers_of.iter().enumerate() {
                 let armed = |negated: u32| {
@@ -925,7 +935,10 @@ impl Network {
                         .filter(move |&&e| e & 1 == negated)
                         .map(|e| (e >> 1) as usize)
                         .filter(|&r| armed_rule(r) && gate_atom(r) != Some(a))
-                        .map(|r| gate_index[r])
+                        .map(|r| ArmedReader {
+                            rule: r as u32,
+                            bit: bit_of[r],
+                        })
                 };
                 let start = armed_readers.len() as u32;
                 armed_readers.extend(armed(0));
@@ -1013,6 +1026,7 @@ impl Network {
             readers,
             armed_reads,
             armed_readers,
+            armed_base,
             gates,
             gate_lits,
             deferred,
@@ -1050,12 +1064,19 @@ impl Network {
         assert!(
             self.armed_readers
                 .iter()
-                .all(|&i| (i as usize) < self.gates.len() && self.gates[i as usize].bit != NO_BIT)
+                .all(|r| (r.rule as usize) < rules && r.bit < self.armed_bits)
+        );
+        assert!(self.armed_base.is_empty() || self.armed_base.len() == atoms);
+        assert!(
+            self.armed_base
+                .iter()
+                .zip(&self.atoms)
+                .all(|(&base, a)| base == NO_BIT
+                    || base % 64 == 0 && base + (a.gate_end - a.gate_start) <= self.armed_bits)
         );
         assert!(self.gates.iter().all(|g| (g.rule as usize) < rules
             && g.start <= g.end
-            && g.end as usize <= self.gate_lits.len()
-            && (g.bit == NO_BIT || g.bit < self.armed_bits)));
+            && g.end as usize <= self.gate_lits.len()));
         assert!(self.gate_lits.iter().all(|&l| ((l >> 1) as usize) < atoms));
         let levels = self.top as usize + 1;
         assert_eq!(self.level_start.len(), levels + 1);
@@ -1088,8 +1109,8 @@ impl Network {
         info.start < info.end || info.gate_start < info.gate_end || !self.armed(atom).is_empty()
     }
 
-    /// The armed rules reading an atom, by their number in `gates`.
-    pub(super) fn armed(&self, atom: u32) -> &[u32] {
+    /// The armed rules reading an atom.
+    pub(super) fn armed(&self, atom: u32) -> &[ArmedReader] {
         match self.armed_reads.get(atom as usize) {
             Some(a) => &self.armed_readers[a.start as usize..a.end as usize],
             None => &[],
@@ -1103,13 +1124,20 @@ impl Network {
 
     /// How many gates are armed, and how many rules they gate.
     pub fn armed_gates(&self) -> (usize, usize) {
-        let armed = self.atoms.iter().filter(|a| {
-            (self.gates.get(a.gate_start as usize))
-                .is_some_and(|g| g.bit != NO_BIT && a.gate_start < a.gate_end)
-        });
-        armed.fold((0, 0), |(gates, rules), a| {
+        let armed = (self.armed_base.iter().zip(&self.atoms)).filter(|&(&base, _)| base != NO_BIT);
+        armed.fold((0, 0), |(gates, rules), (_, a)| {
             (gates + 1, rules + (a.gate_end - a.gate_start) as usize)
         })
+    }
+
+    /// The bit of the first rule an atom gates when it is an armed gate,
+    /// its other rules' following; else `NO_BIT`.
+    #[inline]
+    pub(super) fn armed_base(&self, atom: u32) -> u32 {
+        self.armed_base
+            .get(atom as usize)
+            .copied()
+            .unwrap_or(NO_BIT)
     }
 
     /// Whether some gate gates at least `ARMED_MIN` rules, and so might
