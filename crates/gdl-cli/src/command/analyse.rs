@@ -161,7 +161,8 @@ impl Rate {
 pub struct Seat {
     /// The role.
     pub role: String,
-    /// Games it ended alone with the best goal, of all games played.
+    /// Games it ended alone with the best goal, of all games played (in a
+    /// game of one role, those it ended with 100).
     pub wins: Rate,
     /// Games it ended sharing the best goal with another role.
     pub draws: Rate,
@@ -282,9 +283,15 @@ impl Tally {
         };
         self.ended += 1;
         // A role wins alone with the best goal, draws sharing it, loses
+        // below it; a lone role (always best) wins with 100 and loses
         // below it.
-        let best = goals.iter().copied().max().unwrap_or(0);
-        let top = goals.iter().filter(|&&g| g == best).count();
+        let (best, top) = match goals[..] {
+            [_] => (100, 1),
+            _ => {
+                let best = goals.iter().copied().max().unwrap_or(0);
+                (best, goals.iter().filter(|&&g| g == best).count())
+            }
+        };
         for (seat, &g) in self.seats.iter_mut().zip(goals) {
             match (g == best, top) {
                 (true, 1) => seat.wins += 1,
@@ -505,6 +512,25 @@ mod tests {
         assert_eq!(none.low, 0.0);
         assert!((none.high - 0.278).abs() < 0.001);
         assert_eq!(Rate::new(0, 0).high, 1.0);
+    }
+
+    #[test]
+    fn a_lone_seat_wins_with_100_and_loses_below() {
+        let played = |goal: u8| Played {
+            steps: 1,
+            goals: Some(vec![goal]),
+            legal: vec![vec![2]],
+            first: Vec::new(),
+        };
+        let mut tally = Tally::new(1);
+        [100, 0, 50].map(played).iter().for_each(|p| tally.add(p));
+        let roles = vec!["walker".to_string()];
+        let a = analysis("x.gdl", &roles, &tally, 0, "1 iterations".into(), 4);
+        let seat = &a.seats[0];
+        assert_eq!(
+            (seat.wins.count, seat.draws.count, seat.losses.count),
+            (1, 0, 2)
+        );
     }
 
     #[test]

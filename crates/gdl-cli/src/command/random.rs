@@ -301,7 +301,8 @@ struct Stats {
     max_steps: usize,
     /// Each role's goals and wins, over the games that ended.
     roles: Vec<RoleStats>,
-    /// Games that ended with the best goal shared.
+    /// Games that ended with the best goal shared (none in a game of one
+    /// role).
     draws: usize,
     /// The search player's seats, budget and work, with `--ai`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -345,7 +346,8 @@ struct RoleStats {
     /// How many games ended with each goal value (keys in increasing
     /// order).
     goals: BTreeMap<u8, usize>,
-    /// Games it ended alone with the best goal.
+    /// Games it ended alone with the best goal; in a game of one role,
+    /// those it ended with 100 (alone, it would always be best).
     wins: usize,
     /// The sum of its goals.
     #[serde(skip)]
@@ -415,6 +417,10 @@ impl Stats {
             r.goal_sum += g as u64;
             r.mean_goal = r.goal_sum as f64 / self.ended as f64;
         }
+        if let [goal] = goals[..] {
+            self.roles[0].wins += usize::from(goal == 100);
+            return;
+        }
         let best = goals.iter().max().copied().unwrap_or(0);
         let mut top = (0..goals.len()).filter(|&i| goals[i] == best);
         match (top.next(), top.next()) {
@@ -468,14 +474,21 @@ impl Stats {
                     counts.join(", ")
                 ));
             }
-            let wins: Vec<String> = (self.roles.iter())
-                .map(|r| format!("{} {}", r.role, r.wins))
-                .collect();
-            out.push_str(&format!(
-                "wins: {}; draws: {}\n",
-                wins.join(", "),
-                self.draws
-            ));
+            if let [role] = &self.roles[..] {
+                out.push_str(&format!(
+                    "wins (goal 100): {} {} of {}\n",
+                    role.role, role.wins, self.ended
+                ));
+            } else {
+                let wins: Vec<String> = (self.roles.iter())
+                    .map(|r| format!("{} {}", r.role, r.wins))
+                    .collect();
+                out.push_str(&format!(
+                    "wins: {}; draws: {}\n",
+                    wins.join(", "),
+                    self.draws
+                ));
+            }
         }
         if let Some(fault) = &self.first_fault {
             out.push_str(&format!(
@@ -522,5 +535,17 @@ mod tests {
              \x20 black  mean 37.5  (0: 2, 50: 1, 100: 1)\n\
              wins: white 2, black 1; draws: 1\n"
         );
+    }
+
+    #[test]
+    fn a_lone_role_wins_the_games_it_ends_with_100() {
+        let roles = vec!["walker".to_string()];
+        let mut stats = Stats::new(&roles, 0, 50);
+        for goal in [0, 100, 0, 50] {
+            stats.add(10, Some(vec![goal]));
+        }
+        let s = stats.text();
+        assert!(s.ends_with("wins (goal 100): walker 1 of 4\n"), "{s}");
+        assert_eq!((stats.roles[0].wins, stats.draws), (1, 0));
     }
 }
