@@ -72,10 +72,10 @@ pub struct Evaluation {
     /// rule read on a flip and each gated rule counted or stopped as its
     /// gate opens or shuts (what loading counts to weigh engines).
     pub(super) work: u64,
-    /// Per armed rule (see the module's doc), its bit (`Gated::bit`): set
-    /// while its other literals all hold; and per word of those bits, a
-    /// bit set while the word has one (so that opening a gate skips its
-    /// rules 4,096 at a time).
+    /// Per armed rule (see the module's doc), its bit (see
+    /// `Network::armed_base`): set while its other literals all hold; and
+    /// per word of those bits, a bit set while the word has one (so that
+    /// opening a gate skips its rules 4,096 at a time).
     pub(super) armed: Vec<u64>,
     pub(super) armed_words: Vec<u64>,
     /// Per atom, how often it flipped and how often it opened as a gate,

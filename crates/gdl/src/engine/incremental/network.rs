@@ -873,10 +873,9 @@ impl Network {
             }
         }
         // Each gate's rules, numbered in `gates`; those of an armed gate
-        // (see the module's doc) each with a bit, a gate's bits starting a
-        // word.
+        // (see the module's doc) each with a bit (`bit_of`), a gate's bits
+        // starting a word.
         let (mut gates, mut gate_lits) = (Vec::new(), Vec::new());
-        // Per rule, its bit when its gate is armed.
         let mut bit_of = vec![NO_BIT; rules.len()];
         let mut armed_base = vec![NO_BIT; atoms];
         let mut armed_bits = 0u32;
