@@ -109,7 +109,7 @@ impl Evaluation {
                 .zip(&net.atoms)
                 .enumerate()
                 .map(|(a, (&watched, info))| {
-                    let armed = !net.armed(a as u32).is_empty();
+                    let armed = !net.armed_reads.is_empty() && !net.armed(a as u32).is_empty();
                     let leaf = info.start == info.end && info.gate_start == info.gate_end && !armed;
                     AtomState {
                         kind: if watched { WATCHED } else { 0 }
@@ -137,7 +137,8 @@ impl Evaluation {
         e.atoms[net.always as usize].truth = true;
         // An armed rule none of whose other literals is a positive atom is
         // ready to fire when its gate opens.
-        for (a, info) in net.atoms.iter().enumerate() {
+        let gates = net.atoms.iter().enumerate().take(net.armed_base.len());
+        for (a, info) in gates {
             let base = net.armed_base(a as u32);
             if base == NO_BIT {
                 continue;
