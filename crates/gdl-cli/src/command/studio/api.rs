@@ -220,7 +220,14 @@ impl Api {
         match route {
             "session" => studio().session(),
             "state" => {
-                let mut view = studio().view();
+                // Whether the machine thinks, read under the studio's lock
+                // with the view: a search starts only after the step
+                // before it is applied, under that lock, so the view shows
+                // the state the machine thinks about (read after the lock
+                // is let go, a search begun meanwhile would show beside
+                // the state before).
+                let mut shown = studio();
+                let mut view = shown.view();
                 view["thinking"] = Value::Bool(self.searching.load(Ordering::SeqCst) > 0);
                 Ok(view)
             }
