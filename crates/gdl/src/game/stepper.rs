@@ -123,6 +123,11 @@ pub(crate) struct Tables {
     /// their facts, every one of which a state on the ground rules holds
     /// (set once, by loading).
     fixed_locals: OnceLock<Vec<u32>>,
+    /// The evaluation of the empty position, made by the first stepper
+    /// and copied by the others: settling the whole network from nothing
+    /// costs more than a copy (a game whose playouts end at a fault of
+    /// the rules makes a stepper for each).
+    empty: OnceLock<Evaluation>,
 }
 
 impl Tables {
@@ -228,6 +233,7 @@ impl Tables {
             tags,
             escapes,
             fixed_locals: OnceLock::new(),
+            empty: OnceLock::new(),
         })
     }
 
@@ -322,8 +328,12 @@ impl Stepper {
     /// A stepper in the empty position (no `true` fact); `set_state` gives
     /// it a real one.
     pub(crate) fn new(tables: Arc<Tables>) -> Stepper {
-        let watched: Vec<bool> = tables.tags.iter().map(|&t| t != Tag::None).collect();
-        let eval = Evaluation::new(&tables.net, &watched);
+        let eval = (tables.empty)
+            .get_or_init(|| {
+                let watched: Vec<bool> = tables.tags.iter().map(|&t| t != Tag::None).collect();
+                Evaluation::new(&tables.net, &watched)
+            })
+            .clone();
         let roles = tables.roles.len();
         let mut s = Stepper {
             legal: vec![
