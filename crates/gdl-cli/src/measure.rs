@@ -100,25 +100,39 @@ impl Rounds {
     pub fn summary(&self, elapsed: f64) -> Summary {
         let total = self.total();
         let round = self.round.as_secs_f64();
+        // A round in which no playout ended says only that playouts take
+        // longer than a round: its rate of 0 is not one, and neither is the
+        // median it drags down. Such a run is rated by its whole.
+        let by_rounds = self.counts.iter().all(|c| c.playouts > 0);
         let per_second = |f: fn(&Count) -> u64| {
+            // Nothing counted takes no time: no rate, 0.
+            let overall = if elapsed > 0.0 {
+                f(&total) as f64 / elapsed
+            } else {
+                0.0
+            };
+            if !by_rounds {
+                return Rate {
+                    median: overall,
+                    low: overall,
+                    high: overall,
+                    overall,
+                };
+            }
             let mut rates: Vec<f64> = self.counts.iter().map(|c| f(c) as f64 / round).collect();
             rates.sort_by(f64::total_cmp);
             Rate {
                 median: median(&rates),
                 low: rates[0],
                 high: rates[rates.len() - 1],
-                // Nothing counted takes no time: no rate, 0.
-                overall: if elapsed > 0.0 {
-                    f(&total) as f64 / elapsed
-                } else {
-                    0.0
-                },
+                overall,
             }
         };
         Summary {
             total,
             seconds: elapsed,
             rounds: self.counts.len(),
+            by_rounds,
             playouts: per_second(|c| c.playouts),
             states: per_second(|c| c.states),
             mean_depth: total.states as f64 / total.playouts.max(1) as f64,
@@ -160,6 +174,10 @@ pub struct Summary {
     pub seconds: f64,
     /// Rounds the run was split into.
     pub rounds: usize,
+    /// Whether the rates are of the rounds (a playout ended in each), or,
+    /// when some round ended none, of the whole run: then every figure of
+    /// a [`Rate`] is the overall one.
+    pub by_rounds: bool,
     /// Playouts per second.
     pub playouts: Rate,
     /// States per second.
@@ -253,6 +271,7 @@ mod tests {
         rounds.record(at(3.2), 5);
         let counts: Vec<_> = rounds.counts().iter().map(|c| c.playouts).collect();
         assert_eq!(counts, [1, 3, 2]);
+        assert!(rounds.summary(3.2).by_rounds);
         let mut other = Rounds::new(start, 3.0, 3);
         other.record(at(0.1), 2);
         rounds.merge(&other);
@@ -291,6 +310,25 @@ mod tests {
         assert_eq!(seconds, 0.5);
         assert_eq!(first.summary(seconds).playouts.median, 2.0);
         assert_eq!(rounds.finished_by(at(9.0)).0.counts().len(), 4);
+    }
+
+    #[test]
+    fn a_run_with_a_round_that_ended_no_playout_is_rated_by_its_whole() {
+        let start = Instant::now();
+        let at = |s: f64| start + Duration::from_secs_f64(s);
+        // Two playouts of 0.4 s in five rounds of 0.2 s: three rounds
+        // ended none, and their median would be 0.
+        let mut rounds = Rounds::new(start, 1.0, 5);
+        rounds.record(at(0.4), 26);
+        rounds.record(at(0.8), 30);
+        let s = rounds.summary(0.8);
+        assert!(!s.by_rounds);
+        assert_eq!(s.playouts.median, 2.5);
+        assert_eq!((s.playouts.low, s.playouts.high), (2.5, 2.5));
+        assert_eq!(s.states.median, 70.0);
+        // Nothing finished: no rate.
+        let s = Rounds::new(start, 1.0, 5).summary(0.0);
+        assert_eq!((s.by_rounds, s.playouts.median), (false, 0.0));
     }
 
     #[test]

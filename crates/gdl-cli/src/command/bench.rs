@@ -317,10 +317,20 @@ impl Report<'_> {
     fn text(&self) -> String {
         let s = &self.summary;
         let rate = |what: &str, count: u64, r: &Rate| {
-            format!(
-                "{what}: {count}, {:.1}/s (median of the rounds; {:.1} to {:.1}; overall {:.1})\n",
-                r.median, r.low, r.high, r.overall
-            )
+            if s.by_rounds {
+                format!(
+                    "{what}: {count}, {:.1}/s (median of the rounds; {:.1} to {:.1}; overall {:.1})\n",
+                    r.median, r.low, r.high, r.overall
+                )
+            } else if what == "playouts" {
+                format!(
+                    "{what}: {count}, {:.1}/s (overall: a round ended no playout, so no median \
+                     of the rounds; give more --seconds)\n",
+                    r.overall
+                )
+            } else {
+                format!("{what}: {count}, {:.1}/s (overall)\n", r.overall)
+            }
         };
         let mut out = String::new();
         if let Some(reason) = self.partial {
@@ -378,6 +388,7 @@ impl Report<'_> {
             "seconds": self.elapsed,
             "playout_seconds": s.seconds,
             "rounds": s.rounds,
+            "rate_of": if s.by_rounds { "rounds" } else { "whole run" },
             "playouts": s.total.playouts,
             "stopped": self.stopped,
             "states": s.total.states,
