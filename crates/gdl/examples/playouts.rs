@@ -1,6 +1,7 @@
 //! A fixed number of random playouts of a rules file, for profilers: the
 //! same work at every run, unlike `gdl bench`'s timed rounds, so that
-//! instruction counts (`valgrind --tool=callgrind`) compare exactly.
+//! instruction counts (`valgrind --tool=callgrind`) compare exactly. The
+//! playouts are `Game::random_outcome`'s, as `gdl bench` plays them.
 //!
 //! `cargo run --release --example playouts -- rules/breakthrough.gdl 2000`
 //! plays 2,000 playouts from seed 0 and prints how many joint moves they
@@ -19,8 +20,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut player = RandomPlayer::in_engine_order(0);
     let mut steps = 0;
     for _ in 0..n {
-        let playout = game.playout(&initial, &mut player, Stop::steps(10_000));
-        steps += playout.map_err(|(_, e)| e)?.steps;
+        let outcome = game.random_outcome(&initial, &mut player, Stop::steps(10_000));
+        steps += outcome.map_err(|(_, e)| e)?.steps;
     }
     println!("{n} playouts, {steps} joint moves");
     Ok(())

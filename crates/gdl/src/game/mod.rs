@@ -128,8 +128,9 @@ impl Game {
     }
 
     /// A stepper in the initial state: the fast path for playing many
-    /// moves in a row, when the game has ground rules without a cycle of
-    /// atoms (`None` otherwise). Ground rules bounded by a `base` that
+    /// moves in a row, when the game has ground rules (`None` otherwise,
+    /// and where a ground rule reads negated an atom of its own cycle).
+    /// Ground rules bounded by a `base` that
     /// leaves out facts play reaches put it off them there (see
     /// [`Stepper::is_off`]): the game's queries answer those states.
     ///

@@ -47,8 +47,8 @@ pub(super) struct Rules {
     pub(super) chains_cut: bool,
     /// The limit that stopped grounding, when it was tried and failed.
     pub(super) grounding_stop: Option<LimitKind>,
-    /// The tables of the incremental fast path, when the ground rules have
-    /// no cycle of atoms (see `incremental`).
+    /// The tables of the incremental fast path, when no ground rule reads
+    /// negated an atom of its own cycle (see `incremental`).
     pub(super) stepper: Option<Arc<stepper::Tables>>,
     /// Where the rules read relations of the state that no move changes
     /// from static copies (`rewrite::fixed`): those relations, and the

@@ -31,7 +31,7 @@
 //!
 //! # The fast path
 //!
-//! Games with a [`Stepper`] (ground rules without a cycle of atoms) are
+//! Games with a [`Stepper`] (the games whose rules ground) are
 //! searched on one: the walk down the tree and the random playout play the
 //! joint moves in place, with no `State` built per step. Other games go
 //! through the general API ([`Game::next_state`], [`Game::play`]).

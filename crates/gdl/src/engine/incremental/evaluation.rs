@@ -35,6 +35,8 @@ pub(super) const LEAF: u8 = 2;
 pub(super) const ARMED: u8 = 4;
 /// An atom whose flips are counted (see `Evaluation::count`).
 pub(super) const COUNTED: u8 = 8;
+/// An atom on a cycle of the ground rules (see `cycles`).
+pub(super) const CYCLIC: u8 = 16;
 
 /// One model kept up to date by a `Network`: truth values and counts.
 #[derive(Clone, Debug)]
@@ -83,6 +85,12 @@ pub struct Evaluation {
     /// `Network::worth_arming` weighs.
     pub(super) flips: Vec<u32>,
     pub(super) opens: Vec<u32>,
+    /// Room to derive a component on a cycle anew (see `cycles`): per
+    /// atom on a cycle, its new value, per rule of one, the atoms of its
+    /// component it waits for, and the atoms to look at.
+    pub(super) cycle_new: Vec<bool>,
+    pub(super) cycle_need: Vec<u32>,
+    pub(super) cycle_stack: Vec<u32>,
 }
 
 impl Evaluation {
@@ -111,10 +119,12 @@ impl Evaluation {
                 .map(|(a, (&watched, info))| {
                     let armed = !net.armed_reads.is_empty() && !net.armed(a as u32).is_empty();
                     let leaf = info.start == info.end && info.gate_start == info.gate_end && !armed;
+                    let cyclic = net.cycles.has(a);
                     AtomState {
                         kind: if watched { WATCHED } else { 0 }
                             | if leaf { LEAF } else { 0 }
-                            | if armed { ARMED } else { 0 },
+                            | if armed { ARMED } else { 0 }
+                            | if cyclic { CYCLIC } else { 0 },
                         ..AtomState::default()
                     }
                 })
@@ -133,6 +143,9 @@ impl Evaluation {
             armed_words: vec![0; net.armed_bits.div_ceil(64 * 64) as usize],
             flips: Vec::new(),
             opens: Vec::new(),
+            cycle_new: vec![false; net.cycles.sizes().0],
+            cycle_need: vec![0; net.cycles.sizes().1],
+            cycle_stack: Vec::new(),
         };
         e.atoms[net.always as usize].truth = true;
         // An armed rule none of whose other literals is a positive atom is

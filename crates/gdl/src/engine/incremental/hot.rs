@@ -6,7 +6,7 @@
 //! evaluation keep (it is used only with the network it was made for, and
 //! has one record per rule and per atom of it).
 
-use super::evaluation::{ARMED, COUNTED, Evaluation, LEAF, WATCHED};
+use super::evaluation::{ARMED, COUNTED, CYCLIC, Evaluation, LEAF, WATCHED};
 use super::network::{NO_BIT, Network};
 
 impl Evaluation {
@@ -23,13 +23,15 @@ impl Evaluation {
         }
     }
 
-    /// A rule for `head` stops firing.
+    /// A rule for `head` stops firing. An atom on a cycle may have lost
+    /// what held it even where some support is left (see `cycles`): it is
+    /// queued all the same.
     #[inline(always)]
     pub(super) fn lose(&mut self, net: &Network, head: u32) {
         // SAFETY: as in `gain`.
         let a = unsafe { self.atoms.get_unchecked_mut(head as usize) };
         a.support -= 1;
-        if a.support == 0 {
+        if a.support == 0 || a.kind & CYCLIC != 0 {
             self.queue_or_set(net, head, false);
         }
     }
@@ -84,6 +86,14 @@ impl Evaluation {
             for i in base..base + len {
                 let atom = self.queued[i];
                 let a = &mut self.atoms[atom as usize];
+                if a.kind & CYCLIC != 0 {
+                    // Its component, unless it was derived anew since the
+                    // atom was queued (which left it not queued).
+                    if a.queued {
+                        self.settle_cycle(net, atom);
+                    }
+                    continue;
+                }
                 a.queued = false;
                 let value = a.support > 0;
                 if value != a.truth {

@@ -8,11 +8,12 @@
 //! a head whose count crosses zero is queued at its level. Levels follow
 //! the ground dependency graph (a head is above every atom of its bodies),
 //! so queued atoms are settled level by level and each flips at most once
-//! per propagation. Counting is exact only when that graph is acyclic:
-//! stratified negation makes it so apart from recursive strata, which must
-//! not recurse through a cycle of ground atoms (a ray growing square by
-//! square does not; reachability over a graph with cycles does), else no
-//! network is built.
+//! per propagation. Counting is exact only where that graph is acyclic:
+//! stratified negation makes it so apart from recursive strata, which may
+//! recurse through a cycle of ground atoms (reachability over a graph with
+//! cycles; a ray growing square by square does not). The atoms of such a
+//! cycle sit at one level and are derived anew, a component at a time,
+//! when one of them loses a rule (see `cycles`).
 //!
 //! Atoms of move relations (those that read `does`) sit above every atom of
 //! state relations, so a state's own model can be settled alone and the
@@ -52,6 +53,7 @@
 //! an evaluation asserts at each public call that it is given the network
 //! it was made for.
 
+mod cycles;
 mod evaluation;
 mod hot;
 mod lazy;

@@ -4,6 +4,7 @@
 //! [`Network::new`]), so that the hot loop may index without bounds
 //! checks.
 
+use super::cycles::{Cycles, NO_CYCLE};
 use crate::engine::ground::Grounded;
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
@@ -95,6 +96,8 @@ pub struct Network {
     pub(super) top: u32,
     /// The atom that always holds.
     pub(super) always: u32,
+    /// The components of atoms on a cycle (see `cycles`).
+    pub(super) cycles: Cycles,
     /// This network's number among those made by the process: an
     /// evaluation works only with the network it was made for, which the
     /// unchecked indexing of its hot loop relies on.
@@ -158,14 +161,14 @@ const ARMED_READ: u64 = 8;
 
 /// A ground rule as the network is built: its head and its literals, each
 /// `atom << 1 | negated`.
-struct Rule {
-    head: u32,
-    lits: Vec<u32>,
+pub(super) struct Rule {
+    pub(super) head: u32,
+    pub(super) lits: Vec<u32>,
 }
 
 /// The rules reading each atom, as `rule << 1 | negated` (the rule by its
 /// number in `rules`).
-fn readers_of(rules: &[Rule], atoms: usize) -> Vec<Vec<u32>> {
+pub(super) fn readers_of(rules: &[Rule], atoms: usize) -> Vec<Vec<u32>> {
     let mut readers = vec![Vec::new(); atoms];
     for (r, rule) in rules.iter().enumerate() {
         for &l in &rule.lits {
@@ -805,8 +808,9 @@ impl Network {
     /// wait until goals are asked (see `waiting_atoms`). The rules of the
     /// atoms marked in `left_out` are left out (see `LazyRules`); the
     /// gates marked in `arm` (by atom, none where it is empty) are armed
-    /// (see the module's doc and `worth_arming`). `None` when a recursive
-    /// stratum recurses through a cycle of ground atoms.
+    /// (see the module's doc and `worth_arming`). Atoms on a cycle of
+    /// ground atoms are settled a component at a time (see `cycles`);
+    /// `None` when a rule reads an atom of its own component negated.
     pub fn new(
         g: &Grounded,
         move_atoms: &[std::ops::Range<u32>],
@@ -844,6 +848,13 @@ impl Network {
         read.resize(atoms, false);
         real.resize(atoms, false);
         merge_copies(&mut rules, atoms, &read, is_move);
+        // An atom on a cycle is never deferred (its component is derived
+        // from its rules as written), so deferring leaves the rules of
+        // the components as they are.
+        let cycles = Cycles::new(&rules, &readers_of(&rules, atoms))?;
+        for (a, real) in real.iter_mut().enumerate() {
+            *real |= cycles.has(a);
+        }
         let deferred = defer_hubs(&mut rules, atoms, &read, &real);
         let readers_of = readers_of(&rules, atoms);
         let waits = waiting_atoms(&rules, atoms, play, &deferred);
@@ -862,9 +873,11 @@ impl Network {
                 let others_state = (rule.lits.iter().enumerate())
                     .all(|(i, &l)| i == gate || !is_move((l >> 1) as usize));
                 // A gate counts its rule from atoms as they stand when it
-                // opens, which waiting atoms may not be.
+                // opens, which waiting atoms may not be; a component on a
+                // cycle counts its rules always.
                 let waiting = waits[rule.head as usize];
-                (others_state && rule.lits.len() > 1 && !waiting).then_some(gate as u32)
+                let plain = !waiting && !cycles.has(rule.head as usize);
+                (others_state && rule.lits.len() > 1 && plain).then_some(gate as u32)
             })
             .collect();
         let mut info = vec![AtomInfo::default(); atoms];
@@ -955,23 +968,67 @@ impl Network {
             }
         }
         // Levels by a topological sort of the atoms (Kahn): an atom is
-        // placed once every body literal of every rule for it is placed.
+        // placed once every body literal of every rule for it is placed;
+        // a component on a cycle, once every literal of its rules outside
+        // it is, all its atoms at one level.
+        let component = |a: usize| cycles.of.get(a).copied();
         let mut waiting = vec![0u32; atoms];
+        let mut component_waiting = vec![0u32; cycles.len()];
+        let mut component_level = vec![1u32; cycles.len()];
         for rule in &rules {
-            waiting[rule.head as usize] += rule.lits.len() as u32;
+            let h = rule.head as usize;
+            match component(h) {
+                Some(c) if c != NO_CYCLE => {
+                    let outside = rule
+                        .lits
+                        .iter()
+                        .filter(|&&l| component((l >> 1) as usize) != Some(c));
+                    component_waiting[c as usize] += outside.count() as u32;
+                }
+                _ => waiting[h] += rule.lits.len() as u32,
+            }
         }
         let mut ready: Vec<u32> = (0..atoms as u32)
-            .filter(|&a| waiting[a as usize] == 0)
+            .filter(|&a| waiting[a as usize] == 0 && !cycles.has(a as usize))
             .collect();
+        for (c, _) in component_waiting
+            .iter()
+            .enumerate()
+            .filter(|&(_, &w)| w == 0)
+        {
+            ready.extend(cycles.atoms_of(c));
+            for &a in cycles.atoms_of(c) {
+                info[a as usize].level = 1;
+            }
+        }
         let mut placed = 0;
         while let Some(a) = ready.pop() {
             placed += 1;
+            let level = info[a as usize].level + 1;
             for &e in &readers_of[a as usize] {
                 let h = rules[(e >> 1) as usize].head as usize;
-                info[h].level = info[h].level.max(info[a as usize].level + 1);
-                waiting[h] -= 1;
-                if waiting[h] == 0 {
-                    ready.push(h as u32);
+                match component(h) {
+                    Some(c) if c != NO_CYCLE => {
+                        let c = c as usize;
+                        if component(a as usize) == Some(c as u32) {
+                            continue;
+                        }
+                        component_level[c] = component_level[c].max(level);
+                        component_waiting[c] -= 1;
+                        if component_waiting[c] == 0 {
+                            for &m in cycles.atoms_of(c) {
+                                info[m as usize].level = component_level[c];
+                                ready.push(m);
+                            }
+                        }
+                    }
+                    _ => {
+                        info[h].level = info[h].level.max(level);
+                        waiting[h] -= 1;
+                        if waiting[h] == 0 {
+                            ready.push(h as u32);
+                        }
+                    }
                 }
             }
         }
@@ -1037,6 +1094,7 @@ impl Network {
             play_top,
             top,
             always,
+            cycles,
             id: {
                 static NETWORKS: std::sync::atomic::AtomicU64 =
                     std::sync::atomic::AtomicU64::new(0);
@@ -1095,6 +1153,7 @@ impl Network {
         }
         assert!((0..levels).all(|l| self.level_start[l + 1] - self.level_start[l] == room[l]));
         assert_eq!(self.deferred.len(), atoms);
+        self.cycles.check(atoms);
     }
 
     /// The hub literals (`atom << 1 | negated`) an atom is deferred under,
@@ -1117,6 +1176,13 @@ impl Network {
             Some(a) => &self.armed_readers[a.start as usize..a.end as usize],
             None => &[],
         }
+    }
+
+    /// How many components of atoms are on a cycle, how many atoms they
+    /// have, and how many rules derive them.
+    pub fn cycle_sizes(&self) -> (usize, usize, usize) {
+        let (atoms, rules) = self.cycles.sizes();
+        (self.cycles.len(), atoms, rules)
     }
 
     /// Whether some rule is gated (see the module's doc).

@@ -250,6 +250,20 @@ pub(super) fn choose(
             moves = if gates == 1 { "move" } else { "moves" }
         ));
     }
+    if let Some((components, atoms, rules)) = (game.rules.stepper.as_ref())
+        .map(|t| t.cycles())
+        .filter(|&(components, _, _)| components > 0)
+    {
+        why.push(format!(
+            "atoms on cycles: {components} {of} ({atoms} atoms, {rules} rules) derived anew, a \
+             component at a time, when one of their atoms loses a rule",
+            of = if components == 1 {
+                "component"
+            } else {
+                "components"
+            }
+        ));
+    }
     let asked = match engine {
         EngineChoice::Ground => "ground rules were asked for",
         _ => "auto",
