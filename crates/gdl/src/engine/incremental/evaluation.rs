@@ -263,8 +263,10 @@ impl Evaluation {
         // copy of the whole table.
         if whole || reads * 8 >= src.unsatisfied.len() {
             dst.unsatisfied.copy_from_slice(&src.unsatisfied);
-            dst.armed.copy_from_slice(&src.armed);
-            dst.armed_words.copy_from_slice(&src.armed_words);
+            if !src.armed.is_empty() {
+                dst.armed.copy_from_slice(&src.armed);
+                dst.armed_words.copy_from_slice(&src.armed_words);
+            }
         } else {
             for &atom in touched {
                 let info = net.atoms[atom as usize];
@@ -304,14 +306,19 @@ impl Evaluation {
                 src.for_gated(net, atom, copy_head);
             }
         }
-        // Only the atoms waiting in queues and in `changed` matter.
+        // Only the atoms waiting in queues and in `changed` matter (an
+        // empty copy is still a call to `memcpy`: most levels wait empty).
         for (l, &len) in src.queued_len.iter().enumerate() {
-            let waiting = net.level_start[l] as usize..(net.level_start[l] + len) as usize;
-            dst.queued[waiting.clone()].copy_from_slice(&src.queued[waiting]);
+            if len > 0 {
+                let waiting = net.level_start[l] as usize..(net.level_start[l] + len) as usize;
+                dst.queued[waiting.clone()].copy_from_slice(&src.queued[waiting]);
+            }
         }
         dst.queued_len.copy_from_slice(&src.queued_len);
         let changed = ..src.changed_len;
-        dst.changed[changed].copy_from_slice(&src.changed[changed]);
+        if src.changed_len > 0 {
+            dst.changed[changed].copy_from_slice(&src.changed[changed]);
+        }
         dst.changed_len = src.changed_len;
     }
 
