@@ -191,55 +191,48 @@ impl Cycles {
 fn components_with_cycles(rules: &[Rule], readers: &[Vec<u32>]) -> (Vec<u32>, u32) {
     let n = readers.len();
     let head = |e: u32| rules[(e >> 1) as usize].head as usize;
-    const UNSEEN: u32 = u32::MAX;
-    let (mut index, mut low) = (vec![UNSEEN; n], vec![0u32; n]);
-    let mut on_stack = vec![false; n];
+    let mut walk = Walk {
+        index: vec![UNSEEN; n],
+        low: vec![0; n],
+        on_stack: vec![false; n],
+        stack: Vec::new(),
+        calls: Vec::new(),
+        next: 0,
+    };
     let mut of = vec![NO_CYCLE; n];
-    let (mut stack, mut calls): (Vec<u32>, Vec<(u32, u32)>) = (Vec::new(), Vec::new());
-    let (mut next, mut components) = (0u32, 0u32);
+    let mut components = 0u32;
     for root in 0..n {
-        if index[root] != UNSEEN {
+        if walk.index[root] != UNSEEN {
             continue;
         }
-        index[root] = next;
-        low[root] = next;
-        next += 1;
-        stack.push(root as u32);
-        on_stack[root] = true;
-        calls.push((root as u32, 0));
-        while let Some(&(v, e)) = calls.last() {
+        walk.enter(root);
+        while let Some(&(v, e)) = walk.calls.last() {
             let v = v as usize;
             if let Some(&edge) = readers[v].get(e as usize) {
-                calls.last_mut().expect("a call under way").1 += 1;
+                walk.calls.last_mut().expect("a call under way").1 += 1;
                 let w = head(edge);
-                if index[w] == UNSEEN {
-                    index[w] = next;
-                    low[w] = next;
-                    next += 1;
-                    stack.push(w as u32);
-                    on_stack[w] = true;
-                    calls.push((w as u32, 0));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(index[w]);
+                if walk.index[w] == UNSEEN {
+                    walk.enter(w);
+                } else if walk.on_stack[w] {
+                    walk.low[v] = walk.low[v].min(walk.index[w]);
                 }
                 continue;
             }
-            calls.pop();
-            if let Some(&(u, _)) = calls.last() {
-                low[u as usize] = low[u as usize].min(low[v]);
+            walk.calls.pop();
+            if let Some(&(u, _)) = walk.calls.last() {
+                walk.low[u as usize] = walk.low[u as usize].min(walk.low[v]);
             }
-            if low[v] != index[v] {
+            if walk.low[v] != walk.index[v] {
                 continue;
             }
             // v roots a component: the atoms above it on the stack.
-            let at = stack
-                .iter()
+            let at = (walk.stack.iter())
                 .rposition(|&a| a as usize == v)
                 .expect("v on the stack");
-            let members = stack.split_off(at);
+            let members = walk.stack.split_off(at);
             let cyclic = members.len() > 1 || readers[v].iter().any(|&e| head(e) == v);
             for &a in &members {
-                on_stack[a as usize] = false;
+                walk.on_stack[a as usize] = false;
                 if cyclic {
                     of[a as usize] = components;
                 }
@@ -248,6 +241,34 @@ fn components_with_cycles(rules: &[Rule], readers: &[Vec<u32>]) -> (Vec<u32>, u3
         }
     }
     (of, components)
+}
+
+/// An atom not reached yet by Tarjan's walk.
+const UNSEEN: u32 = u32::MAX;
+
+/// Tarjan's walk: per atom its number in the order reached and the lowest
+/// number it reaches back to, whether it is on the stack of atoms not yet
+/// put in a component; the calls under way (an atom and the next of its
+/// edges to follow); the next number.
+struct Walk {
+    index: Vec<u32>,
+    low: Vec<u32>,
+    on_stack: Vec<bool>,
+    stack: Vec<u32>,
+    calls: Vec<(u32, u32)>,
+    next: u32,
+}
+
+impl Walk {
+    /// Reaches atom `a`: numbers it, and walks from it next.
+    fn enter(&mut self, a: usize) {
+        self.index[a] = self.next;
+        self.low[a] = self.next;
+        self.next += 1;
+        self.stack.push(a as u32);
+        self.on_stack[a] = true;
+        self.calls.push((a as u32, 0));
+    }
 }
 
 impl Evaluation {
