@@ -49,8 +49,8 @@ pub enum Engine {
     /// and [`crate::Limits::max_ground_atoms`] where set) and, under
     /// [`EngineChoice::Auto`] for a game of over 100,000 ground rules,
     /// they cost less to play than the interpreter (see
-    /// [`EngineChoice::Auto`]): incrementally, on a [`crate::Stepper`], when they have no cycle of
-    /// atoms. Where the rules declare `base`, they are ground over those
+    /// [`EngineChoice::Auto`]): incrementally, on a [`crate::Stepper`],
+    /// unless a rule reads negated an atom of its own cycle. Where the rules declare `base`, they are ground over those
     /// facts only, and a state holding a fact `base` leaves out is
     /// evaluated by the interpreter.
     Ground {

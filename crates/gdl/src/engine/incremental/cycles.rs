@@ -63,8 +63,8 @@ struct CycleRule {
 }
 
 impl Cycles {
-    /// The components with a cycle of `rules` over `atoms` atoms, whose
-    /// readers are `readers` (`rule << 1 | negated` per atom); `None` when
+    /// The components with a cycle of `rules`, whose readers are
+    /// `readers` (`rule << 1 | negated` per atom); `None` when
     /// a rule reads an atom of its head's component negated (negation
     /// through a cycle: no least fixpoint is the model).
     pub(super) fn new(rules: &[Rule], readers: &[Vec<u32>]) -> Option<Cycles> {
