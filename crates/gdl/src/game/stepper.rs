@@ -1436,14 +1436,8 @@ mod tests {
     fn every_gate_armed_steps_like_the_interpreter() {
         let source = include_str!("../../tests/games/armed.gdl");
         let game = Game::from_source("armed.gdl", source).unwrap();
-        let g = game.rules.ground.as_ref().expect("armed.gdl grounds");
-        let r = &game.rules;
-        let names = (&game.terms, &game.symbols);
-        let variants = |arm: &[bool]| {
-            table_variants(g, &r.program, &r.roles, &r.role_names, names, arm).unwrap()
-        };
-        let all = vec![true; variants(&[]).0.net.atoms()];
-        let tables = variants(&all).0;
+        let all = vec![true; tables_arming(&game, &[]).net.atoms()];
+        let tables = tables_arming(&game, &all);
         let (gates, rules) = tables.armed_gates();
         assert!(gates >= 5 && rules >= 600, "{gates} gates, {rules} rules");
         let outcomes = beside_the_interpreter(&game, ("armed.gdl", source), tables);
@@ -1458,14 +1452,20 @@ mod tests {
     fn components_on_cycles_step_like_the_interpreter() {
         let source = include_str!("../../tests/games/cycles.gdl");
         let game = Game::from_source("cycles.gdl", source).unwrap();
-        let g = game.rules.ground.as_ref().expect("cycles.gdl grounds");
-        let r = &game.rules;
-        let names = (&game.terms, &game.symbols);
-        let tables = table_variants(g, &r.program, &r.roles, &r.role_names, names, &[]);
-        let tables = tables.expect("cycles.gdl has a stepper").0;
+        let tables = tables_arming(&game, &[]);
         assert!(tables.cycles().0 >= 3, "{:?}", tables.cycles());
         let outcomes = beside_the_interpreter(&game, ("cycles.gdl", source), tables);
         assert_eq!(outcomes.len(), 2, "{outcomes:?}");
+    }
+
+    /// The stepper's tables of a game that grounds, with the gates marked
+    /// in `arm` armed (see `table_variants`): the variant where goals wait.
+    fn tables_arming(game: &Game, arm: &[bool]) -> super::Tables {
+        let g = game.rules.ground.as_ref().expect("the game grounds");
+        let r = &game.rules;
+        let names = (&game.terms, &game.symbols);
+        let tables = table_variants(g, &r.program, &r.roles, &r.role_names, names, arm);
+        tables.expect("the game has a stepper").0
     }
 
     /// Plays 100 random games of `game` (from the rules `source`) on a

@@ -971,21 +971,21 @@ impl Network {
         // placed once every body literal of every rule for it is placed;
         // a component on a cycle, once every literal of its rules outside
         // it is, all its atoms at one level.
-        let component = |a: usize| cycles.of.get(a).copied();
+        let component = |a: usize| cycles.of.get(a).copied().filter(|&c| c != NO_CYCLE);
         let mut waiting = vec![0u32; atoms];
         let mut component_waiting = vec![0u32; cycles.len()];
         let mut component_level = vec![1u32; cycles.len()];
         for rule in &rules {
             let h = rule.head as usize;
             match component(h) {
-                Some(c) if c != NO_CYCLE => {
+                Some(c) => {
                     let outside = rule
                         .lits
                         .iter()
                         .filter(|&&l| component((l >> 1) as usize) != Some(c));
                     component_waiting[c as usize] += outside.count() as u32;
                 }
-                _ => waiting[h] += rule.lits.len() as u32,
+                None => waiting[h] += rule.lits.len() as u32,
             }
         }
         let mut ready: Vec<u32> = (0..atoms as u32)
@@ -1008,7 +1008,7 @@ impl Network {
             for &e in &readers_of[a as usize] {
                 let h = rules[(e >> 1) as usize].head as usize;
                 match component(h) {
-                    Some(c) if c != NO_CYCLE => {
+                    Some(c) => {
                         let c = c as usize;
                         if component(a as usize) == Some(c as u32) {
                             continue;
@@ -1022,7 +1022,7 @@ impl Network {
                             }
                         }
                     }
-                    _ => {
+                    None => {
                         info[h].level = info[h].level.max(level);
                         waiting[h] -= 1;
                         if waiting[h] == 0 {
