@@ -185,6 +185,13 @@ fn same_playouts(file: &str, games: u64) {
             Some(game.goals(&state).unwrap()),
             "{file}, seed {seed}, natural"
         );
+        // Random outcomes (on the stepper of the cone, where the game has
+        // one) end where that game ends.
+        let outcome = game
+            .random_outcome(&initial, &mut RandomPlayer::new(seed), Stop::steps(500))
+            .unwrap();
+        assert_eq!(outcome.steps, steps, "{file}, seed {seed}, outcome");
+        assert_eq!(outcome.goals, natural.goals, "{file}, seed {seed}, outcome");
     }
 }
 
@@ -284,6 +291,23 @@ fn atoms_on_cycles_step_like_the_interpreter() {
     // header): each component derived anew when it loses a rule.
     compare("tests/games/cycles.gdl", 60, 17);
     same_playouts("tests/games/cycles.gdl", 40);
+}
+
+/// A game whose state keeps a log that no legal move, goal or terminal
+/// reads (`tests/games/idle.gdl`): the stepper of the whole game keeps it
+/// as the interpreter does, and random outcomes, played on a second
+/// network without it, end as the general API's games do.
+#[test]
+#[cfg_attr(miri, ignore)]
+fn facts_no_outcome_depends_on_are_left_out_of_random_outcomes() {
+    let file = "tests/games/idle.gdl";
+    let choice = load(file).engine_choice().to_string();
+    assert!(
+        choice.contains("random outcomes: played on a second network of the 19 rules"),
+        "{choice}"
+    );
+    compare(file, 40, 23);
+    same_playouts(file, 60);
 }
 
 #[test]

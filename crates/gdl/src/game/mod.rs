@@ -6,6 +6,7 @@
 //! needs, and memoised by state.
 
 mod batch;
+mod cone;
 mod declared;
 mod detached;
 mod ground;
@@ -58,6 +59,9 @@ pub struct Game {
     todo: Vec<usize>,
     /// The stepper random playouts reuse (made on first use).
     stepper: Option<Box<Stepper>>,
+    /// The stepper of random outcomes, where the game has one (see
+    /// `cone`; made on first use).
+    outcome_stepper: Option<Box<Stepper>>,
     /// Where the terms of detached games begin, and where they ended when
     /// the last detached game ended (see `Game::detached`).
     detached: Option<(usize, usize)>,
@@ -99,6 +103,7 @@ impl Game {
             run: RunScratch::default(),
             todo: Vec::new(),
             stepper: None,
+            outcome_stepper: None,
             detached: None,
             detaching: false,
             ground_work: 0,
@@ -158,9 +163,28 @@ impl Game {
         self.stepper.take().or_else(|| self.stepper().map(Box::new))
     }
 
-    /// Gives back the stepper lent by `take_stepper`.
+    /// Lends the game's stepper of random outcomes (see `cone`), whose
+    /// positions hold only the facts outcomes depend on, where the game
+    /// has one; else its own stepper. `put_stepper` gives it back.
+    pub(crate) fn take_outcome_stepper(&mut self) -> Option<Box<Stepper>> {
+        let Some(tables) = self.outcome_tables().map(Arc::clone) else {
+            return self.take_stepper();
+        };
+        let stepper = self.outcome_stepper.take().unwrap_or_else(|| {
+            let mut s = Stepper::new(tables);
+            s.set_state(&self.rules.initial);
+            Box::new(s)
+        });
+        Some(stepper)
+    }
+
+    /// Gives back the stepper lent by `take_stepper` or
+    /// `take_outcome_stepper`.
     pub(crate) fn put_stepper(&mut self, stepper: Box<Stepper>) {
-        self.stepper = Some(stepper);
+        match stepper.is_of_outcomes() {
+            true => self.outcome_stepper = Some(stepper),
+            false => self.stepper = Some(stepper),
+        }
     }
 
     /// The game's own stepper set to `state`, when the game has one and

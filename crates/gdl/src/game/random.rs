@@ -441,7 +441,12 @@ impl Game {
             let (outcome, last) = p.split();
             (outcome, Some(last))
         };
-        let Some(mut stepper) = self.take_stepper() else {
+        // Only the outcome is kept: the stepper of the cone will do.
+        let taken = match keep_last {
+            true => self.take_stepper(),
+            false => self.take_outcome_stepper(),
+        };
+        let Some(mut stepper) = taken else {
             return play_api(self, state, 0, &stop, player).map(split);
         };
         stepper.set_state(state);

@@ -50,6 +50,10 @@ pub(super) struct Rules {
     /// The tables of the incremental fast path, when no ground rule reads
     /// negated an atom of its own cycle (see `incremental`).
     pub(super) stepper: Option<Arc<stepper::Tables>>,
+    /// The tables of the stepper of random outcomes, over the cone of
+    /// legal moves, goals and `terminal` alone, where it leaves out enough
+    /// (see `cone`); made once, by `Game::outcome_tables`.
+    pub(super) outcomes: OnceLock<Option<Arc<stepper::Tables>>>,
     /// Where the rules read relations of the state that no move changes
     /// from static copies (`rewrite::fixed`): those relations, and the
     /// rules as written (set once, when loading has chosen the engine).

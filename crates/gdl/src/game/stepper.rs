@@ -9,6 +9,7 @@
 //! moves are kept as one bitset per role, in the order the general API
 //! lists them; nothing is allocated per step.
 
+use super::cone::Cone;
 use super::ground::GroundTables;
 use super::types::{Move, State, Stop};
 use crate::engine::incremental::{Evaluation, LazyRules, Network};
@@ -123,6 +124,14 @@ pub(crate) struct Tables {
     /// their facts, every one of which a state on the ground rules holds
     /// (set once, by loading).
     fixed_locals: OnceLock<Vec<u32>>,
+    /// The `true` facts out of the cone of a stepper of random outcomes
+    /// (see `cone`), a bit per local number: such a stepper never sets
+    /// them, and its positions hold the others alone. Empty for the
+    /// stepper of the whole game.
+    idle: Vec<u64>,
+    /// How many rules of the whole game's network the cone leaves out (0
+    /// for the stepper of the whole game).
+    idle_rules: usize,
     /// The evaluation of the empty position, made by the first stepper
     /// and copied by the others: settling the whole network from nothing
     /// costs more than a copy (a game whose playouts end at a fault of
@@ -239,6 +248,8 @@ impl Tables {
             tags,
             escapes,
             fixed_locals: OnceLock::new(),
+            idle: Vec::new(),
+            idle_rules: 0,
             empty: OnceLock::new(),
         })
     }
@@ -251,6 +262,12 @@ impl Tables {
             .map(|(l, _)| l as u32)
             .collect();
         let _ = self.fixed_locals.set(locals);
+    }
+
+    /// How many rules a stepper of random outcomes leaves out (see
+    /// `outcome_tables`), and how many rules its network has.
+    pub(crate) fn cone_sizes(&self) -> (usize, usize) {
+        (self.idle_rules, self.net.rules())
     }
 
     /// Whether a position can leave the ground rules (see
@@ -484,6 +501,9 @@ impl Stepper {
             {
                 self.wanted_off = true;
             }
+            for (w, idle) in self.wanted.iter_mut().zip(&t.idle) {
+                *w &= !idle;
+            }
             self.wanted_for = Some(state.clone());
         }
         if self.wanted_off {
@@ -570,6 +590,12 @@ impl Stepper {
         self.off = other.off;
         self.played.copy_from_slice(&other.played);
         self.known.clone_from(&other.known);
+    }
+
+    /// Whether this is a stepper of random outcomes (see `cone`), whose
+    /// positions hold only the facts outcomes depend on.
+    pub(crate) fn is_of_outcomes(&self) -> bool {
+        self.tables.idle_rules > 0
     }
 
     /// Whether the position is `state`, as last set or returned by `state`
@@ -1123,10 +1149,47 @@ pub(super) fn step_tables(
     p: &Program,
     roles: &[TermId],
     role_names: &[String],
-    (terms, symbols): (&TermTable, &Symbols),
+    names: (&TermTable, &Symbols),
     initial: &State,
 ) -> Option<Tables> {
-    let variants = |arm: &[bool]| table_variants(g, p, roles, role_names, (terms, symbols), arm);
+    tables_over(g, p, (roles, role_names), names, initial, None)
+}
+
+/// The tables of a stepper of random outcomes (see `cone`), over the
+/// rules of the cone alone, where the cone leaves out enough rules
+/// (`Cone::is_worth_a_stepper`) and no position leaves the ground rules
+/// (`whole`, the game's tables, says): there, the cone of the ground
+/// rules would not bound what a position off them reads.
+pub(super) fn outcome_tables(
+    g: &GroundTables,
+    p: &Program,
+    (roles, role_names): (&[TermId], &[String]),
+    names: (&TermTable, &Symbols),
+    (initial, whole): (&State, &Tables),
+) -> Option<Tables> {
+    if whole.can_leave() {
+        return None;
+    }
+    let cone = Cone::new(g, p);
+    if !cone.is_worth_a_stepper(g.program.rules()) {
+        return None;
+    }
+    let mut tables = tables_over(g, p, (roles, role_names), names, initial, Some(&cone))?;
+    tables.idle_rules = cone.idle_rules();
+    Some(tables)
+}
+
+/// The tables of `step_tables`, or of `outcome_tables` with the `cone`.
+fn tables_over(
+    g: &GroundTables,
+    p: &Program,
+    (roles, role_names): (&[TermId], &[String]),
+    (terms, symbols): (&TermTable, &Symbols),
+    initial: &State,
+    cone: Option<&Cone>,
+) -> Option<Tables> {
+    let variants =
+        |arm: &[bool]| table_variants(g, p, roles, role_names, (terms, symbols), arm, cone);
     let (waiting, top_down) = variants(&[])?;
     let (waiting, arm) = worth_arming(waiting, initial);
     let (waiting, top_down) = match arm {
@@ -1178,8 +1241,15 @@ fn table_variants(
     role_names: &[String],
     (terms, symbols): (&TermTable, &Symbols),
     arm: &[bool],
+    cone: Option<&Cone>,
 ) -> Option<(Tables, Option<Tables>)> {
     let kw = p.keywords;
+    // The `next` facts the stepper reads: of the cone alone for one of
+    // random outcomes.
+    let next: Vec<(u32, TermId)> = (g.next.iter())
+        .filter(|&&(a, _)| cone.is_none_or(|c| c.needs(a)))
+        .copied()
+        .collect();
     let dynamic = |rel: RelId| p.info(rel).phase != Phase::Static;
     let move_atoms: Vec<std::ops::Range<u32>> = (0..p.relations.len() as u32)
         .map(RelId)
@@ -1189,8 +1259,7 @@ fn table_variants(
     // What the stepper reads besides legal moves must be stored as is.
     let mut real = vec![false; g.program.atoms() + 1];
     let goal_atoms = g.goal.iter().flatten().map(|&(a, _)| a);
-    for a in g
-        .next
+    for a in next
         .iter()
         .map(|&(a, _)| a)
         .chain(goal_atoms)
@@ -1207,7 +1276,7 @@ fn table_variants(
     for a in g.goal.iter().flatten().map(|&(a, _)| a) {
         play[a as usize] = false;
     }
-    for a in g.next.iter().map(|&(a, _)| a).chain(g.terminal) {
+    for a in next.iter().map(|&(a, _)| a).chain(g.terminal) {
         play[a as usize] = true;
     }
     // Each role's `does` atoms: a joint move sets exactly one of them, as
@@ -1271,12 +1340,20 @@ fn table_variants(
         .collect();
     let tables = |net, moves, lazy| {
         let (true_atoms, goals) = (true_atoms.clone(), goals.clone());
-        Tables::new(net, true_atoms, &g.next, moves, (goals, lazy), g.terminal)
+        let first_true = true_atoms.0;
+        let mut tables = Tables::new(net, true_atoms, &next, moves, (goals, lazy), g.terminal)?;
+        if let Some(cone) = cone {
+            tables.idle = vec![0; words(tables.true_facts.len())];
+            for local in 0..tables.true_facts.len() as u32 {
+                put(&mut tables.idle, local, !cone.needs(first_true + local));
+            }
+        }
+        Some(tables)
     };
     let sets = (&read[..], &real[..], &play[..]);
     let net = Network::new(&g.program, &move_atoms, &exclusive, sets, (&[], arm))?;
     let waiting = tables(net, moves.clone(), None)?;
-    let Some((lazy, left_out)) = LazyRules::split(&g.program, &play)
+    let Some((lazy, left_out)) = LazyRules::split(&g.program, &play, &read)
         .filter(|(lazy, _)| lazy.rules() * LAZY_SHARE >= g.program.rules())
     else {
         return Some((waiting, None));
@@ -1352,7 +1429,7 @@ pub(crate) fn seeded_playouts(stepper: &mut Stepper, initial: &State) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{Stepper, table_variants};
+    use super::{Stepper, get, outcome_tables, table_variants};
     use crate::engine::incremental::Evaluation;
     use crate::{EngineChoice, Game, Limits, LoadOptions};
     use rand::{Rng, SeedableRng};
@@ -1395,7 +1472,7 @@ mod tests {
         let r = &game.rules;
         let names = (&game.terms, &game.symbols);
         let (waiting, top_down) =
-            table_variants(g, &r.program, &r.roles, &r.role_names, names, &[]).unwrap();
+            table_variants(g, &r.program, &r.roles, &r.role_names, names, &[], None).unwrap();
         let top_down = top_down.expect("the rules only goals read are many");
         assert!(top_down.lazy.is_some() && waiting.lazy.is_none());
         let off = LoadOptions {
@@ -1458,20 +1535,57 @@ mod tests {
         assert_eq!(outcomes.len(), 2, "{outcomes:?}");
     }
 
+    /// The stepper of random outcomes of a game whose state keeps a log
+    /// no outcome reads (`tests/games/idle.gdl`) never sets the log's
+    /// facts, and gives the legal moves, the rest of the states and the
+    /// goals the interpreter gives, going back to earlier states alike.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn the_cone_of_outcomes_steps_like_the_interpreter() {
+        let source = include_str!("../../tests/games/idle.gdl");
+        let game = Game::from_source("idle.gdl", source).unwrap();
+        let (g, r) = (game.rules.ground.as_ref().unwrap(), &game.rules);
+        let whole = r.stepper.as_ref().unwrap();
+        let (roles, names) = (
+            (&r.roles[..], &r.role_names[..]),
+            (&game.terms, &game.symbols),
+        );
+        let tables = outcome_tables(g, &r.program, roles, names, (&r.initial, whole));
+        let tables = tables.expect("the log is left out");
+        let idle = idle_facts(&game, &tables);
+        // Rounds 0 to 6 (grounding does not know the game ends at 6).
+        assert_eq!(idle.len(), 7 * 2 * 3 + 7 * 2 + 4, "{idle:?}");
+        assert!(idle.iter().all(|f| !f.contains("parity")), "{idle:?}");
+        let outcomes = beside_the_interpreter(&game, ("idle.gdl", source), tables);
+        assert_eq!(outcomes.len(), 2, "{outcomes:?}");
+    }
+
+    /// The facts a stepper of `tables` never sets, as text.
+    fn idle_facts(game: &Game, tables: &super::Tables) -> std::collections::BTreeSet<String> {
+        (0..tables.true_facts.len() as u32)
+            .filter(|&l| !tables.idle.is_empty() && get(&tables.idle, l))
+            .map(|l| {
+                game.terms
+                    .text(tables.true_facts[l as usize], &game.symbols)
+            })
+            .collect()
+    }
+
     /// The stepper's tables of a game that grounds, with the gates marked
     /// in `arm` armed (see `table_variants`): the variant where goals wait.
     fn tables_arming(game: &Game, arm: &[bool]) -> super::Tables {
         let g = game.rules.ground.as_ref().expect("the game grounds");
         let r = &game.rules;
         let names = (&game.terms, &game.symbols);
-        let tables = table_variants(g, &r.program, &r.roles, &r.role_names, names, arm);
+        let tables = table_variants(g, &r.program, &r.roles, &r.role_names, names, arm, None);
         tables.expect("the game has a stepper").0
     }
 
     /// Plays 100 random games of `game` (from the rules `source`) on a
     /// stepper of `tables` beside the interpreter, now and then going back
     /// to an earlier state (the stepper's snapshot, restored): the same
-    /// legal moves, states and goals everywhere. The goals reached.
+    /// legal moves, states (but for the facts the stepper never sets) and
+    /// goals everywhere. The goals reached.
     fn beside_the_interpreter(
         game: &Game,
         (name, source): (&str, &str),
@@ -1484,6 +1598,7 @@ mod tests {
         };
         let mut interpreted = Game::from_source_with(name, source, off).unwrap();
         let roles = interpreted.roles();
+        let idle = idle_facts(game, &tables);
         let mut stepper = Stepper::new(Arc::new(tables));
         let mut rng = Pcg64::seed_from_u64(5);
         let mut outcomes = std::collections::BTreeSet::new();
@@ -1494,7 +1609,11 @@ mod tests {
             let mut seen = vec![(state.clone(), r.initial.clone())];
             while !interpreted.is_terminal(&state).unwrap() {
                 let at = format!("playout {playout}, step {}", seen.len());
-                let facts = |g: &Game, s: &crate::State| g.state_facts(s);
+                let facts = |g: &Game, s: &crate::State| {
+                    let mut facts = g.state_facts(s);
+                    facts.retain(|f| !idle.contains(f));
+                    facts
+                };
                 assert_eq!(
                     facts(game, &stepper.state()),
                     facts(&interpreted, &state),

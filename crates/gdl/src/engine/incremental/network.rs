@@ -35,6 +35,12 @@ const MOVE_GROUPS: usize = 6;
 /// game and costs the stepper a group to look at on every step.
 const FIRST_HUB_MOVES: usize = 8;
 
+/// The most sets of hubs one role's moves may fall in, first hubs of
+/// `FIRST_HUB_MOVES` moves or more included: the stepper looks at every
+/// set at every step (a sudoku whose cells' digits each took their blank
+/// cell as a hub had 82, and its steps cost more than the flips saved).
+const HUB_GROUPS: usize = 16;
+
 /// A literal shared by at least `FACTOR_MIN` rules of one head, whose atom
 /// at least `FACTOR_READS` rules read in all, is factored out of them (see
 /// `factor`): below, the flips it saves cost less than the new atom's.
@@ -564,8 +570,8 @@ fn merge_copies(
 /// them do (each hub literal read as the network stores its atom). Atoms in
 /// `real` (those read outside the network where that rewriting would not be
 /// seen) are never deferred; those in `read` take a first positive hub
-/// only when `FIRST_HUB_MOVES` of them do or they stay in `MOVE_GROUPS`
-/// sets of hubs, and a second or negated hub only when `SECOND_HUB_MOVES`
+/// only when they stay in `MOVE_GROUPS` sets of hubs, or in `HUB_GROUPS`
+/// when `FIRST_HUB_MOVES` of them take it, and a second or negated hub only when `SECOND_HUB_MOVES`
 /// of them do and they stay in `MOVE_GROUPS` sets. The stepper reads the
 /// hubs of those outside the network too, as stored: such a hub is never
 /// deferred itself, before or after (the Soar explorer games of level 10
@@ -718,14 +724,15 @@ fn defer_hubs(rules: &mut [Rule], atoms: usize, read: &[bool], real: &[bool]) ->
                 continue;
             }
             let first = few.iter().all(|&a| deferred[a as usize].is_empty()) && lit & 1 == 0;
-            if first && few.len() >= FIRST_HUB_MOVES {
-                break;
-            }
             if first || few.len() >= SECOND_HUB_MOVES {
                 let groups: rustc_hash::FxHashSet<(&[u32], bool)> = (read_atoms.iter())
                     .map(|&a| (deferred[a].as_slice(), set[a]))
                     .collect();
-                if groups.len() <= MOVE_GROUPS {
+                let most = match first && few.len() >= FIRST_HUB_MOVES {
+                    true => HUB_GROUPS,
+                    false => MOVE_GROUPS,
+                };
+                if groups.len() <= most {
                     break;
                 }
             }
@@ -770,6 +777,25 @@ fn waiting_atoms(rules: &[Rule], atoms: usize, play: &[bool], deferred: &[Vec<u3
         let lits = rules_for[a as usize].iter().flat_map(|&r| &rules[r].lits);
         todo.extend(lits.chain(&deferred[a as usize]).map(|&l| l >> 1));
     })
+}
+
+/// Leaves out the rules of the atoms that no atom marked in `read` (those
+/// read outside the network) depends on: nothing can observe them. Queens
+/// derives which squares are attacked, and rows and columns, that no rule
+/// of legal moves, `next`, `terminal` or goals reads (a quarter of its
+/// ground rules); kept, they would wait for the goals and be settled at
+/// the end of every playout (see `waiting_atoms`).
+fn leave_out_unobserved(rules: &mut Vec<Rule>, atoms: usize, read: &[bool]) {
+    let mut rules_for = vec![Vec::new(); atoms];
+    for (r, rule) in rules.iter().enumerate() {
+        rules_for[rule.head as usize].push(r);
+    }
+    let has_rules = |a: usize| !rules_for[a].is_empty();
+    let unobserved = unread_by_play(atoms, read, has_rules, |a, todo| {
+        let lits = rules_for[a as usize].iter().flat_map(|&r| &rules[r].lits);
+        todo.extend(lits.map(|&l| l >> 1));
+    });
+    rules.retain(|rule| !unobserved[rule.head as usize]);
 }
 
 /// The atoms with rules (`has_rules`) that no atom marked in `play`
@@ -836,6 +862,7 @@ impl Network {
                     .collect(),
             })
             .collect();
+        leave_out_unobserved(&mut rules, atoms, read);
         // One flag per atom: a game whose rules are condensed has many
         // move relations, and so many ranges to look through.
         let mut is_move = vec![false; atoms];
@@ -1250,6 +1277,12 @@ impl Network {
     /// factoring included (numbered after the ground program's).
     pub fn atoms(&self) -> usize {
         self.atoms.len()
+    }
+
+    /// How many rules there are, after factoring and with those left out
+    /// gone.
+    pub fn rules(&self) -> usize {
+        self.heads.len()
     }
 
     /// The atom that always holds.

@@ -12,7 +12,7 @@ use crate::game::memo::{
     DEFAULT_INTERPRETED_MEMO_CAPACITY, DEFAULT_MEMO_CAPACITY, MEMO_SHARE, Memo,
 };
 use crate::game::rules::{Fixed, Rules};
-use crate::game::stepper::{Stepper, seeded_playouts, step_tables};
+use crate::game::stepper::{Stepper, Tables, outcome_tables, seeded_playouts, step_tables};
 use crate::limits::Limits;
 use crate::plan::{self, Phase, Program, RelId};
 use crate::rewrite::fixed::FixedRelation;
@@ -109,6 +109,7 @@ impl Game {
             chains_cut,
             grounding_stop,
             stepper,
+            outcomes: std::sync::OnceLock::new(),
             fixed: std::sync::OnceLock::new(),
             legal: of_phase(kw.legal, Phase::State),
             terminal: of_phase(kw.terminal, Phase::State),
@@ -159,6 +160,24 @@ impl Game {
         // Set once, by loading, before the game is handed out.
         let _ = self.rules.fixed.set(fixed);
         Ok(())
+    }
+
+    /// The tables of the game's stepper of random outcomes, made on first
+    /// use (loading makes them for the rules it chooses), where the game
+    /// has one (see `stepper::outcome_tables`).
+    pub(crate) fn outcome_tables(&self) -> Option<&Arc<Tables>> {
+        let rules = &*self.rules;
+        let made = rules.outcomes.get_or_init(|| {
+            let (g, whole) = (rules.ground.as_ref()?, rules.stepper.as_ref()?);
+            let roles = (&rules.roles[..], &rules.role_names[..]);
+            let names = (&self.terms, &self.symbols);
+            let tables = outcome_tables(g, &rules.program, roles, names, (&rules.initial, whole))?;
+            if let Some(fixed) = rules.fixed.get() {
+                tables.set_fixed(|f| fixed.is_fixed(f, &self.terms));
+            }
+            Some(Arc::new(tables))
+        });
+        made.as_ref()
     }
 
     /// Whether random play leaves the facts of the ground rules (which a

@@ -264,6 +264,13 @@ pub(super) fn choose(
             }
         ));
     }
+    if let Some((idle, rules)) = game.outcome_tables().map(|t| t.cone_sizes()) {
+        why.push(format!(
+            "random outcomes: played on a second network of the {rules} rules that legal \
+             moves, goals and terminal depend on, without the {idle} that derive facts of the \
+             state no outcome depends on"
+        ));
+    }
     let asked = match engine {
         EngineChoice::Ground => "ground rules were asked for",
         _ => "auto",
