@@ -108,3 +108,33 @@ fn a_stepper_set_to_other_walls_is_off_its_ground_rules() {
     stepper.set_state(&states[0]);
     assert!(!stepper.is_off());
 }
+
+/// Random outcomes (on the stepper of the cone, which leaves the walls
+/// out: no rule reads them but through their static copy) from states with
+/// other walls end as the rules as written play them.
+#[test]
+fn random_outcomes_from_other_walls_are_those_of_the_rules_as_written() {
+    let mut game = load(&text(), EngineChoice::Auto);
+    assert!(
+        game.engine_choice().contains("random outcomes"),
+        "{}",
+        game.engine_choice()
+    );
+    let mut written = as_written();
+    for facts in STATES {
+        for seed in 0..20 {
+            let outcome = |g: &mut Game| {
+                let state = g.state_from_facts(facts).unwrap();
+                let mut player = gdl::RandomPlayer::new(seed);
+                let o = g.random_outcome(&state, &mut player, gdl::Stop::steps(50));
+                let o = o.unwrap();
+                (o.steps, o.goals)
+            };
+            assert_eq!(
+                outcome(&mut game),
+                outcome(&mut written),
+                "{facts:?}, seed {seed}"
+            );
+        }
+    }
+}

@@ -154,7 +154,9 @@ impl Game {
         self.terms = written.terms;
         self.symbols = written.symbols;
         let fixed = Fixed::new(fixed, &self.rules.initial, &self.terms, written.rules);
-        if let Some(tables) = &self.rules.stepper {
+        // The stepper of random outcomes, when loading made it already.
+        let outcomes = self.rules.outcomes.get().and_then(Option::as_ref);
+        for tables in self.rules.stepper.iter().chain(outcomes) {
             tables.set_fixed(|f| fixed.is_fixed(f, &self.terms));
         }
         // Set once, by loading, before the game is handed out.
