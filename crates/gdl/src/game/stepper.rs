@@ -1353,7 +1353,7 @@ fn table_variants(
     let sets = (&read[..], &real[..], &play[..]);
     let net = Network::new(&g.program, &move_atoms, &exclusive, sets, (&[], arm))?;
     let waiting = tables(net, moves.clone(), None)?;
-    let Some((lazy, left_out)) = LazyRules::split(&g.program, &play, &read)
+    let Some((lazy, left_out)) = LazyRules::split(&g.program, &play)
         .filter(|(lazy, _)| lazy.rules() * LAZY_SHARE >= g.program.rules())
     else {
         return Some((waiting, None));

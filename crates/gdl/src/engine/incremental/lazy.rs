@@ -47,16 +47,10 @@ struct Frame {
 
 impl LazyRules {
     /// The rules of `g` whose heads no atom marked in `play` (those read
-    /// at every step: legal moves, `next`, `terminal`) depends on but one
-    /// marked in `read` does (those read outside the network: goals, and
-    /// the others), and those heads marked per atom, when there are some
-    /// and they depend on one another through no cycle. (The network
-    /// leaves out the rules that no atom in `read` depends on.)
-    pub(crate) fn split(
-        g: &Grounded,
-        play: &[bool],
-        read: &[bool],
-    ) -> Option<(LazyRules, Vec<bool>)> {
+    /// at every step: legal moves, `next`, `terminal`) depends on, and
+    /// those heads marked per atom, when there are some and they depend on
+    /// one another through no cycle.
+    pub(crate) fn split(g: &Grounded, play: &[bool]) -> Option<(LazyRules, Vec<bool>)> {
         let atoms = g.atoms() + 1;
         let rules: Vec<(u32, &[u32], &[u32])> = g.ground_rules().collect();
         let mut rules_for: Vec<Vec<u32>> = vec![Vec::new(); atoms];
@@ -65,17 +59,12 @@ impl LazyRules {
         }
         // An atom reads its rules' literals.
         let has_rules = |a: usize| !rules_for[a].is_empty();
-        let reads = |a: u32, todo: &mut Vec<u32>| {
+        let lazy = unread_by_play(atoms, play, has_rules, |a, todo| {
             for &r in &rules_for[a as usize] {
                 let (_, pos, neg) = rules[r as usize];
                 todo.extend(pos.iter().chain(neg));
             }
-        };
-        let unobserved = unread_by_play(atoms, read, has_rules, reads);
-        let mut lazy = unread_by_play(atoms, play, has_rules, reads);
-        for (lazy, unobserved) in lazy.iter_mut().zip(unobserved) {
-            *lazy &= !unobserved;
-        }
+        });
         let mut local = vec![NONE; atoms];
         let (mut rule_start, mut lit_start, mut lits) = (vec![0u32], vec![0u32], Vec::new());
         for a in (0..atoms).filter(|&a| lazy[a]) {
