@@ -26,6 +26,8 @@ const IDLE_SHARE: usize = 10;
 pub(super) struct Cone {
     /// Per atom of the ground program: whether an outcome depends on it.
     needed: Vec<bool>,
+    /// How many ground rules derive atoms of the cone.
+    kept_rules: usize,
     /// How many ground rules derive the `next` facts of facts out of the
     /// cone, and no atom of it: what every step of the full stepper
     /// settles in vain.
@@ -72,10 +74,17 @@ impl Cone {
         // what it reads.
         let mut derived = needed.clone();
         reach(&mut derived, &mut g.next.iter().map(|&(a, _)| a).collect());
+        let kept_rules = (rules.iter())
+            .filter(|&&(head, _, _)| needed[head as usize])
+            .count();
         let idle_rules = (rules.iter())
             .filter(|&&(head, _, _)| derived[head as usize] && !needed[head as usize])
             .count();
-        Cone { needed, idle_rules }
+        Cone {
+            needed,
+            kept_rules,
+            idle_rules,
+        }
     }
 
     /// Whether the cone leaves out enough rules for a stepper of its own.
@@ -88,9 +97,9 @@ impl Cone {
         self.needed.get(atom as usize).is_some_and(|&n| n)
     }
 
-    /// How many rules the cone leaves out that the full network settles
-    /// at every step.
-    pub(super) fn idle_rules(&self) -> usize {
-        self.idle_rules
+    /// How many ground rules the cone keeps, and how many it leaves out
+    /// that the full network settles at every step.
+    pub(super) fn sizes(&self) -> (usize, usize) {
+        (self.kept_rules, self.idle_rules)
     }
 }

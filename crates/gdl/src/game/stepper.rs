@@ -129,9 +129,10 @@ pub(crate) struct Tables {
     /// them, and its positions hold the others alone. Empty for the
     /// stepper of the whole game.
     idle: Vec<u64>,
-    /// How many rules of the whole game's network the cone leaves out (0
-    /// for the stepper of the whole game).
-    idle_rules: usize,
+    /// For a stepper of random outcomes, how many ground rules its cone
+    /// keeps and leaves out (see `Cone::sizes`); `None` for the stepper
+    /// of the whole game.
+    cone: Option<(usize, usize)>,
     /// The evaluation of the empty position, made by the first stepper
     /// and copied by the others: settling the whole network from nothing
     /// costs more than a copy (a game whose playouts end at a fault of
@@ -249,7 +250,7 @@ impl Tables {
             escapes,
             fixed_locals: OnceLock::new(),
             idle: Vec::new(),
-            idle_rules: 0,
+            cone: None,
             empty: OnceLock::new(),
         })
     }
@@ -264,10 +265,10 @@ impl Tables {
         let _ = self.fixed_locals.set(locals);
     }
 
-    /// How many rules a stepper of random outcomes leaves out (see
-    /// `outcome_tables`), and how many rules its network has.
-    pub(crate) fn cone_sizes(&self) -> (usize, usize) {
-        (self.idle_rules, self.net.rules())
+    /// For a stepper of random outcomes, how many ground rules its cone
+    /// keeps and leaves out (see `outcome_tables`).
+    pub(crate) fn cone_sizes(&self) -> Option<(usize, usize)> {
+        self.cone
     }
 
     /// Whether a position can leave the ground rules (see
@@ -595,7 +596,7 @@ impl Stepper {
     /// Whether this is a stepper of random outcomes (see `cone`), whose
     /// positions hold only the facts outcomes depend on.
     pub(crate) fn is_of_outcomes(&self) -> bool {
-        self.tables.idle_rules > 0
+        self.tables.cone.is_some()
     }
 
     /// Whether the position is `state`, as last set or returned by `state`
@@ -1175,7 +1176,7 @@ pub(super) fn outcome_tables(
         return None;
     }
     let mut tables = tables_over(g, p, (roles, role_names), names, initial, Some(&cone))?;
-    tables.idle_rules = cone.idle_rules();
+    tables.cone = Some(cone.sizes());
     Some(tables)
 }
 

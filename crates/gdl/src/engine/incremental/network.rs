@@ -1279,12 +1279,6 @@ impl Network {
         self.atoms.len()
     }
 
-    /// How many rules there are, after factoring and with those left out
-    /// gone.
-    pub fn rules(&self) -> usize {
-        self.heads.len()
-    }
-
     /// The atom that always holds.
     pub fn always(&self) -> u32 {
         self.always

@@ -264,7 +264,7 @@ pub(super) fn choose(
             }
         ));
     }
-    if let Some((idle, rules)) = game.outcome_tables().map(|t| t.cone_sizes()) {
+    if let Some((rules, idle)) = game.outcome_tables().and_then(|t| t.cone_sizes()) {
         why.push(format!(
             "random outcomes: played on a second network of the {rules} rules that legal \
              moves, goals and terminal depend on, without the {idle} that derive facts of the \
