@@ -571,8 +571,9 @@ fn merge_copies(
 /// `real` (those read outside the network where that rewriting would not be
 /// seen) are never deferred; those in `read` take a first positive hub
 /// only when they stay in `MOVE_GROUPS` sets of hubs, or in `HUB_GROUPS`
-/// when `FIRST_HUB_MOVES` of them take it, and a second or negated hub only when `SECOND_HUB_MOVES`
-/// of them do and they stay in `MOVE_GROUPS` sets. The stepper reads the
+/// when `FIRST_HUB_MOVES` of them take it, and a second or negated hub
+/// only when `SECOND_HUB_MOVES` of them do and they stay in `MOVE_GROUPS`
+/// sets. The stepper reads the
 /// hubs of those outside the network too, as stored: such a hub is never
 /// deferred itself, before or after (the Soar explorer games of level 10
 /// listed moves towards a rock no longer there when it was). Found as the
@@ -785,6 +786,9 @@ fn waiting_atoms(rules: &[Rule], atoms: usize, play: &[bool], deferred: &[Vec<u3
 /// of legal moves, `next`, `terminal` or goals reads (a quarter of its
 /// ground rules); kept, they would wait for the goals and be settled at
 /// the end of every playout (see `waiting_atoms`).
+///
+/// observed(a) :- read(a).
+/// observed(b) :- observed(a), a rule for a reads b.
 fn leave_out_unobserved(rules: &mut Vec<Rule>, atoms: usize, read: &[bool]) {
     let mut rules_for = vec![Vec::new(); atoms];
     for (r, rule) in rules.iter().enumerate() {
