@@ -51,6 +51,8 @@ pub struct Evaluation {
     /// at most once, so a level's room is its number of atoms).
     pub(super) queued: Vec<u32>,
     pub(super) queued_len: Vec<u32>,
+    /// A bit per level, set where `queued_len` is not 0.
+    pub(super) queued_levels: Vec<u64>,
     /// The watched atoms that flipped, once each in the order of their
     /// first flip: the first `changed_len` of `changed`, whose room is
     /// every watched atom (drained by the caller).
@@ -131,6 +133,7 @@ impl Evaluation {
                 .collect(),
             queued: vec![0; net.atoms.len()],
             queued_len: vec![0; net.top as usize + 1],
+            queued_levels: vec![0; (net.top as usize + 1).div_ceil(64)],
             changed: vec![0; watched_atoms],
             changed_len: 0,
             touched: vec![0; tracked],
@@ -308,13 +311,18 @@ impl Evaluation {
         }
         // Only the atoms waiting in queues and in `changed` matter (an
         // empty copy is still a call to `memcpy`: most levels wait empty).
-        for (l, &len) in src.queued_len.iter().enumerate() {
-            if len > 0 {
+        for (w, &word) in src.queued_levels.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                let l = w * 64 + word.trailing_zeros() as usize;
+                word &= word - 1;
+                let len = src.queued_len[l];
                 let waiting = net.level_start[l] as usize..(net.level_start[l] + len) as usize;
                 dst.queued[waiting.clone()].copy_from_slice(&src.queued[waiting]);
             }
         }
         dst.queued_len.copy_from_slice(&src.queued_len);
+        dst.queued_levels.copy_from_slice(&src.queued_levels);
         let changed = ..src.changed_len;
         if src.changed_len > 0 {
             dst.changed[changed].copy_from_slice(&src.changed[changed]);

@@ -43,7 +43,8 @@ impl Evaluation {
     pub(super) fn queue_or_set(&mut self, net: &Network, atom: u32, value: bool) {
         // SAFETY: `atom` is a rule's head, an atom of the network (as in
         // `gain`); its level is at most `top`, so `queued_len` (`top + 1`
-        // entries) and `level_start` (`top + 2`) have it; the level's queue
+        // entries), `queued_levels` (a bit for each of those) and
+        // `level_start` (`top + 2`) have it; the level's queue
         // has room for each of its atoms, and an atom waits at most once
         // (`queued`), so the slot is within the level's room in `queued`,
         // which has a slot per atom (all checked by
@@ -59,6 +60,9 @@ impl Evaluation {
                 let len = self.queued_len.get_unchecked_mut(level);
                 let slot = (net.level_start.get_unchecked(level) + *len) as usize;
                 *self.queued.get_unchecked_mut(slot) = atom;
+                if *len == 0 {
+                    *self.queued_levels.get_unchecked_mut(level / 64) |= 1 << (level % 64);
+                }
                 *len += 1;
             }
         }
@@ -78,9 +82,24 @@ impl Evaluation {
     /// Settles levels `0..=upto`: each queued atom takes the value its
     /// support gives, and a flip updates the rules reading it. A flip only
     /// queues atoms above its own level, so a level's queue is complete
-    /// when it is reached.
+    /// when it is reached. Only levels with a queue are visited (a deep
+    /// network settles a handful of its levels a step): the bits of
+    /// `queued_levels`, lowest first, each word read again after a level
+    /// as that level's flips may have queued the levels above it.
     pub(super) fn settle(&mut self, net: &Network, upto: u32) {
-        for l in 0..=upto as usize {
+        let last = upto as usize / 64;
+        let mut w = 0;
+        while w <= last {
+            let mut word = self.queued_levels[w];
+            if w == last {
+                word &= u64::MAX >> (63 - upto % 64);
+            }
+            if word == 0 {
+                w += 1;
+                continue;
+            }
+            let l = w * 64 + word.trailing_zeros() as usize;
+            self.queued_levels[w] &= !(1 << (l % 64));
             let (base, len) = (net.level_start[l] as usize, self.queued_len[l] as usize);
             self.queued_len[l] = 0;
             for i in base..base + len {
