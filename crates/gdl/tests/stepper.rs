@@ -310,6 +310,24 @@ fn facts_no_outcome_depends_on_are_left_out_of_random_outcomes() {
     same_playouts(file, 60);
 }
 
+/// Frames that read a set of both roles' moves (a square keeps its piece
+/// when a move neither from nor to it is played, `tests/games/
+/// role_sets.gdl`): the network reads each set through what each role
+/// plays otherwise, the plan says so, and the stepper still plays as the
+/// interpreter does.
+#[test]
+#[cfg_attr(miri, ignore)]
+fn sets_of_both_roles_moves_step_like_the_interpreter() {
+    let file = "tests/games/role_sets.gdl";
+    let choice = load(file).engine_choice().to_string();
+    assert!(
+        choice.contains("moves of several roles: 100 atoms read a set of moves"),
+        "{choice}"
+    );
+    compare(file, 40, 29);
+    same_playouts(file, 40);
+}
+
 #[test]
 fn small_games_step_like_the_interpreter() {
     compare("tests/games/nim.gdl", 30, 7);

@@ -9,6 +9,7 @@ use crate::engine::ground::Grounded;
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::hash::Hasher;
 
 /// An atom read by at least this many rules is a hub (see `defer_hubs`).
 const HUB_READERS: usize = 4;
@@ -50,6 +51,16 @@ const FACTOR_READS: usize = 64;
 /// A set of one role's moves is written through its complement (see
 /// `factor`) when it has at least this many times as many moves.
 const COMPLEMENT_RATIO: usize = 4;
+
+/// A set of several roles' moves is written through the complements (see
+/// `factor`) when its rules take at most this many bodies.
+const COMPLEMENT_TERMS: usize = 16;
+
+/// Sets of several roles' moves are written through the complements
+/// (see `factor`) where at least this many heads read one: fewer save too
+/// little to pay for the second network loading builds to weigh them
+/// (see `stepper::tables_over`).
+const ROLE_SETS_MIN: usize = 64;
 
 /// The rules of a head that all share some literals are factored into one
 /// rule reading a new atom for the rest (see `factor`) when at least this
@@ -104,6 +115,9 @@ pub struct Network {
     pub(super) always: u32,
     /// The components of atoms on a cycle (see `cycles`).
     pub(super) cycles: Cycles,
+    /// How many heads read a set of several roles' moves through what
+    /// each role plays otherwise (see `factor`).
+    role_sets: usize,
     /// This network's number among those made by the process: an
     /// evaluation works only with the network it was made for, which the
     /// unchecked indexing of its hot loop relies on.
@@ -189,8 +203,8 @@ pub(super) fn readers_of(rules: &[Rule], atoms: usize) -> Vec<Vec<u32>> {
 /// `h :- c, b_i` become `h :- c, x` and `x :- b_i` for a new atom `x`, whose
 /// rules are factored in turn; the others stay. An atom `x` is made once
 /// for each set of bodies `b_i` and shared by every head that needs it.
-/// Returns how many atoms there are now (new atoms are numbered from
-/// `atoms` on) and whether each new one reads `does` (`is_move` grows).
+/// How many atoms there are now (new atoms are numbered from `atoms` on)
+/// is returned, and whether each new one reads `does` (`is_move` grows).
 ///
 /// What a propnet builder does to an OR over AND gates of one shared
 /// input: a literal that every rule of a head reads (whose turn it is) is
@@ -204,9 +218,22 @@ pub(super) fn readers_of(rules: &[Rule], atoms: usize) -> Vec<Vec<u32>> {
 /// each `d` of the role's other `does` atoms (`exclusive`), as exactly one
 /// of a role's moves is played; a move then updates the few sets it is
 /// not in rather than the many it is in. This changes what `x` is while no joint move is set
-/// (true instead of false), when nothing reads move atoms.
+/// (true instead of false), when nothing reads move atoms. A set of
+/// several roles' moves is written through each role's complement `O_r`
+/// alike: `x` fails when every role plays a move of its `O_r`, so `x :-
+/// not z` and `z` holds for each choice of one move of each `O_r` (a
+/// role's moves that most sets leave out, its noop, taken one by one, the
+/// rest as one atom; see `Factoring::any_moves`).
 ///
-/// First, where every rule of a head shares the literals `C` and the rest
+/// Before anything else, with `sets_of_roles`, where at least
+/// `ROLE_SETS_MIN` heads have rules `h :- C, m_i` with each `m_i` a `does`
+/// atom or an atom standing for a set of them, of several roles in all
+/// (knightfight's square keeps its piece when either role shoots an arrow
+/// or moves from another square), those rules become `h :- C, x` with `x`
+/// any move of the set: it stops flipping as turns go by. Returns the
+/// number of atoms and how many heads took such a set.
+///
+/// Then, where every rule of a head shares the literals `C` and the rest
 /// of their bodies `r_i` (the rest) is the same for at least
 /// `SHARED_REST_MIN` heads, the rules `h :- C, r_i` become `h :- C, x` and
 /// `x :- r_i`, with `x` shared by those heads: gomoku_swap2_15x15's
@@ -218,8 +245,8 @@ fn factor(
     rules: &mut Vec<Rule>,
     atoms: usize,
     is_move: &mut Vec<bool>,
-    exclusive: &[Vec<u32>],
-) -> usize {
+    (exclusive, sets_of_roles): (&[Vec<u32>], bool),
+) -> (usize, usize) {
     let mut by_head: Vec<Vec<Vec<u32>>> = vec![Vec::new(); atoms];
     for rule in rules.drain(..) {
         let mut lits = rule.lits;
@@ -249,16 +276,53 @@ fn factor(
             role_of[d as usize] = r as u32;
         }
     }
+    // The heads that hold when they share some literals and a move of
+    // several roles is played, with those and what each role plays
+    // otherwise (see `moves_of_roles`).
+    let mut of_roles: Vec<Option<RoleSet>> = Vec::new();
+    if sets_of_roles {
+        let any_of = any_of_moves(&by_head, &role_of);
+        let mut others = OtherMoves::new(atoms, &role_of, exclusive);
+        of_roles = (by_head.iter())
+            .map(|bodies| {
+                let m = moves_of_roles(bodies, &role_of, &any_of)?;
+                let o = others.of(&m.lits, &any_of)?;
+                Some((m, o))
+            })
+            .collect();
+    }
+    if of_roles.iter().flatten().count() < ROLE_SETS_MIN {
+        of_roles.clear();
+    }
+    let hub = left_out_by_most(&of_roles, &role_of, exclusive.len(), atoms);
     let mut f = Factoring {
         reads,
         role_of,
         exclusive,
+        hub,
         rules,
         made: FxHashMap::default(),
+        made_of_roles: FxHashMap::default(),
         atoms,
         is_move,
     };
+    let mut written = 0;
     for (head, bodies) in by_head.into_iter().enumerate() {
+        if let Some((m, others)) = of_roles.get_mut(head).and_then(Option::take)
+            && let Some(x) = f.any_moves_atom(others)
+        {
+            let kept = m.kept(bodies);
+            let mut lits = m.shared;
+            lits.push(x << 1);
+            lits.sort_unstable();
+            f.rules.push(Rule {
+                head: head as u32,
+                lits,
+            });
+            f.factor(head as u32, kept);
+            written += 1;
+            continue;
+        }
         match shared_and_rest(&bodies) {
             Some((shared, rest)) if rests.contains_key(&rest) => {
                 let x = f.atom_for(rest);
@@ -273,7 +337,240 @@ fn factor(
             _ => f.factor(head as u32, bodies),
         }
     }
-    f.atoms
+    (f.atoms, written)
+}
+
+/// Per atom of the ground program, the `does` atoms it stands for when
+/// every rule of it is one positive `does` literal (any move but one from
+/// this square, a relation the planner split from a `next` rule), by role
+/// then number.
+fn any_of_moves(by_head: &[Vec<Vec<u32>>], role_of: &[u32]) -> Vec<Option<Vec<u32>>> {
+    let does = |b: &Vec<u32>| match b.as_slice() {
+        &[l] if l & 1 == 0 && role_of[(l >> 1) as usize] != u32::MAX => Some(l >> 1),
+        _ => None,
+    };
+    let by_role = |mut of: Vec<u32>| {
+        of.sort_unstable_by_key(|&d| (role_of[d as usize], d));
+        of
+    };
+    (by_head.iter())
+        .map(|bodies| match bodies.is_empty() {
+            true => None,
+            false => bodies
+                .iter()
+                .map(does)
+                .collect::<Option<Vec<u32>>>()
+                .map(by_role),
+        })
+        .collect()
+}
+
+/// A set of moves read alike by the rules of a head: where a body of
+/// `bodies` (each sorted) is some literals and one positive literal of a
+/// `does` atom or of an atom that stands for a set of them (`any_of`), the
+/// others of those bodies that have most moves (`shared`), the atoms of
+/// those literals (`lits`, sorted); the other bodies are kept (`kept`).
+/// knightfight keeps a square's piece when either role shoots an arrow or
+/// moves from another square: written through what each role plays
+/// otherwise (a noop, a move from this square), the head stops flipping
+/// as turns go by.
+#[derive(Debug)]
+struct MovesOfRoles {
+    shared: Vec<u32>,
+    lits: Vec<u32>,
+}
+
+/// A head's set of moves, with each role's moves outside it (by role, see
+/// `OtherMoves::of`).
+type RoleSet = (MovesOfRoles, Vec<Vec<u32>>);
+
+/// The `MovesOfRoles` of a head's `bodies`, if any.
+fn moves_of_roles(
+    bodies: &[Vec<u32>],
+    role_of: &[u32],
+    any_of: &[Option<Vec<u32>>],
+) -> Option<MovesOfRoles> {
+    let moves = |a: u32| role_of[a as usize] != u32::MAX || any_of[a as usize].is_some();
+    let size = |a: u32| any_of[a as usize].as_ref().map_or(1, Vec::len);
+    // Most heads read too few moves, or the moves of one role (a set of
+    // moves of several roles is told by its first and last, as `any_of`
+    // lists a role's moves after the others'): they cost only this.
+    let lits = bodies
+        .iter()
+        .flatten()
+        .filter(|&&l| l & 1 == 0 && moves(l >> 1));
+    let (mut n, mut roles) = (0, [u32::MAX; 2]);
+    for &l in lits {
+        let a = l >> 1;
+        n += size(a);
+        let (first, last) = match &any_of[a as usize] {
+            Some(of) if role_of[a as usize] == u32::MAX => (of[0], of[of.len() - 1]),
+            _ => (a, a),
+        };
+        for r in [role_of[first as usize], role_of[last as usize]] {
+            if roles[0] == u32::MAX {
+                roles[0] = r;
+            } else if r != roles[0] {
+                roles[1] = r;
+            }
+        }
+    }
+    if n < FACTOR_MIN || roles[1] == u32::MAX {
+        return None;
+    }
+    // The place of the body's one literal of moves.
+    let place = |b: &Vec<u32>| {
+        let mut of_moves = (b.iter().enumerate()).filter(|&(_, &l)| l & 1 == 0 && moves(l >> 1));
+        let (Some((i, _)), None) = (of_moves.next(), of_moves.next()) else {
+            return None;
+        };
+        Some(i)
+    };
+    let places: Vec<Option<usize>> = bodies.iter().map(place).collect();
+    let others = |b: usize, i: usize| (bodies[b].iter().enumerate()).filter(move |&(k, _)| k != i);
+    // Each group's moves (counted with repeats) and first body, by a hash
+    // of the others (a group is told apart exactly below).
+    let mut groups: FxHashMap<u64, (usize, usize)> = FxHashMap::default();
+    for (b, &i) in places.iter().enumerate() {
+        let Some(i) = i else { continue };
+        let mut hasher = rustc_hash::FxHasher::default();
+        others(b, i).for_each(|(_, l)| hasher.write_u32(*l));
+        let group = groups.entry(hasher.finish()).or_insert((0, b));
+        group.0 += size(bodies[b][i] >> 1);
+    }
+    let (_, (n, first)) = (groups.into_iter()).max_by_key(|&(hash, (n, _))| (n, Reverse(hash)))?;
+    if n < FACTOR_MIN {
+        return None;
+    }
+    let first_place = places[first].expect("a body of the group");
+    let shared: Vec<u32> = others(first, first_place).map(|(_, &l)| l).collect();
+    let mut lits: Vec<u32> = (places.iter().enumerate())
+        .filter_map(|(b, &i)| {
+            let i = i?;
+            (bodies[b].len() == shared.len() + 1 && others(b, i).map(|(_, l)| l).eq(&shared))
+                .then_some(bodies[b][i] >> 1)
+        })
+        .collect();
+    lits.sort_unstable();
+    lits.dedup();
+    Some(MovesOfRoles { shared, lits })
+}
+
+impl MovesOfRoles {
+    /// The bodies of `bodies` other than the shared literals and a literal
+    /// of the set.
+    fn kept(&self, bodies: Vec<Vec<u32>>) -> Vec<Vec<u32>> {
+        (bodies.into_iter())
+            .filter(|b| {
+                let of_set = |&l: &u32| l & 1 == 0 && self.lits.binary_search(&(l >> 1)).is_ok();
+                let in_set = b.len() == self.shared.len() + 1
+                    && b.iter().filter(|l| of_set(l)).count() == 1
+                    && b.iter().filter(|l| !of_set(l)).eq(&self.shared);
+                !in_set
+            })
+            .collect()
+    }
+}
+
+/// What each role plays outside sets of moves, computed once for each
+/// set of literals (many heads read the same: a square's pieces).
+struct OtherMoves<'a> {
+    role_of: &'a [u32],
+    exclusive: &'a [Vec<u32>],
+    /// Scratch: the moves of the set at hand.
+    marked: Vec<bool>,
+    known: FxHashMap<Vec<u32>, Option<Vec<Vec<u32>>>>,
+}
+
+impl<'a> OtherMoves<'a> {
+    fn new(atoms: usize, role_of: &'a [u32], exclusive: &'a [Vec<u32>]) -> Self {
+        OtherMoves {
+            role_of,
+            exclusive,
+            marked: vec![false; atoms],
+            known: FxHashMap::default(),
+        }
+    }
+
+    /// For the moves of `lits` (`does` atoms and atoms of `any_of`), each
+    /// role's other moves, by role, for the roles with a move in the set:
+    /// when those are two or more, the set has at least `FACTOR_MIN`
+    /// moves, and each role's other moves are at most a
+    /// `COMPLEMENT_RATIO`th as many as its moves in the set.
+    fn of(&mut self, lits: &[u32], any_of: &[Option<Vec<u32>>]) -> Option<Vec<Vec<u32>>> {
+        if let Some(known) = self.known.get(lits) {
+            return known.clone();
+        }
+        let mut set = Vec::new();
+        for &a in lits {
+            match &any_of[a as usize] {
+                Some(of) if self.role_of[a as usize] == u32::MAX => set.extend(of),
+                _ => set.push(a),
+            }
+        }
+        set.retain(|&d| !std::mem::replace(&mut self.marked[d as usize], true));
+        // Each role's moves in the set, counted: most sets are far from
+        // all of a role's moves, and are told so before those are read.
+        let mut in_set = vec![0usize; self.exclusive.len()];
+        for &d in &set {
+            in_set[self.role_of[d as usize] as usize] += 1;
+        }
+        let roles: Vec<u32> = (0..in_set.len() as u32)
+            .filter(|&r| in_set[r as usize] > 0)
+            .collect();
+        let near_all = |r: &u32| {
+            let (all, some) = (self.exclusive[*r as usize].len(), in_set[*r as usize]);
+            (all - some) * COMPLEMENT_RATIO <= some
+        };
+        let others = (roles.len() >= 2 && set.len() >= FACTOR_MIN && roles.iter().all(near_all))
+            .then(|| {
+                (roles.iter())
+                    .map(|&r| {
+                        let all = &self.exclusive[r as usize];
+                        all.iter()
+                            .copied()
+                            .filter(|&d| !self.marked[d as usize])
+                            .collect()
+                    })
+                    .collect::<Vec<_>>()
+            });
+        for &d in &set {
+            self.marked[d as usize] = false;
+        }
+        self.known.insert(lits.to_vec(), others.clone());
+        others
+    }
+}
+
+/// Per `does` atom, whether more than half the sets of `of_roles` that
+/// have a move of its role leave it out (and at least two do): a noop,
+/// which each set's complement reads apart from the rest (see
+/// `Factoring::any_moves`).
+fn left_out_by_most(
+    of_roles: &[Option<RoleSet>],
+    role_of: &[u32],
+    roles: usize,
+    atoms: usize,
+) -> Vec<bool> {
+    let mut left_out = vec![0u32; atoms];
+    let mut with_role = vec![0u32; roles];
+    for (_, others) in of_roles.iter().flatten() {
+        for o in others {
+            // A role whose moves are all in the set leaves none out, and
+            // counts for none.
+            let Some(&first) = o.first() else { continue };
+            with_role[role_of[first as usize] as usize] += 1;
+            for &d in o {
+                left_out[d as usize] += 1;
+            }
+        }
+    }
+    (0..atoms)
+        .map(|d| {
+            let r = role_of[d];
+            r != u32::MAX && left_out[d] >= 2 && left_out[d] * 2 > with_role[r as usize]
+        })
+        .collect()
 }
 
 /// The literals every body of `bodies` (each sorted, the list sorted and
@@ -315,8 +612,14 @@ struct Factoring<'a> {
     /// role's `does` atoms, sorted.
     role_of: Vec<u32>,
     exclusive: &'a [Vec<u32>],
+    /// Per `does` atom, whether most sets of several roles' moves leave
+    /// it out (see `left_out_by_most`).
+    hub: Vec<bool>,
     rules: &'a mut Vec<Rule>,
     made: FxHashMap<Vec<Vec<u32>>, u32>,
+    /// The atoms for any move but those listed, by role (see
+    /// `any_moves_atom`).
+    made_of_roles: FxHashMap<Vec<Vec<u32>>, u32>,
     atoms: usize,
     is_move: &'a mut Vec<bool>,
 }
@@ -341,30 +644,114 @@ impl Factoring<'_> {
         Some(by_role)
     }
 
+    /// Each role's moves that `bodies` leave out, by role, when `bodies`
+    /// are each one positive `does` atom and each role's moves left out
+    /// are at most a `COMPLEMENT_RATIO`th as many as those in.
+    fn complements(&self, bodies: &[Vec<u32>]) -> Option<Vec<Vec<u32>>> {
+        let by_role = self.moves_by_role(bodies)?;
+        (by_role.into_iter())
+            .map(|(r, mut some)| {
+                let all = &self.exclusive[r as usize];
+                if (all.len() - some.len()) * COMPLEMENT_RATIO > some.len() {
+                    return None;
+                }
+                some.sort_unstable();
+                let others = all.iter().copied();
+                Some(others.filter(|d| some.binary_search(d).is_err()).collect())
+            })
+            .collect()
+    }
+
+    /// How many bodies `any_moves` writes for these complements: per role,
+    /// a term for each move most sets leave out and one for the others.
+    fn terms(&self, others: &[Vec<u32>]) -> usize {
+        (others.iter())
+            .map(|o| {
+                let hubs = o.iter().filter(|&&d| self.hub[d as usize]).count();
+                hubs + usize::from(hubs < o.len())
+            })
+            .product()
+    }
+
     /// Adds the rules of `x`, which holds when some body of `bodies` does,
-    /// when they are each one positive `does` atom of one role and the
-    /// role's other moves are at most a `COMPLEMENT_RATIO`th as many:
-    /// written through that complement (see `factor`). False, adding
+    /// when they are each one positive `does` atom and each role's other
+    /// moves are at most a `COMPLEMENT_RATIO`th as many: written through
+    /// those complements (see `factor` and `any_moves`). False, adding
     /// nothing, otherwise.
     fn any_move(&mut self, x: u32, bodies: &[Vec<u32>]) -> bool {
-        let Some(by_role) = self.moves_by_role(bodies) else {
+        let Some(mut others) = self.complements(bodies) else {
             return false;
         };
-        // Moves of several roles stay as they are: split by role, each
-        // part would flip whenever its role's turn comes or goes.
-        let Ok([(r, mut some)]) = <[(u32, Vec<u32>); 1]>::try_from(by_role) else {
-            return false;
-        };
-        let all = &self.exclusive[r as usize];
-        if (all.len() - some.len()) * COMPLEMENT_RATIO > some.len() {
+        match others.len() {
+            1 => self.any_but(x, others.pop().expect("one role")),
+            _ => return self.any_moves(x, others),
+        }
+        true
+    }
+
+    /// Adds the rules of `x` holding when some role plays none of its
+    /// moves in `others` (by role), when that takes at most
+    /// `COMPLEMENT_TERMS` bodies. Each role plays one move, so `x` fails
+    /// when each plays one of its `others`: `x :- not z`, and `z` holds
+    /// for each choice of a term per role, a role's terms being each move
+    /// most sets leave out (a noop, read alone: were it in an atom with
+    /// the others, that atom would flip as turns go by) and an atom for
+    /// any of its other moves.
+    ///
+    /// z :- t_1, ..., t_k.   (t_r one of role r's terms)
+    /// x :- not z.
+    fn any_moves(&mut self, x: u32, others: Vec<Vec<u32>>) -> bool {
+        if self.terms(&others) > COMPLEMENT_TERMS {
             return false;
         }
-        some.sort_unstable();
-        let others: Vec<u32> = (all.iter().copied())
-            .filter(|d| some.binary_search(d).is_err())
-            .collect();
-        self.any_but(x, others);
+        let mut terms: Vec<Vec<u32>> = Vec::with_capacity(others.len());
+        for o in others {
+            let (hubs, rest): (Vec<u32>, Vec<u32>) =
+                o.into_iter().partition(|&d| self.hub[d as usize]);
+            let mut t: Vec<u32> = hubs.iter().map(|&d| d << 1).collect();
+            match rest.as_slice() {
+                [] => {}
+                &[d] => t.push(d << 1),
+                _ => t.push(self.any_of(rest) << 1),
+            }
+            terms.push(t);
+        }
+        let z = self.atoms as u32;
+        self.atoms += 1;
+        self.is_move.push(true);
+        let mut bodies: Vec<Vec<u32>> = vec![Vec::new()];
+        for t in &terms {
+            bodies = (bodies.iter())
+                .flat_map(|b| t.iter().map(move |&l| [b.as_slice(), &[l]].concat()))
+                .collect();
+        }
+        for mut lits in bodies {
+            lits.sort_unstable();
+            self.rules.push(Rule { head: z, lits });
+        }
+        self.rules.push(Rule {
+            head: x,
+            lits: vec![z << 1 | 1],
+        });
         true
+    }
+
+    /// The atom for any move but those of `others` (by role, see
+    /// `any_moves`): made the first time, shared after; `None` where that
+    /// would take more than `COMPLEMENT_TERMS` bodies.
+    fn any_moves_atom(&mut self, others: Vec<Vec<u32>>) -> Option<u32> {
+        if let Some(&x) = self.made_of_roles.get(&others) {
+            return Some(x);
+        }
+        if self.terms(&others) > COMPLEMENT_TERMS {
+            return None;
+        }
+        let x = self.atoms as u32;
+        self.atoms += 1;
+        self.is_move.push(true);
+        self.made_of_roles.insert(others.clone(), x);
+        self.any_moves(x, others);
+        Some(x)
     }
 
     /// Adds the rules of `x` holding when none of the `does` atoms
@@ -380,25 +767,29 @@ impl Factoring<'_> {
                 lits: vec![d << 1 | 1],
             }),
             _ => {
-                let bodies: Vec<Vec<u32>> = others.iter().map(|&d| vec![d << 1]).collect();
-                let y = match self.made.get(&bodies) {
-                    Some(&y) => y,
-                    None => {
-                        let y = self.atoms as u32;
-                        self.atoms += 1;
-                        self.is_move.push(true);
-                        self.made.insert(bodies.clone(), y);
-                        self.rules
-                            .extend(bodies.into_iter().map(|lits| Rule { head: y, lits }));
-                        y
-                    }
-                };
+                let y = self.any_of(others);
                 self.rules.push(Rule {
                     head: x,
                     lits: vec![y << 1 | 1],
                 });
             }
         }
+    }
+
+    /// The atom that holds when one of the `does` atoms `moves` does: made
+    /// with its rules the first time, shared after.
+    fn any_of(&mut self, moves: Vec<u32>) -> u32 {
+        let bodies: Vec<Vec<u32>> = moves.iter().map(|&d| vec![d << 1]).collect();
+        if let Some(&y) = self.made.get(&bodies) {
+            return y;
+        }
+        let y = self.atoms as u32;
+        self.atoms += 1;
+        self.is_move.push(true);
+        self.made.insert(bodies.clone(), y);
+        self.rules
+            .extend(bodies.into_iter().map(|lits| Rule { head: y, lits }));
+        y
     }
 
     /// The atom that holds when some body of `bodies` (each sorted, the
@@ -846,7 +1237,7 @@ impl Network {
         move_atoms: &[std::ops::Range<u32>],
         exclusive: &[Vec<u32>],
         (read, real, play): (&[bool], &[bool], &[bool]),
-        (left_out, arm): (&[bool], &[bool]),
+        (left_out, arm, sets_of_roles): (&[bool], &[bool], bool),
     ) -> Option<Network> {
         // Atoms are numbered 0..atoms: the ground program's, the
         // always-true one, then those `factor` makes.
@@ -873,7 +1264,15 @@ impl Network {
         for r in move_atoms {
             is_move[r.start as usize..r.end as usize].fill(true);
         }
-        let atoms = factor(&mut rules, atoms, &mut is_move, exclusive);
+        let (atoms, role_sets) =
+            factor(&mut rules, atoms, &mut is_move, (exclusive, sets_of_roles));
+        // An atom whose moves `factor` wrote into the sets of others (a
+        // move from another square) may be read by none now.
+        if role_sets > 0 {
+            let mut observed = read.to_vec();
+            observed.resize(atoms, false);
+            leave_out_unobserved(&mut rules, atoms, &observed);
+        }
         let is_move = |a: usize| is_move[a];
         let (mut read, mut real) = (read.to_vec(), real.to_vec());
         read.resize(atoms, false);
@@ -1126,6 +1525,7 @@ impl Network {
             top,
             always,
             cycles,
+            role_sets,
             id: {
                 static NETWORKS: std::sync::atomic::AtomicU64 =
                     std::sync::atomic::AtomicU64::new(0);
@@ -1219,6 +1619,12 @@ impl Network {
     /// Whether some rule is gated (see the module's doc).
     pub fn has_gates(&self) -> bool {
         !self.gates.is_empty()
+    }
+
+    /// How many heads read a set of several roles' moves through what
+    /// each role plays otherwise (see `factor`).
+    pub fn role_sets(&self) -> usize {
+        self.role_sets
     }
 
     /// How many gates are armed, and how many rules they gate.
@@ -1315,7 +1721,7 @@ mod tests {
         // under any of three turn conditions of its player.
         let (mut rules, atoms) = rules_with_turns(super::SHARED_REST_MIN as u32, 3);
         let mut is_move = vec![false; atoms];
-        let now = factor(&mut rules, atoms, &mut is_move, &[]);
+        let now = factor(&mut rules, atoms, &mut is_move, (&[], true)).0;
         assert_eq!(now, atoms + 1, "one new atom");
         let x = atoms as u32;
         for h in 0..super::SHARED_REST_MIN as u32 {
@@ -1339,7 +1745,10 @@ mod tests {
         let (mut rules, atoms) = rules_with_turns(heads, 3);
         let before = rules.len();
         let mut is_move = vec![false; atoms];
-        assert_eq!(factor(&mut rules, atoms, &mut is_move, &[]), atoms);
+        assert_eq!(
+            factor(&mut rules, atoms, &mut is_move, (&[], true)).0,
+            atoms
+        );
         assert_eq!(rules.len(), before);
     }
 

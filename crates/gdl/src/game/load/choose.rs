@@ -250,6 +250,17 @@ pub(super) fn choose(
             moves = if gates == 1 { "move" } else { "moves" }
         ));
     }
+    if let Some(heads) = (game.rules.stepper.as_ref())
+        .map(|t| t.role_sets())
+        .filter(|&heads| heads > 0)
+    {
+        why.push(format!(
+            "moves of several roles: {heads} {atoms} read a set of moves through what each \
+             role plays otherwise (a noop, a move from here), which costs less on seeded \
+             playouts than reading each move",
+            atoms = if heads == 1 { "atom" } else { "atoms" }
+        ));
+    }
     if let Some((components, atoms, rules)) = (game.rules.stepper.as_ref())
         .map(|t| t.cycles())
         .filter(|&(components, _, _)| components > 0)
