@@ -1431,12 +1431,16 @@ const LAZY_MARGIN: f64 = 1.1;
 
 /// How much more work seeded playouts may cost with sets of several
 /// roles' moves read through what each role plays otherwise, and the
-/// sets still be kept: work counts a rule read as an atom's flip, and the
-/// sets turn many rule reads into fewer, costlier flips and a smaller
-/// network (skirmishFinal3: 19 % more work, 21 % more playouts a second;
-/// hallway, whose roles both play a noop at once: 2.5 times the work,
-/// 20 % fewer playouts).
-const ROLE_SETS_MARGIN: f64 = 1.5;
+/// sets still be kept: work counts rule reads and flips, not the size of
+/// the network, which the sets shrink (skirmishFinal3: 143,298 rules
+/// without them, 37,914 with; 19 % more work, 21 % more playouts a
+/// second; ttcc4 1.35 times the work, 1.27 times the playouts). Where
+/// they cost more (othello-fourway: 1.42 times the work, 10 % fewer
+/// playouts; hallway, whose roles both play a noop at once, 2.4 times
+/// the work, 20 % fewer), they are not kept. Fitted on the 54 files of
+/// the corpus and the other collections that have such sets: a rule of
+/// thumb, not a model.
+const ROLE_SETS_MARGIN: f64 = 1.4;
 
 /// How many joint moves a stepper plays between two looks at the clock
 /// when a playout has a deadline (see [`Stop`]), the first look after as

@@ -674,17 +674,18 @@ impl Factoring<'_> {
     }
 
     /// Adds the rules of `x`, which holds when some body of `bodies` does,
-    /// when they are each one positive `does` atom and each role's other
-    /// moves are at most a `COMPLEMENT_RATIO`th as many: written through
-    /// those complements (see `factor` and `any_moves`). False, adding
-    /// nothing, otherwise.
+    /// when they are each one positive `does` atom of one role and its
+    /// other moves are at most a `COMPLEMENT_RATIO`th as many: written
+    /// through that complement (see `factor`). False, adding nothing,
+    /// otherwise.
     fn any_move(&mut self, x: u32, bodies: &[Vec<u32>]) -> bool {
-        let Some(mut others) = self.complements(bodies) else {
-            return false;
-        };
-        match others.len() {
-            1 => self.any_but(x, others.pop().expect("one role")),
-            _ => return self.any_moves(x, others),
+        // Moves of several roles stay as they are here: read through each
+        // role's complement without telling its noop apart (`hub`, known
+        // only for the sets of `factor`'s first pass), each role's part
+        // would flip whenever its turn comes or goes.
+        match self.complements(bodies).as_deref() {
+            Some([others]) => self.any_but(x, others.clone()),
+            _ => return false,
         }
         true
     }
