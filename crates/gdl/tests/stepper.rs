@@ -14,6 +14,13 @@ fn load(file: &str) -> Game {
     Game::load(path(file)).unwrap_or_else(|e| panic!("{}", e.render(false)))
 }
 
+/// Asserts that loading `file` chose its engine saying `text` (what `gdl
+/// plan` prints).
+fn plan_says(file: &str, text: &str) {
+    let choice = load(file).engine_choice().to_string();
+    assert!(choice.contains(text), "{file}: {choice}");
+}
+
 /// The same rules, evaluated by the interpreter (grounding switched off).
 fn interpreted(file: &str) -> Game {
     let limits = gdl::LoadOptions {
@@ -301,10 +308,9 @@ fn atoms_on_cycles_step_like_the_interpreter() {
 #[cfg_attr(miri, ignore)]
 fn facts_no_outcome_depends_on_are_left_out_of_random_outcomes() {
     let file = "tests/games/idle.gdl";
-    let choice = load(file).engine_choice().to_string();
-    assert!(
-        choice.contains("random outcomes: played on a second network of the 19 rules"),
-        "{choice}"
+    plan_says(
+        file,
+        "random outcomes: played on a second network of the 19 rules",
     );
     compare(file, 40, 23);
     same_playouts(file, 60);
@@ -319,10 +325,9 @@ fn facts_no_outcome_depends_on_are_left_out_of_random_outcomes() {
 #[cfg_attr(miri, ignore)]
 fn sets_of_both_roles_moves_step_like_the_interpreter() {
     let file = "tests/games/role_sets.gdl";
-    let choice = load(file).engine_choice().to_string();
-    assert!(
-        choice.contains("moves of several roles: 100 atoms read a set of moves"),
-        "{choice}"
+    plan_says(
+        file,
+        "moves of several roles: 100 atoms read a set of moves",
     );
     compare(file, 40, 29);
     same_playouts(file, 40);

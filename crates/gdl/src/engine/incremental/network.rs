@@ -691,8 +691,7 @@ impl Factoring<'_> {
     }
 
     /// Adds the rules of `x` holding when some role plays none of its
-    /// moves in `others` (by role), when that takes at most
-    /// `COMPLEMENT_TERMS` bodies. Each role plays one move, so `x` fails
+    /// moves in `others` (by role). Each role plays one move, so `x` fails
     /// when each plays one of its `others`: `x :- not z`, and `z` holds
     /// for each choice of a term per role, a role's terms being each move
     /// most sets leave out (a noop, read alone: were it in an atom with
@@ -701,10 +700,7 @@ impl Factoring<'_> {
     ///
     /// z :- t_1, ..., t_k.   (t_r one of role r's terms)
     /// x :- not z.
-    fn any_moves(&mut self, x: u32, others: Vec<Vec<u32>>) -> bool {
-        if self.terms(&others) > COMPLEMENT_TERMS {
-            return false;
-        }
+    fn any_moves(&mut self, x: u32, others: Vec<Vec<u32>>) {
         let mut terms: Vec<Vec<u32>> = Vec::with_capacity(others.len());
         for o in others {
             let (hubs, rest): (Vec<u32>, Vec<u32>) =
@@ -734,7 +730,6 @@ impl Factoring<'_> {
             head: x,
             lits: vec![z << 1 | 1],
         });
-        true
     }
 
     /// The atom for any move but those of `others` (by role, see
