@@ -333,6 +333,22 @@ fn sets_of_both_roles_moves_step_like_the_interpreter() {
     same_playouts(file, 40);
 }
 
+/// Rules of more than 255 literals (`tests/games/long_bodies.gdl`, one
+/// of them with a move): the network writes them as chains, the plan says
+/// so, and the stepper plays as the interpreter does, with each rule's
+/// count of unsatisfied literals in a byte.
+#[test]
+#[cfg_attr(miri, ignore)]
+fn rules_of_over_255_literals_step_like_the_interpreter() {
+    let file = "tests/games/long_bodies.gdl";
+    plan_says(
+        file,
+        "long rules: 2 rules of over 255 literals written as chains, with 4 new atoms",
+    );
+    compare(file, 40, 31);
+    same_playouts(file, 40);
+}
+
 #[test]
 fn small_games_step_like_the_interpreter() {
     compare("tests/games/nim.gdl", 30, 7);

@@ -153,6 +153,12 @@ impl Tables {
         self.net.role_sets()
     }
 
+    /// How many rules of over 255 literals the network writes as chains,
+    /// and the links it adds for them.
+    pub(crate) fn long_rules(&self) -> (usize, usize) {
+        self.net.long_rules()
+    }
+
     /// How many components of atoms on a cycle the network derives a
     /// component at a time, their atoms and their rules.
     pub(crate) fn cycles(&self) -> (usize, usize, usize) {

@@ -44,7 +44,7 @@ pub struct Evaluation {
     /// The network it evaluates (`Network::id`).
     pub(super) net: u64,
     /// Per rule and per atom, their counts and flags now.
-    pub(super) unsatisfied: Vec<u32>,
+    pub(super) unsatisfied: Vec<u8>,
     pub(super) atoms: Vec<AtomState>,
     /// Per level `l`: the atoms whose support crossed zero, the first
     /// `queued_len[l]` of `queued[net.level_start[l]..]` (each atom waits
@@ -399,7 +399,7 @@ impl Evaluation {
                 let unsatisfied = lits
                     .iter()
                     .filter(|&&l| atoms[(l >> 1) as usize].truth == (l & 1 == 1))
-                    .count() as u32;
+                    .count() as u8;
                 self.unsatisfied[r] = unsatisfied;
                 if unsatisfied == 0 {
                     self.gain(net, head);

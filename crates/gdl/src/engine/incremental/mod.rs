@@ -2,8 +2,10 @@
 //! input atoms (`true`, `does`) change, touching only what depends on them.
 //!
 //! Each ground rule counts its unsatisfied literals (positive atoms false,
-//! negated atoms true); it fires when the count is zero. Each derived atom
-//! counts the rules for it that fire; it holds when the count is positive.
+//! negated atoms true) in a byte (a longer rule is written as a chain, see
+//! `network::split_long_bodies`); it fires when the count is zero. Each
+//! derived atom counts the rules for it that fire; it holds when the count
+//! is positive.
 //! Flipping an input atom updates the counts of the rules that read it, and
 //! a head whose count crosses zero is queued at its level. Levels follow
 //! the ground dependency graph (a head is above every atom of its bodies),

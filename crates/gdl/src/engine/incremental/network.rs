@@ -67,17 +67,24 @@ const ROLE_SETS_MIN: usize = 64;
 /// many heads have the same rest: the new atom is then a hub.
 const SHARED_REST_MIN: usize = 8;
 
+/// The most literals a rule of a network has: an evaluation counts each
+/// rule's unsatisfied literals in a byte, a quarter of the memory a `u32`
+/// takes, which a step reads at random and a playout's restore copies
+/// (see `split_long_bodies`).
+pub(super) const MAX_LITERALS: usize = u8::MAX as usize;
+
 /// The fixed part of the network, shared by every evaluation of a game.
 #[derive(Debug)]
 pub struct Network {
     /// Per rule: its head, and its literals not satisfied in the empty
     /// model (its positive atoms, all false; a gated rule counts its shut
-    /// gate alone), the start of every evaluation's `unsatisfied`. The
+    /// gate alone), the start of every evaluation's `unsatisfied`: at most
+    /// `MAX_LITERALS`, the most literals a rule has. The
     /// heads are read here, by every evaluation: each keeps only its
     /// counts, which many evaluations stepped in turn (a batch of games)
     /// then hold in half the memory.
     pub(super) heads: Vec<u32>,
-    pub(super) unsatisfied: Vec<u32>,
+    pub(super) unsatisfied: Vec<u8>,
     /// Per atom: where its readers are in `readers`, and its level.
     pub(super) atoms: Vec<AtomInfo>,
     /// The rules reading each atom: those reading it positively, then
@@ -118,6 +125,9 @@ pub struct Network {
     /// How many heads read a set of several roles' moves through what
     /// each role plays otherwise (see `factor`).
     role_sets: usize,
+    /// How many rules were too long for a count in a byte, and the links
+    /// of the chains written for them (see `split_long_bodies`).
+    long_rules: (usize, usize),
     /// This network's number among those made by the process: an
     /// evaluation works only with the network it was made for, which the
     /// unchecked indexing of its hot loop relies on.
@@ -882,6 +892,40 @@ impl Factoring<'_> {
     }
 }
 
+/// Writes each rule of more than `MAX_LITERALS` literals as a chain of
+/// rules that have at most that many, each link a new atom:
+///
+///   h :- l1, ..., ln   becomes   c :- l1, ..., l255   and   h :- c, l256, ..., ln
+///
+/// until the rule for `h` fits. The literals of move atoms stay in the
+/// rule for `h` (a `does` atom read with state atoms alone still gates
+/// it). Published games have no such rule; a rules file may. Returns the
+/// number of atoms then, and how many rules were split into how many
+/// links.
+fn split_long_bodies(
+    rules: &mut Vec<Rule>,
+    mut atoms: usize,
+    is_move: &mut Vec<bool>,
+) -> (usize, (usize, usize)) {
+    let mut links = Vec::new();
+    let mut split = 0;
+    for rule in rules.iter_mut().filter(|r| r.lits.len() > MAX_LITERALS) {
+        split += 1;
+        rule.lits.sort_by_key(|&l| is_move[(l >> 1) as usize]);
+        while rule.lits.len() > MAX_LITERALS {
+            let link = atoms as u32;
+            atoms += 1;
+            is_move.push(false);
+            let lits: Vec<u32> = rule.lits.drain(..MAX_LITERALS).collect();
+            rule.lits.insert(0, link << 1);
+            links.push(Rule { head: link, lits });
+        }
+    }
+    let long = (split, links.len());
+    rules.extend(links);
+    (atoms, long)
+}
+
 /// Merges each atom `b` into an atom `a` whose only rule is `a :- b`: the
 /// rules for `b` become rules for `a`, and rules reading `b` read `a`, so
 /// the copy no longer flips after its original (`legal` moves copied from
@@ -1269,6 +1313,7 @@ impl Network {
             observed.resize(atoms, false);
             leave_out_unobserved(&mut rules, atoms, &observed);
         }
+        let (atoms, long_rules) = split_long_bodies(&mut rules, atoms, &mut is_move);
         let is_move = |a: usize| is_move[a];
         let (mut read, mut real) = (read.to_vec(), real.to_vec());
         read.resize(atoms, false);
@@ -1491,11 +1536,13 @@ impl Network {
         for l in 1..level_start.len() {
             level_start[l] += level_start[l - 1];
         }
+        // Each rule's count fits a byte (see `split_long_bodies`).
+        assert!(rules.iter().all(|r| r.lits.len() <= MAX_LITERALS));
         let network = Network {
             heads: rules.iter().map(|r| r.head).collect(),
             unsatisfied: (rules.iter().zip(&gate_of).enumerate())
                 .map(|(i, (r, gate))| {
-                    let positive = r.lits.iter().filter(|&&l| l & 1 == 0).count() as u32;
+                    let positive = r.lits.iter().filter(|&&l| l & 1 == 0).count() as u8;
                     match gate {
                         // An armed rule counts its shut gate and its other
                         // positive atoms.
@@ -1522,6 +1569,7 @@ impl Network {
             always,
             cycles,
             role_sets,
+            long_rules,
             id: {
                 static NETWORKS: std::sync::atomic::AtomicU64 =
                     std::sync::atomic::AtomicU64::new(0);
@@ -1621,6 +1669,13 @@ impl Network {
     /// each role plays otherwise (see `factor`).
     pub fn role_sets(&self) -> usize {
         self.role_sets
+    }
+
+    /// How many rules had more than `MAX_LITERALS` literals, and how many
+    /// links the chains that stand for them add (see
+    /// `split_long_bodies`).
+    pub fn long_rules(&self) -> (usize, usize) {
+        self.long_rules
     }
 
     /// How many gates are armed, and how many rules they gate.

@@ -261,6 +261,17 @@ pub(super) fn choose(
             atoms = if heads == 1 { "atom" } else { "atoms" }
         ));
     }
+    if let Some((long, links)) = (game.rules.stepper.as_ref())
+        .map(|t| t.long_rules())
+        .filter(|&(long, _)| long > 0)
+    {
+        why.push(format!(
+            "long rules: {long} {rules} of over 255 literals written as chains, with {links} \
+             new {atoms}, so that a rule's count of unsatisfied literals fits a byte",
+            rules = if long == 1 { "rule" } else { "rules" },
+            atoms = if links == 1 { "atom" } else { "atoms" }
+        ));
+    }
     if let Some((components, atoms, rules)) = (game.rules.stepper.as_ref())
         .map(|t| t.cycles())
         .filter(|&(components, _, _)| components > 0)
