@@ -262,9 +262,10 @@ impl Evaluation {
             Some((touched, reads)) => (touched, reads, !src.track),
             None => (&[][..], 0, true),
         };
-        // A rule copied alone costs some eight times what it costs in a
-        // copy of the whole table.
-        if whole || reads * 8 >= src.unsatisfied.len() {
+        // A rule copied alone costs some 32 times what its byte costs in a
+        // copy of the whole table (measured: brawl's 414,929 rules, 14 %
+        // faster at 32 than at 8, mummymaze1p 10 %, nine others within 2 %).
+        if whole || reads * 32 >= src.unsatisfied.len() {
             dst.unsatisfied.copy_from_slice(&src.unsatisfied);
             if !src.armed.is_empty() {
                 dst.armed.copy_from_slice(&src.armed);
