@@ -333,6 +333,19 @@ fn sets_of_both_roles_moves_step_like_the_interpreter() {
     same_playouts(file, 40);
 }
 
+/// Atoms that have the same rules (`tests/games/equivalents.gdl`: a count
+/// carried along a row for every count it could start from, move atoms
+/// of one rule, an atom of the rule of `terminal`): the network merges
+/// them, the plan says so, and the stepper plays as the interpreter does.
+#[test]
+#[cfg_attr(miri, ignore)]
+fn atoms_of_the_same_rules_step_like_the_interpreter() {
+    let file = "tests/games/equivalents.gdl";
+    plan_says(file, "equivalent atoms: 68 atoms merged into others");
+    compare(file, 60, 37);
+    same_playouts(file, 60);
+}
+
 /// Rules of more than 255 literals (`tests/games/long_bodies.gdl`, one
 /// of them with a move): the network writes them as chains, the plan says
 /// so, and the stepper plays as the interpreter does, with each rule's

@@ -153,6 +153,12 @@ impl Tables {
         self.net.role_sets()
     }
 
+    /// How many atoms the network merged into others that have the same
+    /// rules.
+    pub(crate) fn equivalents(&self) -> usize {
+        self.net.equivalents()
+    }
+
     /// How many rules of over 255 literals the network writes as chains,
     /// and the links it adds for them.
     pub(crate) fn long_rules(&self) -> (usize, usize) {

@@ -128,6 +128,9 @@ pub struct Network {
     /// How many rules were too long for a count in a byte, and the links
     /// of the chains written for them (see `split_long_bodies`).
     long_rules: (usize, usize),
+    /// How many atoms were merged into others that have the same rules
+    /// (see `merge_equivalents`).
+    equivalents: usize,
     /// This network's number among those made by the process: an
     /// evaluation works only with the network it was made for, which the
     /// unchecked indexing of its hot loop relies on.
@@ -983,6 +986,104 @@ fn merge_copies(
     rules.retain(|rule| !rule.lits.windows(2).any(|w| w[0] >> 1 == w[1] >> 1));
 }
 
+/// Merges atoms that have the same rules: where `a` and `b` have the same
+/// bodies, literal for literal once the atoms merged before are read as
+/// those they were merged into, they hold in the same states; the rules
+/// for `b` go and those reading it read `a`. Run to a fixpoint (an atom is
+/// looked at again when an atom it reads is merged), so a relation copied
+/// along a dimension that no rule tells apart collapses: queens carries
+/// its count of attacked queens from square to square for each of the
+/// twelve counts it could start from (`attack(x, y, m, m)` for every `m`
+/// has the one rule `true(cell x y b)`), and becomes a count per square
+/// and number added. `b` must not be `read` outside the network, and both
+/// are of the same phase (`is_move`). Returns how many atoms were merged.
+///
+/// For each atom `h` with rules, in turn: key(h) = its phase and its set
+/// of bodies, each a set of literals; h merges into the atom first seen
+/// with key(h).
+fn merge_equivalents(
+    rules: &mut Vec<Rule>,
+    atoms: usize,
+    read: &[bool],
+    is_move: impl Fn(usize) -> bool,
+) -> usize {
+    fn find(into: &[u32], mut x: u32) -> u32 {
+        while into[x as usize] != x {
+            x = into[x as usize];
+        }
+        x
+    }
+    // into[b]: the atom b is merged into (b itself when not merged).
+    let mut into: Vec<u32> = (0..atoms as u32).collect();
+    let mut rules_of: Vec<Vec<u32>> = vec![Vec::new(); atoms];
+    let mut readers: Vec<Vec<u32>> = vec![Vec::new(); atoms];
+    for (r, rule) in rules.iter().enumerate() {
+        rules_of[rule.head as usize].push(r as u32);
+        for &l in &rule.lits {
+            readers[(l >> 1) as usize].push(rule.head);
+        }
+    }
+    let mut todo: Vec<u32> = (0..atoms as u32)
+        .filter(|&a| !rules_of[a as usize].is_empty())
+        .collect();
+    let mut queued: Vec<bool> = rules_of.iter().map(|r| !r.is_empty()).collect();
+    let mut first: FxHashMap<(bool, Vec<Vec<u32>>), u32> = FxHashMap::default();
+    let mut merged = 0;
+    while let Some(h) = todo.pop() {
+        queued[h as usize] = false;
+        if into[h as usize] != h {
+            continue;
+        }
+        let mut bodies: Vec<Vec<u32>> = (rules_of[h as usize].iter())
+            .map(|&r| {
+                let lits = rules[r as usize].lits.iter();
+                let mut lits: Vec<u32> =
+                    lits.map(|&l| find(&into, l >> 1) << 1 | (l & 1)).collect();
+                lits.sort_unstable();
+                lits.dedup();
+                lits
+            })
+            .collect();
+        bodies.sort_unstable();
+        bodies.dedup();
+        let seen = first.entry((is_move(h as usize), bodies)).or_insert(h);
+        let a = find(&into, *seen);
+        // The atom read outside stays; of two such atoms, both do.
+        let (gone, stays) = match (read[h as usize], read[a as usize]) {
+            _ if a == h => continue,
+            (false, _) => (h, a),
+            (true, false) => (a, h),
+            (true, true) => continue,
+        };
+        *seen = stays;
+        into[gone as usize] = stays;
+        rules_of[gone as usize].clear();
+        merged += 1;
+        let moved = std::mem::take(&mut readers[gone as usize]);
+        for &reader in &moved {
+            if !queued[reader as usize] {
+                queued[reader as usize] = true;
+                todo.push(reader);
+            }
+        }
+        readers[stays as usize].extend(moved);
+    }
+    if merged == 0 {
+        return 0;
+    }
+    rules.retain(|rule| into[rule.head as usize] == rule.head);
+    for rule in rules.iter_mut() {
+        for l in &mut rule.lits {
+            *l = find(&into, *l >> 1) << 1 | (*l & 1);
+        }
+        rule.lits.sort_unstable();
+        rule.lits.dedup();
+    }
+    // a and not a: the rule never fires.
+    rules.retain(|rule| !rule.lits.windows(2).any(|w| w[0] >> 1 == w[1] >> 1));
+    merged
+}
+
 /// Takes hub literals out of the rules that need not read them, and
 /// returns per atom the hub literals it was deferred under.
 ///
@@ -1319,6 +1420,7 @@ impl Network {
         read.resize(atoms, false);
         real.resize(atoms, false);
         merge_copies(&mut rules, atoms, &read, is_move);
+        let equivalents = merge_equivalents(&mut rules, atoms, &read, is_move);
         // An atom on a cycle is never deferred (its component is derived
         // from its rules as written), so deferring leaves the rules of
         // the components as they are.
@@ -1570,6 +1672,7 @@ impl Network {
             cycles,
             role_sets,
             long_rules,
+            equivalents,
             id: {
                 static NETWORKS: std::sync::atomic::AtomicU64 =
                     std::sync::atomic::AtomicU64::new(0);
@@ -1676,6 +1779,12 @@ impl Network {
     /// `split_long_bodies`).
     pub fn long_rules(&self) -> (usize, usize) {
         self.long_rules
+    }
+
+    /// How many atoms were merged into others that have the same rules
+    /// (see `merge_equivalents`).
+    pub fn equivalents(&self) -> usize {
+        self.equivalents
     }
 
     /// How many gates are armed, and how many rules they gate.

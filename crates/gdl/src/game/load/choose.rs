@@ -261,6 +261,16 @@ pub(super) fn choose(
             atoms = if heads == 1 { "atom" } else { "atoms" }
         ));
     }
+    if let Some(merged) = (game.rules.stepper.as_ref())
+        .map(|t| t.equivalents())
+        .filter(|&merged| merged > 0)
+    {
+        why.push(format!(
+            "equivalent atoms: {merged} {atoms} merged into others whose rules are the same \
+             (once what they read is merged), so that one atom flips for them all",
+            atoms = if merged == 1 { "atom" } else { "atoms" }
+        ));
+    }
     if let Some((long, links)) = (game.rules.stepper.as_ref())
         .map(|t| t.long_rules())
         .filter(|&(long, _)| long > 0)
