@@ -15,10 +15,20 @@ fn load(file: &str) -> Game {
 }
 
 /// Asserts that loading `file` chose its engine saying `text` (what `gdl
-/// plan` prints).
-fn plan_says(file: &str, text: &str) {
+/// plan` prints), that its stepper plays `games` random games from `seed`
+/// as the interpreter does (see `compare`), and `playouts` random
+/// playouts as the general API does (see `same_playouts`): the tests of a
+/// network's rewriting, each with a game of its own.
+fn says_and_steps_like_the_interpreter(
+    file: &str,
+    text: &str,
+    (games, seed): (usize, u64),
+    playouts: u64,
+) {
     let choice = load(file).engine_choice().to_string();
     assert!(choice.contains(text), "{file}: {choice}");
+    compare(file, games, seed);
+    same_playouts(file, playouts);
 }
 
 /// The same rules, evaluated by the interpreter (grounding switched off).
@@ -307,13 +317,12 @@ fn atoms_on_cycles_step_like_the_interpreter() {
 #[test]
 #[cfg_attr(miri, ignore)]
 fn facts_no_outcome_depends_on_are_left_out_of_random_outcomes() {
-    let file = "tests/games/idle.gdl";
-    plan_says(
-        file,
+    says_and_steps_like_the_interpreter(
+        "tests/games/idle.gdl",
         "random outcomes: played on a second network of the 19 rules",
+        (40, 23),
+        60,
     );
-    compare(file, 40, 23);
-    same_playouts(file, 60);
 }
 
 /// Frames that read a set of both roles' moves (a square keeps its piece
@@ -324,13 +333,12 @@ fn facts_no_outcome_depends_on_are_left_out_of_random_outcomes() {
 #[test]
 #[cfg_attr(miri, ignore)]
 fn sets_of_both_roles_moves_step_like_the_interpreter() {
-    let file = "tests/games/role_sets.gdl";
-    plan_says(
-        file,
+    says_and_steps_like_the_interpreter(
+        "tests/games/role_sets.gdl",
         "moves of several roles: 100 atoms read a set of moves",
+        (40, 29),
+        40,
     );
-    compare(file, 40, 29);
-    same_playouts(file, 40);
 }
 
 /// Atoms that have the same rules (`tests/games/equivalents.gdl`: a count
@@ -340,10 +348,12 @@ fn sets_of_both_roles_moves_step_like_the_interpreter() {
 #[test]
 #[cfg_attr(miri, ignore)]
 fn atoms_of_the_same_rules_step_like_the_interpreter() {
-    let file = "tests/games/equivalents.gdl";
-    plan_says(file, "equivalent atoms: 68 atoms merged into others");
-    compare(file, 60, 37);
-    same_playouts(file, 60);
+    says_and_steps_like_the_interpreter(
+        "tests/games/equivalents.gdl",
+        "equivalent atoms: 68 atoms merged into others",
+        (60, 37),
+        60,
+    );
 }
 
 /// Rules of more than 255 literals (`tests/games/long_bodies.gdl`, one
@@ -353,13 +363,12 @@ fn atoms_of_the_same_rules_step_like_the_interpreter() {
 #[test]
 #[cfg_attr(miri, ignore)]
 fn rules_of_over_255_literals_step_like_the_interpreter() {
-    let file = "tests/games/long_bodies.gdl";
-    plan_says(
-        file,
+    says_and_steps_like_the_interpreter(
+        "tests/games/long_bodies.gdl",
         "long rules: 2 rules of over 255 literals written as chains, with 4 new atoms",
+        (40, 31),
+        40,
     );
-    compare(file, 40, 31);
-    same_playouts(file, 40);
 }
 
 #[test]
