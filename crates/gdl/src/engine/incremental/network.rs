@@ -963,21 +963,31 @@ fn merge_copies(
             copy_rule[r] = true;
         }
     }
-    let fin = |mut x: u32| {
-        while into[x as usize] != x {
-            x = into[x as usize];
-        }
-        x
-    };
     let mut r = 0;
     rules.retain(|_| {
         r += 1;
         !copy_rule[r - 1]
     });
+    read_as_merged(rules, &into);
+}
+
+/// The atom `x` was merged into, through every merge since (`into[b]`:
+/// the atom `b` was merged into, `b` itself when not merged).
+fn merged_into(into: &[u32], mut x: u32) -> u32 {
+    while into[x as usize] != x {
+        x = into[x as usize];
+    }
+    x
+}
+
+/// Rewrites every rule's head and literals as the atoms they were merged
+/// into (see `merged_into`), and drops the rules that read an atom and
+/// its negation, which never fire.
+fn read_as_merged(rules: &mut Vec<Rule>, into: &[u32]) {
     for rule in rules.iter_mut() {
-        rule.head = fin(rule.head);
+        rule.head = merged_into(into, rule.head);
         for l in &mut rule.lits {
-            *l = fin(*l >> 1) << 1 | (*l & 1);
+            *l = merged_into(into, *l >> 1) << 1 | (*l & 1);
         }
         rule.lits.sort_unstable();
         rule.lits.dedup();
@@ -1007,12 +1017,6 @@ fn merge_equivalents(
     read: &[bool],
     is_move: impl Fn(usize) -> bool,
 ) -> usize {
-    fn find(into: &[u32], mut x: u32) -> u32 {
-        while into[x as usize] != x {
-            x = into[x as usize];
-        }
-        x
-    }
     // into[b]: the atom b is merged into (b itself when not merged).
     let mut into: Vec<u32> = (0..atoms as u32).collect();
     let mut rules_of: Vec<Vec<u32>> = vec![Vec::new(); atoms];
@@ -1037,8 +1041,9 @@ fn merge_equivalents(
         let mut bodies: Vec<Vec<u32>> = (rules_of[h as usize].iter())
             .map(|&r| {
                 let lits = rules[r as usize].lits.iter();
-                let mut lits: Vec<u32> =
-                    lits.map(|&l| find(&into, l >> 1) << 1 | (l & 1)).collect();
+                let mut lits: Vec<u32> = lits
+                    .map(|&l| merged_into(&into, l >> 1) << 1 | (l & 1))
+                    .collect();
                 lits.sort_unstable();
                 lits.dedup();
                 lits
@@ -1047,7 +1052,7 @@ fn merge_equivalents(
         bodies.sort_unstable();
         bodies.dedup();
         let seen = first.entry((is_move(h as usize), bodies)).or_insert(h);
-        let a = find(&into, *seen);
+        let a = merged_into(&into, *seen);
         // The atom read outside stays; of two such atoms, both do.
         let (gone, stays) = match (read[h as usize], read[a as usize]) {
             _ if a == h => continue,
@@ -1072,15 +1077,7 @@ fn merge_equivalents(
         return 0;
     }
     rules.retain(|rule| into[rule.head as usize] == rule.head);
-    for rule in rules.iter_mut() {
-        for l in &mut rule.lits {
-            *l = find(&into, *l >> 1) << 1 | (*l & 1);
-        }
-        rule.lits.sort_unstable();
-        rule.lits.dedup();
-    }
-    // a and not a: the rule never fires.
-    rules.retain(|rule| !rule.lits.windows(2).any(|w| w[0] >> 1 == w[1] >> 1));
+    read_as_merged(rules, &into);
     merged
 }
 
