@@ -371,6 +371,22 @@ fn rules_of_over_255_literals_step_like_the_interpreter() {
     );
 }
 
+/// A rule that grounds only with its variables eliminated
+/// (`tests/games/attrition.gdl`: the next stock from the stock, both bids
+/// and the prize, twenty million instances as written): loading grounds
+/// it that way, the plan says so, and the stepper plays as the
+/// interpreter does.
+#[test]
+#[cfg_attr(miri, ignore)]
+fn rules_ground_with_their_variables_eliminated_step_like_the_interpreter() {
+    says_and_steps_like_the_interpreter(
+        "tests/games/attrition.gdl",
+        "the rules as written ground with their variables eliminated one join at a time",
+        (30, 41),
+        40,
+    );
+}
+
 #[test]
 fn small_games_step_like_the_interpreter() {
     compare("tests/games/nim.gdl", 30, 7);

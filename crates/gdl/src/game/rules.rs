@@ -42,9 +42,9 @@ pub(super) struct Rules {
     /// The ground rules, when grounding fit its budget (shared with the
     /// models of states they evaluate).
     pub(super) ground: Option<Arc<GroundTables>>,
-    /// Whether the ground rules are of the rules with their chains of
-    /// conditions cut (`rewrite::condense::condense_chains`).
-    pub(super) chains_cut: bool,
+    /// How the bodies of the rules ground were split, beyond
+    /// condensation.
+    pub(super) split: Split,
     /// The limit that stopped grounding, when it was tried and failed.
     pub(super) grounding_stop: Option<LimitKind>,
     /// The tables of the incremental fast path, when no ground rule reads
@@ -148,5 +148,31 @@ impl Fixed {
             }
         }
         held == self.facts.len()
+    }
+}
+
+/// How the bodies of ground rules were split into joins of their own,
+/// beyond condensation (`rewrite::condense`), where the rules did not
+/// ground without it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Split {
+    /// Condensed at most.
+    Condensed,
+    /// With their chains of conditions cut
+    /// (`rewrite::condense::condense_chains`).
+    Chains,
+    /// With their variables eliminated one join at a time
+    /// (`rewrite::eliminate`).
+    Variables,
+}
+
+impl Split {
+    /// What `gdl plan` says of it after "ground": nothing when condensed.
+    pub(super) fn says(self) -> &'static str {
+        match self {
+            Split::Condensed => "",
+            Split::Chains => " with their chains of conditions cut",
+            Split::Variables => " with their variables eliminated one join at a time",
+        }
     }
 }

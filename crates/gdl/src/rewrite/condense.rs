@@ -295,7 +295,7 @@ fn chain(
 }
 
 /// The variables of a condition, each once, in order.
-fn literal_variables(l: &NLit) -> Vec<Symbol> {
+pub(super) fn literal_variables(l: &NLit) -> Vec<Symbol> {
     let mut out = Vec::new();
     match l {
         NLit::Pos(s) | NLit::Neg(s) => s.args.iter().for_each(|t| variables(t, &mut out)),
@@ -308,7 +308,7 @@ fn literal_variables(l: &NLit) -> Vec<Symbol> {
 }
 
 /// Adds the variables of `t` not yet in `out`.
-fn variables(t: &Term, out: &mut Vec<Symbol>) {
+pub(super) fn variables(t: &Term, out: &mut Vec<Symbol>) {
     match t {
         Term::Atom(..) => {}
         Term::Var(v, _) => {
@@ -322,7 +322,7 @@ fn variables(t: &Term, out: &mut Vec<Symbol>) {
 
 /// A name no rule uses for a part of a rule of `head`: `head.1`, `head.2`,
 /// ...
-fn fresh_name(symbols: &mut Symbols, head: Symbol) -> Symbol {
+pub(super) fn fresh_name(symbols: &mut Symbols, head: Symbol) -> Symbol {
     let base = symbols.name(head).to_string();
     let mut k = 1;
     loop {

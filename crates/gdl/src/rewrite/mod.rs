@@ -7,10 +7,12 @@
 //! relations of the state they use, so that demand can ask each side its
 //! own questions; `some_value` reads a use that leaves a place to a
 //! variable read nowhere else as a use of a copy without that place;
-//! `domain_places` drops the places of a relation that only carry a
-//! domain (it holds for every value of the domain or for none); `fixed`
-//! reads the relations of the state that no move changes from static
-//! copies of `init`.
+//! `eliminate` joins apart, one variable at a time, the conditions of a
+//! rule that read a variable used nowhere else (tried where condensed
+//! rules do not ground); `domain_places` drops the places of a relation
+//! that only carry a domain (it holds for every value of the domain or
+//! for none); `fixed` reads the relations of the state that no move
+//! changes from static copies of `init`.
 //! (The split of a
 //! relation by constants belongs to the checks, in `analysis::split`:
 //! stratification is judged after it.)
@@ -18,6 +20,7 @@
 pub mod condense;
 pub mod demand;
 pub mod domain_places;
+pub mod eliminate;
 pub mod fixed;
 pub mod move_copies;
 pub mod some_value;

@@ -11,7 +11,7 @@ use crate::game::ground::GroundTables;
 use crate::game::memo::{
     DEFAULT_INTERPRETED_MEMO_CAPACITY, DEFAULT_MEMO_CAPACITY, MEMO_SHARE, Memo,
 };
-use crate::game::rules::{Fixed, Rules};
+use crate::game::rules::{Fixed, Rules, Split};
 use crate::game::stepper::{Stepper, Tables, outcome_tables, seeded_playouts, step_tables};
 use crate::limits::Limits;
 use crate::plan::{self, Phase, Program, RelId};
@@ -75,9 +75,9 @@ impl Game {
             Some(Err(GameError::Limit { kind, .. })) => Some(*kind),
             _ => None,
         };
-        let (ground, written, chains_cut) = match grounded.and_then(Result::ok) {
-            Some(g) => (Some(g.grounded), g.written, g.chains_cut),
-            None => (None, None, false),
+        let (ground, written, split) = match grounded.and_then(Result::ok) {
+            Some(g) => (Some(g.grounded), g.written, g.split),
+            None => (None, None, Split::Condensed),
         };
         let Prepared {
             program,
@@ -106,7 +106,7 @@ impl Game {
         let rules = Rules {
             written,
             ground,
-            chains_cut,
+            split,
             grounding_stop,
             stepper,
             outcomes: std::sync::OnceLock::new(),
@@ -205,16 +205,17 @@ struct Ground {
     /// The plan of the rules as written, when the ground rules are of
     /// rewritten ones (which `prepared`'s plan then is).
     written: Option<Program>,
-    /// Whether they are of the rules with their chains of conditions cut
-    /// (`rewrite::condense::condense_chains`).
-    chains_cut: bool,
+    /// How their bodies were split beyond condensation.
+    split: Split,
 }
 
 /// Grounds the rules `clauses`, planned as `prepared`, under the limits:
 /// their condensed form (plan::condense) where it differs, which then
 /// replaces `prepared`'s plan and static facts, the plan replaced coming
-/// back with the ground rules; the limit it reached where grounding gives
-/// up.
+/// back with the ground rules; where they do not ground, with their
+/// chains of conditions cut (on the try without a count of atoms), then
+/// with their variables eliminated; the limit the first reached where
+/// grounding gives up.
 fn ground(
     prepared: &mut Prepared,
     clauses: &[Clause],
@@ -228,38 +229,43 @@ fn ground(
             return Ok(Ground {
                 grounded,
                 written,
-                chains_cut: false,
+                split: Split::Condensed,
             });
         }
         Err(stop) => stop,
+    };
+    // Under a share of the work: most rules that do not ground condensed
+    // do not ground split either (chess, amazonsTorus), and each try
+    // would add to their loading.
+    let share = &Limits {
+        max_ground_work: limits.max_ground_work / SPLIT_WORK_SHARE,
+        ..*limits
+    };
+    let mut split = |rewritten: Vec<Clause>, symbols: &mut Symbols, how: Split| {
+        let r = Rewritten::plan(prepared, &rewritten, symbols);
+        let g = r.ground(prepared, &rewritten, initial, symbols, share, within_base);
+        g.ok().map(|grounded| Ground {
+            grounded,
+            written: Some(r.adopt(prepared)),
+            split: how,
+        })
     };
     // Rules that do not ground condensed may ground with their chains of
     // conditions cut (`rewrite::condense::condense_chains`:
     // gt_two_thirds_6p's sum of six guesses), tried by the try without a
     // count of atoms only (`choose`), not by the quick first one.
-    if limits.max_ground_atoms <= FIRST_TRY_ATOMS {
-        return Err(stop);
+    if limits.max_ground_atoms > FIRST_TRY_ATOMS
+        && let Some(chains) = crate::rewrite::condense::condense_chains(clauses, symbols)
+        && let Some(g) = split(chains, symbols, Split::Chains)
+    {
+        return Ok(g);
     }
-    let Some(chains) = crate::rewrite::condense::condense_chains(clauses, symbols) else {
-        return Err(stop);
-    };
-    // Under a share of the work: most rules that do not ground condensed
-    // do not ground cut either (chess, amazonsTorus), and the try would
-    // double their loading.
-    let limits = &Limits {
-        max_ground_work: limits.max_ground_work / CHAIN_WORK_SHARE,
-        ..*limits
-    };
-    let rewritten = Rewritten::plan(prepared, &chains, symbols);
-    let g = rewritten
-        .ground(prepared, &chains, initial, symbols, limits, within_base)
-        // The first stop is the rules' own.
-        .map_err(|_| stop)?;
-    Ok(Ground {
-        grounded: g,
-        written: Some(rewritten.adopt(prepared)),
-        chains_cut: true,
-    })
+    // Then with their variables eliminated (`rewrite::eliminate`: a war of
+    // attrition's score from two bids); the first stop is the rules' own.
+    let eliminated = crate::rewrite::eliminate::eliminate(clauses, symbols);
+    eliminated
+        .and_then(|e| split(e, symbols, Split::Variables))
+        .ok_or(stop)
 }
 
 /// Rewritten rules, planned, with their static facts: ground them, and
@@ -376,10 +382,11 @@ fn ground_condensed(
     Ok((g, Some(rewritten.adopt(prepared))))
 }
 
-/// The share of grounding's work that the try of rules with their chains
-/// cut may take: half (gt_two_thirds_6p grounds cut within 6 million
-/// candidate facts, a quarter of the try without a count of atoms).
-const CHAIN_WORK_SHARE: u64 = 2;
+/// The share of grounding's work that each try of rules split beyond
+/// condensation may take: half (gt_two_thirds_6p grounds with its chains
+/// cut within 6 million candidate facts, a quarter of the try without a
+/// count of atoms).
+const SPLIT_WORK_SHARE: u64 = 2;
 
 /// Rules to assemble a game of, with what loading read of them.
 #[derive(Clone, Copy)]

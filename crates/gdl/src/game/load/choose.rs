@@ -68,7 +68,11 @@ pub(super) fn choose(
     // once a comparison has worked it out.
     let mut estimate: Option<Option<f64>> = None;
     why.push(match (&game.rules.ground, stop) {
-        (Some(g), _) => format!("the rules as written ground ({} rules)", g.program.rules()),
+        (Some(g), _) => format!(
+            "the rules as written ground{} ({} rules)",
+            game.rules.split.says(),
+            g.program.rules()
+        ),
         (None, Some(LimitKind::Facts)) => format!(
             "the rules as written have over {} ground atoms",
             first.max_ground_atoms
@@ -200,10 +204,7 @@ pub(super) fn choose(
             let other = Game::as_written(prepared, &read.rules(&written, &symbols), wide);
             stop = other.rules.grounding_stop.or(stop);
             let wide = "without a count of atoms, they";
-            let cut = match other.rules.chains_cut {
-                true => " with their chains of conditions cut",
-                false => "",
-            };
+            let cut = other.rules.split.says();
             let better = match (&other.rules.ground, auto) {
                 (Some(g), true) => {
                     let w = other.cheaper_than_estimate(interpreted, MARGIN);
