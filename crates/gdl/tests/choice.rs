@@ -84,6 +84,37 @@ fn the_reason_says_when_chains_of_conditions_were_cut() {
     );
 }
 
+/// Ground rules of many instances are weighed against the rules with
+/// their variables eliminated, and kept where they play cheaper:
+/// `tests/games/bids.gdl` (every instance of its scoring rule gated by a
+/// pair of bids, so that one fires a step) keeps its 283,831 rules as
+/// written; and where the corpus is beside the repository, mummymaze1p's
+/// 71,139 give way to fewer, cheaper ones.
+#[test]
+fn many_ground_rules_are_weighed_against_their_variables_eliminated() {
+    let game = Game::load(path("tests/games/bids.gdl")).unwrap();
+    let why = game.engine_choice();
+    assert!(
+        why.contains("with their variables eliminated one join at a time, they ground"),
+        "{why}"
+    );
+    assert!(why.contains("(the rules as written kept)"), "{why}");
+    assert!(
+        matches!(game.engine(), Engine::Ground { rules: 283_831, .. }),
+        "{why}"
+    );
+    let Some(dir) = crate::corpus::corpus() else {
+        return;
+    };
+    let game = Game::load(dir.join("mummymaze1p.kif")).unwrap();
+    let why = game.engine_choice();
+    assert!(
+        why.contains("with their variables eliminated one join at a time, they ground")
+            && why.contains("(they kept, cheaper by over 1.5x)"),
+        "{why}"
+    );
+}
+
 /// The engine asked for is the engine given, and ground rules asked for
 /// where they do not fit are an error that names the limit.
 #[test]

@@ -53,6 +53,7 @@ impl Game {
             symbols,
             file,
             warnings,
+            max_rules,
         } = *written;
         let mut prepared = prepared;
         let mut symbols = symbols.clone();
@@ -68,7 +69,7 @@ impl Game {
                 initial,
                 &mut symbols,
                 &limits,
-                within_base,
+                (max_rules, within_base),
             )
         });
         let grounding_stop = match &grounded {
@@ -222,9 +223,10 @@ fn ground(
     initial: &[TermId],
     symbols: &mut Symbols,
     limits: &Limits,
-    within_base: bool,
+    (max_rules, within_base): (usize, bool),
 ) -> Result<Ground, GameError> {
-    let stop = match ground_condensed(prepared, clauses, initial, symbols, limits, within_base) {
+    let bounds = (max_rules, within_base);
+    let stop = match ground_condensed(prepared, clauses, initial, symbols, limits, bounds) {
         Ok((grounded, written)) => {
             return Ok(Ground {
                 grounded,
@@ -243,7 +245,7 @@ fn ground(
     };
     let mut split = |rewritten: Vec<Clause>, symbols: &mut Symbols, how: Split| {
         let r = Rewritten::plan(prepared, &rewritten, symbols);
-        let g = r.ground(prepared, &rewritten, initial, symbols, share, within_base);
+        let g = r.ground(prepared, &rewritten, initial, symbols, share, bounds);
         g.ok().map(|grounded| Ground {
             grounded,
             written: Some(r.adopt(prepared)),
@@ -296,7 +298,8 @@ impl Rewritten {
         }
     }
 
-    /// The rewritten rules ground, under `limits`.
+    /// The rewritten rules ground, under `limits`, in at most `max_rules`
+    /// rules.
     fn ground(
         &self,
         prepared: &mut Prepared,
@@ -304,7 +307,7 @@ impl Rewritten {
         initial: &[TermId],
         symbols: &mut Symbols,
         limits: &Limits,
-        within_base: bool,
+        (max_rules, within_base): (usize, bool),
     ) -> Result<Grounded, GameError> {
         Grounded::new(
             &self.program,
@@ -314,7 +317,7 @@ impl Rewritten {
             &mut prepared.terms,
             symbols,
             limits,
-            usize::MAX,
+            max_rules,
             within_base,
         )
     }
@@ -335,7 +338,7 @@ fn ground_condensed(
     initial: &[TermId],
     symbols: &mut Symbols,
     limits: &Limits,
-    within_base: bool,
+    (max_rules, within_base): (usize, bool),
 ) -> Result<(Grounded, Option<Program>), GameError> {
     let Some(condensed) = crate::rewrite::condense::condense(clauses, symbols) else {
         let p = &prepared.program;
@@ -348,13 +351,14 @@ fn ground_condensed(
             terms,
             symbols,
             limits,
-            usize::MAX,
+            max_rules,
             within_base,
         );
         return g.map(|g| (g, None));
     };
     let rewritten = Rewritten::plan(prepared, &condensed, symbols);
-    let g = rewritten.ground(prepared, &condensed, initial, symbols, limits, within_base)?;
+    let bounds = (max_rules, within_base);
+    let g = rewritten.ground(prepared, &condensed, initial, symbols, limits, bounds)?;
     // A group split off is joined without the conditions of the rest of
     // its rule, and may have more instances than the whole rule had
     // (wargame01: 232,783 ground rules condensed, 96,973 as written, and
@@ -395,6 +399,20 @@ pub(super) struct Written<'a> {
     symbols: &'a Symbols,
     file: &'a SourceFile,
     warnings: &'a [Diagnostic],
+    /// The most ground rules they may ground in (see `at_most`).
+    max_rules: usize,
+}
+
+impl Written<'_> {
+    /// The same rules, ground in at most `rules` rules (past them they
+    /// are not ground): a try beside rules that ground gives up where it
+    /// could not do better.
+    pub(super) fn at_most(self, rules: usize) -> Self {
+        Written {
+            max_rules: rules,
+            ..self
+        }
+    }
 }
 
 /// What loading read of a rules file: the file and its warnings.
@@ -415,6 +433,7 @@ impl<'a> Read<'a> {
             symbols,
             file: self.file,
             warnings: self.warnings,
+            max_rules: usize::MAX,
         }
     }
 }
