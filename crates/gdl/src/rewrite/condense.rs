@@ -61,12 +61,8 @@ pub fn condense_chains(clauses: &[Clause], symbols: &mut Symbols) -> Option<Vec<
 
 /// The clauses condensed, chains cut too with `chains`.
 fn condense_with(clauses: &[Clause], symbols: &mut Symbols, chains: bool) -> Option<Vec<Clause>> {
-    let mut graph = DepGraph::new(clauses);
-    let (changing, reach) = graph.depends_on_named(&["true", "does"], symbols);
-    let dynamic = |name: Symbol| {
-        let index = graph.relations.get_index_of(&name);
-        index.is_some_and(|i| changing.contains(&i) || reach[i].iter().any(|&d| d))
-    };
+    let changing = of_state_or_moves(clauses, symbols);
+    let dynamic = |name: Symbol| changing.contains(&name);
     let mut out = Vec::with_capacity(clauses.len());
     let mut any = false;
     for c in clauses {
@@ -84,6 +80,17 @@ fn condense_with(clauses: &[Clause], symbols: &mut Symbols, chains: bool) -> Opt
         out.extend(parts);
     }
     any.then_some(out)
+}
+
+/// The relations of the state or the moves: `true`, `does`, and those
+/// whose rules read them, directly or through other relations.
+pub(super) fn of_state_or_moves(clauses: &[Clause], symbols: &Symbols) -> FxHashSet<Symbol> {
+    let mut graph = DepGraph::new(clauses);
+    let (changing, reach) = graph.depends_on_named(&["true", "does"], symbols);
+    (0..reach.len())
+        .filter(|&i| changing.contains(&i) || reach[i].iter().any(|&d| d))
+        .map(|i| graph.name(i))
+        .collect()
 }
 
 /// The clause with its groups split off, and the clauses of the new

@@ -37,8 +37,7 @@
 //! (the new rule must be safe). Of the variables that can go, the one
 //! whose conditions share the fewest variables with the rest goes first.
 
-use super::condense::{fresh_name, literal_variables, variables};
-use crate::analysis::graph::DepGraph;
+use super::condense::{fresh_name, literal_variables, of_state_or_moves, variables};
 use crate::syntax::ast::{Sentence, Term};
 use crate::syntax::normal::{Clause, NLit};
 use crate::syntax::symbol::{Symbol, Symbols};
@@ -49,12 +48,8 @@ use rustc_hash::FxHashSet;
 /// or `None` when no rule has one. New relation names are interned into
 /// `symbols`.
 pub fn eliminate(clauses: &[Clause], symbols: &mut Symbols) -> Option<Vec<Clause>> {
-    let mut graph = DepGraph::new(clauses);
-    let (changing, reach) = graph.depends_on_named(&["true", "does"], symbols);
-    let dynamic = |name: Symbol| {
-        let index = graph.relations.get_index_of(&name);
-        index.is_some_and(|i| changing.contains(&i) || reach[i].iter().any(|&d| d))
-    };
+    let changing = of_state_or_moves(clauses, symbols);
+    let dynamic = |name: Symbol| changing.contains(&name);
     let mut made: FxHashSet<Symbol> = FxHashSet::default();
     let mut out = Vec::with_capacity(clauses.len());
     let mut any = false;
