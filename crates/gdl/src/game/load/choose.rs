@@ -4,9 +4,10 @@
 //! load.
 //!
 //! The candidates, in order: the rules as written, ground under a first
-//! count of atoms; where they ground in 20,000 rules to a million, the
-//! rules with their variables eliminated (`rewrite::eliminate`), ground
-//! too; where they do not ground, the rules with the questions
+//! count of atoms; where they ground in 20,000 rules to half a million
+//! (to a million where they are many an atom), the rules with their
+//! variables eliminated (`rewrite::eliminate`), ground too; where they do
+//! not ground, the rules with the questions
 //! that never change derived on demand (`plan::demand`), ground; where
 //! still interpreted, the relations of the state derived on demand,
 //! interpreted; where the first count stopped grounding, the rules as
