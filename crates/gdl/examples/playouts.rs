@@ -5,17 +5,26 @@
 //!
 //! `cargo run --release --example playouts -- rules/breakthrough.gdl 2000`
 //! plays 2,000 playouts from seed 0 and prints how many joint moves they
-//! took.
+//! took. A third argument chooses the engine as `gdl --engine` does
+//! (`auto`, the default, `ground` or `interpreter`).
 
-use gdl::{Game, RandomPlayer, Stop};
+use gdl::{EngineChoice, Game, LoadOptions, RandomPlayer, Stop};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let (Some(file), Some(n)) = (args.next(), args.next()) else {
-        return Err("usage: playouts RULES_FILE PLAYOUTS".into());
+        return Err("usage: playouts RULES_FILE PLAYOUTS [ENGINE]".into());
     };
     let n: u64 = n.parse()?;
-    let mut game = Game::load(&file)?;
+    let engine: EngineChoice = match args.next() {
+        Some(engine) => engine.parse()?,
+        None => EngineChoice::Auto,
+    };
+    let options = LoadOptions {
+        engine,
+        ..LoadOptions::default()
+    };
+    let mut game = Game::load_with(&file, options)?;
     let initial = game.initial_state();
     let mut player = RandomPlayer::in_engine_order(0);
     let mut steps = 0;
