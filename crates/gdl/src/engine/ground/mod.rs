@@ -31,8 +31,10 @@ use crate::syntax::normal::{Clause, NLit};
 use crate::syntax::symbol::Symbol;
 use crate::syntax::symbol::Symbols;
 use crate::syntax::term::{TermId, TermTable};
-use rustc_hash::{FxHashMap, FxHashSet};
+use hashbrown::HashTable;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 use std::cell::Cell;
+use std::hash::BuildHasher;
 use std::sync::Arc;
 
 /// The most body literals all ground rules together may have.
@@ -195,7 +197,7 @@ impl Grounded {
         let empty = Store::default();
         for &c in &dynamic {
             let first = rules.len() as u32;
-            let mut seen: FxHashSet<Vec<u32>> = FxHashSet::default();
+            let mut seen = HashTable::new();
             for &ci in &p.components[c].clauses {
                 let cl = &p.clauses[ci];
                 let mut sink = Instances {
@@ -209,6 +211,8 @@ impl Grounded {
                     literals: &mut literals,
                     seen: &mut seen,
                     tuple: Vec::new(),
+                    pos: Vec::new(),
+                    neg: Vec::new(),
                     stratum: c as u32,
                     max_rules,
                     share,
@@ -685,8 +689,16 @@ struct Instances<'a> {
     offset: &'a [u32],
     rules: &'a mut Vec<GroundRule>,
     literals: &'a mut Vec<u32>,
-    seen: &'a mut FxHashSet<Vec<u32>>,
+    /// The rules of the component made so far, by their index in
+    /// `rules`, each with its [`rule_hash`]: where a rule made twice is
+    /// found (its literals are read from `literals`, not kept again; its
+    /// hash is kept, as the table grows, so that they are not read).
+    seen: &'a mut HashTable<(u32, u32)>,
     tuple: Vec<TermId>,
+    /// Room for a rule's positive and negated atoms, kept from one rule to
+    /// the next.
+    pos: Vec<u32>,
+    neg: Vec<u32>,
     stratum: u32,
     /// The most ground rules there may be.
     max_rules: usize,
@@ -697,8 +709,10 @@ struct Instances<'a> {
 }
 
 impl Instances<'_> {
-    /// The bytes the ground rules take: each rule, and each literal twice
-    /// (in the rules' list and in the set that finds a rule made twice).
+    /// The bytes the ground rules take: each rule, and each literal twice.
+    /// The set that finds a rule made twice kept a copy of its literals
+    /// until it kept an index instead; the budget still counts them, so
+    /// that the games grounding gives up on are those it gave up on.
     fn bytes(&self) -> usize {
         self.rules.len() * (std::mem::size_of::<GroundRule>() + SEEN_RULE_BYTES)
             + self.literals.len() * 2 * std::mem::size_of::<u32>()
@@ -711,8 +725,10 @@ impl Instances<'_> {
 /// million).
 const ATOM_BYTES: usize = 512;
 
-/// The bytes of a rule's entry in the set that finds a rule made twice,
-/// beside its literals: the vector's header and the table's slot.
+/// The bytes the budget counts for a rule's entry in the set that finds a
+/// rule made twice, beside its literals: what the entry took when the set
+/// kept a vector of each rule (its header and the table's slot), where it
+/// now takes 8 (see [`Instances::bytes`]).
 const SEEN_RULE_BYTES: usize = 32;
 
 /// How many ground rules are made between two checks of the memory budget.
@@ -755,8 +771,9 @@ impl Sink for Instances<'_> {
         let Some(head_row) = self.facts.relation(self.head).find(&self.tuple) else {
             return Ok(());
         };
-        let mut pos = Vec::new();
-        let mut neg = Vec::new();
+        let (pos, neg) = (&mut self.pos, &mut self.neg);
+        pos.clear();
+        neg.clear();
         for (step, frame) in self.steps.iter().zip(frames) {
             match step {
                 Step::Scan { rel, .. } if self.p.info(*rel).phase != Phase::Static => {
@@ -779,12 +796,17 @@ impl Sink for Instances<'_> {
         neg.sort_unstable();
         neg.dedup();
         let head = atom(self.head, head_row);
-        let mut key = Vec::with_capacity(pos.len() + neg.len() + 2);
-        key.push(head);
-        key.push(pos.len() as u32);
-        key.extend_from_slice(&pos);
-        key.extend_from_slice(&neg);
-        if !self.seen.insert(key) {
+        let (rules, literals) = (&*self.rules, &*self.literals);
+        let hash = rule_hash(head, pos, neg);
+        let same = |&(r, _): &(u32, u32)| {
+            let rule = &rules[r as usize];
+            let start = rule.start as usize;
+            let (p, n) = (rule.pos as usize, rule.neg as usize);
+            rule.head == head
+                && literals[start..start + p] == pos[..]
+                && literals[start + p..start + p + n] == neg[..]
+        };
+        if self.seen.find(spread(hash), same).is_some() {
             return Ok(());
         }
         if self.rules.len() >= self.max_rules {
@@ -794,6 +816,9 @@ impl Sink for Instances<'_> {
                 relation: "ground rules".into(),
             });
         }
+        let entry = (self.rules.len() as u32, hash);
+        self.seen
+            .insert_unique(spread(hash), entry, |&(_, hash)| spread(hash));
         self.rules.push(GroundRule {
             head,
             stratum: self.stratum,
@@ -801,8 +826,22 @@ impl Sink for Instances<'_> {
             pos: pos.len() as u32,
             neg: neg.len() as u32,
         });
-        self.literals.extend_from_slice(&pos);
-        self.literals.extend_from_slice(&neg);
+        self.literals.extend_from_slice(pos);
+        self.literals.extend_from_slice(neg);
         Ok(())
     }
+}
+
+/// The hash of a ground rule by its head and its positive and negated
+/// atoms (each sorted, without repeats), for `Instances::seen`: 32 bits,
+/// so that the table keeps it beside the rule in 8 bytes.
+fn rule_hash(head: u32, pos: &[u32], neg: &[u32]) -> u32 {
+    let hash = FxBuildHasher.hash_one((head, pos, neg));
+    (hash >> 32) as u32 ^ hash as u32
+}
+
+/// A 32-bit hash as the table's 64 bits: its buckets are read from the
+/// low bits, its tags from the high ones.
+fn spread(hash: u32) -> u64 {
+    u64::from(hash) << 32 | u64::from(hash)
 }
