@@ -99,34 +99,50 @@ def test_playouts_and_random_games_release_the_gil(call):
     # thread can end the call, by interrupting the main thread, and it can
     # run only while the call has released the GIL. It interrupts once a
     # profile hook has seen the main thread enter the call, so that an
-    # interrupt made before the call does not pass for one made during it.
+    # interrupt made before the call does not pass for one made during it;
+    # and again until the call has ended, each interrupt raising only where
+    # the call looks at the signals (in `play`'s frame): one interrupt, in
+    # a full run under load, was once lost and the call never ended.
     # (Holding the GIL, the call would never end.)
     import _thread
+    import signal
 
     game = gdl.loads(ENDLESS)
     entered = threading.Event()
+    finished = threading.Event()
+
+    def play():
+        if call == "playouts":
+            game.playouts(2, threads=2, max_steps=10**12)
+        else:
+            game.random_game(max_steps=10**12, max_memory=1 << 40)
 
     def hook(frame, event, arg):
         if event == "c_call" and getattr(arg, "__name__", None) == call:
             entered.set()
 
+    def on_interrupt(signum, frame):
+        if frame is not None and frame.f_code is play.__code__:
+            raise KeyboardInterrupt
+
     def interrupt():
         entered.wait()
-        _thread.interrupt_main()
+        while not finished.wait(0.1):
+            _thread.interrupt_main()
 
+    before = signal.signal(signal.SIGINT, on_interrupt)
     helper = threading.Thread(target=interrupt)
     helper.start()
     try:
         with pytest.raises(KeyboardInterrupt):
             sys.setprofile(hook)
-            if call == "playouts":
-                game.playouts(2, threads=2, max_steps=10**12)
-            else:
-                game.random_game(max_steps=10**12, max_memory=1 << 40)
+            play()
     finally:
         sys.setprofile(None)
+        finished.set()
         entered.set()
         helper.join()
+        signal.signal(signal.SIGINT, before)
 
 
 def test_playouts_on_a_thread_of_their_own(tictactoe):
