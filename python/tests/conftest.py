@@ -40,3 +40,16 @@ def gdl_bin():
     if found is None:
         pytest.skip("no gdl binary: build it with `cargo build --release` or set GDL_BIN")
     return found
+
+
+@pytest.fixture
+def ctrl_c_raises():
+    """Ctrl-C (`_thread.interrupt_main()`) raises KeyboardInterrupt during
+    the test, whatever the process was started with: a shell starts a
+    background job (`bash .ci/run &`) with SIGINT ignored, Python then
+    keeps it ignored, and an interrupt the test makes would never come."""
+    import signal
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)

@@ -94,55 +94,39 @@ def test_playouts_from_a_state_and_cut_short(tictactoe):
 
 
 @pytest.mark.parametrize("call", ["playouts", "random_game"])
-def test_playouts_and_random_games_release_the_gil(call):
+def test_playouts_and_random_games_release_the_gil(call, ctrl_c_raises):
     # The main thread plays games that never end: only another Python
     # thread can end the call, by interrupting the main thread, and it can
     # run only while the call has released the GIL. It interrupts once a
     # profile hook has seen the main thread enter the call, so that an
-    # interrupt made before the call does not pass for one made during it;
-    # and again until the call has ended, each interrupt raising only where
-    # the call looks at the signals (in `play`'s frame): one interrupt, in
-    # a full run under load, was once lost and the call never ended.
+    # interrupt made before the call does not pass for one made during it.
     # (Holding the GIL, the call would never end.)
     import _thread
-    import signal
 
     game = gdl.loads(ENDLESS)
     entered = threading.Event()
-    finished = threading.Event()
-
-    def play():
-        if call == "playouts":
-            game.playouts(2, threads=2, max_steps=10**12)
-        else:
-            game.random_game(max_steps=10**12, max_memory=1 << 40)
 
     def hook(frame, event, arg):
         if event == "c_call" and getattr(arg, "__name__", None) == call:
             entered.set()
 
-    def on_interrupt(signum, frame):
-        if frame is not None and frame.f_code is play.__code__:
-            raise KeyboardInterrupt
-
     def interrupt():
         entered.wait()
-        while not finished.wait(0.1):
-            _thread.interrupt_main()
+        _thread.interrupt_main()
 
-    before = signal.signal(signal.SIGINT, on_interrupt)
     helper = threading.Thread(target=interrupt)
     helper.start()
     try:
         with pytest.raises(KeyboardInterrupt):
             sys.setprofile(hook)
-            play()
+            if call == "playouts":
+                game.playouts(2, threads=2, max_steps=10**12)
+            else:
+                game.random_game(max_steps=10**12, max_memory=1 << 40)
     finally:
         sys.setprofile(None)
-        finished.set()
         entered.set()
         helper.join()
-        signal.signal(signal.SIGINT, before)
 
 
 def test_playouts_on_a_thread_of_their_own(tictactoe):
@@ -178,7 +162,7 @@ ENDLESS = """(role r) (init (light off))
 
 @pytest.mark.parametrize("engine", ["ground", "interpreter"])
 @pytest.mark.parametrize("threads", [1, 2])
-def test_ctrl_c_stops_the_games_under_way(engine, threads):
+def test_ctrl_c_stops_the_games_under_way(engine, threads, ctrl_c_raises):
     import _thread
 
     # Each game would play a trillion steps: only the module's own look
@@ -192,7 +176,7 @@ def test_ctrl_c_stops_the_games_under_way(engine, threads):
 
 
 @pytest.mark.parametrize("engine", ["ground", "interpreter"])
-def test_ctrl_c_stops_a_random_game(engine):
+def test_ctrl_c_stops_a_random_game(engine, ctrl_c_raises):
     import _thread
 
     # As above: a game of a trillion steps, the interrupt made pending

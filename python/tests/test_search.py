@@ -88,7 +88,7 @@ def test_bad_arguments(tictactoe, rules):
         p.observe(["(mark 1", "noop"])
 
 
-def test_ctrl_c_stops_a_search():
+def test_ctrl_c_stops_a_search(ctrl_c_raises):
     import _thread
 
     from test_playouts import ENDLESS
