@@ -12,7 +12,7 @@
 use super::cone::Cone;
 use super::ground::GroundTables;
 use super::types::{Move, State, Stop};
-use crate::engine::incremental::{Evaluation, LazyRules, Network};
+use crate::engine::incremental::{Arming, Evaluation, LazyRules, Network};
 use crate::error::GameError;
 use crate::plan::{Phase, Program, RelId};
 use crate::syntax::keywords::goal_value;
@@ -145,6 +145,12 @@ impl Tables {
     /// gate (see `Network::worth_arming`).
     pub(crate) fn armed_gates(&self) -> (usize, usize) {
         self.net.armed_gates()
+    }
+
+    /// How many atoms of the network guard rules, and how many rules
+    /// (see `Arming`).
+    pub(crate) fn guards(&self) -> (usize, usize) {
+        self.net.guards()
     }
 
     /// How many heads of the network read a set of several roles' moves
@@ -924,10 +930,18 @@ impl Stepper {
             Some(l) => l.holds(a, |b| self.eval.holds(b), &mut memo, work),
             None => self.eval.holds(a),
         };
+        // The one goal value of each role that holds (a plain loop: the
+        // smallest games' playouts are a few hundred instructions).
         for role in &self.tables.goals {
-            let mut held = role.iter().filter(|(a, _)| holds(*a));
-            match (held.next(), held.next()) {
-                (Some(&(_, Some(v))), None) => goals.push(v),
+            let (mut held, mut value) = (0, None);
+            for &(a, v) in role {
+                if holds(a) {
+                    held += 1;
+                    value = v;
+                }
+            }
+            match (held, value) {
+                (1, Some(v)) => goals.push(v),
                 _ => return None,
             }
         }
@@ -1207,11 +1221,11 @@ fn tables_over(
     initial: &State,
     cone: Option<&Cone>,
 ) -> Option<Tables> {
-    let variants = |arm: &[bool], of_roles: bool| {
+    let variants = |arm: &Arming, of_roles: bool| {
         let names = (terms, symbols);
         table_variants(g, p, roles, role_names, names, (arm, of_roles), cone)
     };
-    let (waiting, top_down) = variants(&[], true)?;
+    let (waiting, top_down) = variants(&Arming::default(), true)?;
     // Sets of several roles' moves read through what each role plays
     // otherwise stop flipping as turns go by (knightfight), unless the
     // roles often play what most sets leave out at once (both a noop, in
@@ -1219,7 +1233,7 @@ fn tables_over(
     // (see `ROLE_SETS_MARGIN`).
     let ((waiting, top_down), of_roles) = match waiting.net.role_sets() {
         0 => ((waiting, top_down), false),
-        _ => match variants(&[], false) {
+        _ => match variants(&Arming::default(), false) {
             Some((other, other_top_down)) => {
                 let (waiting, work) = seeded_work(waiting, initial);
                 let (other, other_work) = seeded_work(other, initial);
@@ -1265,21 +1279,37 @@ fn seeded_work(tables: Tables, initial: &State) -> (Tables, u64) {
     (tables, work)
 }
 
-/// `tables` back, and the gates of its network worth arming, by atom, as
-/// counted on the seeded playouts from `initial` (`None` when none is).
-fn worth_arming(tables: Tables, initial: &State) -> (Tables, Option<Vec<bool>>) {
-    if !tables.net.has_big_gates() {
-        return (tables, None);
-    }
+/// `tables` back, and what of its network is worth arming, as counted on
+/// the seeded playouts from `initial`: its gates worth it, by atom, and
+/// how often each atom flipped, which chooses the guards (see `Arming`).
+fn worth_arming(tables: Tables, initial: &State) -> (Tables, Option<Arming>) {
     let tables = Arc::new(tables);
     let mut stepper = Stepper::new(Arc::clone(&tables));
     stepper.eval.count();
     seeded_playouts(&mut stepper, initial);
     let (flips, opens) = stepper.eval.counts();
-    let arm = tables.net.worth_arming(flips, opens);
+    let gates = match tables.net.has_big_gates() {
+        true => tables.net.worth_arming(flips, opens),
+        false => None,
+    };
+    let reads = stepper.eval.rule_counts();
+    let arming = match (gates, tables.net.would_guard(flips, reads)) {
+        (None, false) => None,
+        (gates, false) => Some(Arming {
+            gates: gates.unwrap_or_default(),
+            ..Arming::default()
+        }),
+        (gates, true) => Some(Arming {
+            gates: gates.unwrap_or_default(),
+            flips: flips.to_vec(),
+            visits: reads.0.to_vec(),
+            idle: reads.1.to_vec(),
+            heads: tables.net.heads_hash(),
+        }),
+    };
     drop(stepper);
     let tables = Arc::into_inner(tables).expect("the stepper that counted is dropped");
-    (tables, arm)
+    (tables, arming)
 }
 
 /// The tables of `step_tables`: with the rules only goals read in the
@@ -1294,7 +1324,7 @@ fn table_variants(
     roles: &[TermId],
     role_names: &[String],
     (terms, symbols): (&TermTable, &Symbols),
-    (arm, of_roles): (&[bool], bool),
+    (arm, of_roles): (&Arming, bool),
     cone: Option<&Cone>,
 ) -> Option<(Tables, Option<Tables>)> {
     let kw = p.keywords;
@@ -1508,7 +1538,7 @@ pub(crate) fn seeded_playouts(stepper: &mut Stepper, initial: &State) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{Stepper, get, outcome_tables, table_variants};
+    use super::{Arming, Stepper, get, outcome_tables, table_variants};
     use crate::engine::incremental::Evaluation;
     use crate::{EngineChoice, Game, Limits, LoadOptions};
     use rand::{Rng, SeedableRng};
@@ -1556,7 +1586,7 @@ mod tests {
             &r.roles,
             &r.role_names,
             names,
-            (&[], true),
+            (&Arming::default(), true),
             None,
         )
         .unwrap();
@@ -1600,12 +1630,51 @@ mod tests {
     fn every_gate_armed_steps_like_the_interpreter() {
         let source = include_str!("../../tests/games/armed.gdl");
         let game = Game::from_source("armed.gdl", source).unwrap();
-        let all = vec![true; tables_arming(&game, &[]).net.atoms()];
+        let all = Arming {
+            gates: vec![true; tables_arming(&game, &Arming::default()).net.atoms()],
+            ..Arming::default()
+        };
         let tables = tables_arming(&game, &all);
         let (gates, rules) = tables.armed_gates();
         assert!(gates >= 5 && rules >= 600, "{gates} gates, {rules} rules");
         let outcomes = beside_the_interpreter(&game, ("armed.gdl", source), tables);
         assert_eq!(outcomes.len(), 2, "{outcomes:?}");
+    }
+
+    /// Rules guarded by literals chosen at random (`Arming::at_random`:
+    /// counts of flips by atom drawn from a wide range, so that in many
+    /// rules one literal outflips the rest), in games with gates, cycles,
+    /// hubs, factoring and waiting goals; the
+    /// stepper gives the legal moves, states and goals the interpreter
+    /// gives, and returns to earlier states alike.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn rules_guarded_at_random_step_like_the_interpreter() {
+        let games = [
+            ("armed.gdl", include_str!("../../tests/games/armed.gdl")),
+            ("cycles.gdl", include_str!("../../tests/games/cycles.gdl")),
+            ("hubs.gdl", include_str!("../../tests/games/hubs.gdl")),
+            (
+                "factoring.gdl",
+                include_str!("../../tests/games/factoring.gdl"),
+            ),
+            (
+                "tictactoe.gdl",
+                include_str!("../../tests/games/tictactoe.gdl"),
+            ),
+        ];
+        for (name, source) in games {
+            let game = Game::from_source(name, source).unwrap();
+            let counted = tables_arming(&game, &Arming::default());
+            let tables = tables_arming(&game, &Arming::at_random(&counted.net, 7));
+            let (guards, rules) = tables.guards();
+            assert!(
+                guards >= 3 && rules >= 10,
+                "{name}: {guards} guards, {rules} rules"
+            );
+            let outcomes = beside_the_interpreter(&game, (name, source), tables);
+            assert!(!outcomes.is_empty(), "{name}");
+        }
     }
 
     /// Components on a cycle of ground atoms (`tests/games/cycles.gdl`),
@@ -1616,7 +1685,7 @@ mod tests {
     fn components_on_cycles_step_like_the_interpreter() {
         let source = include_str!("../../tests/games/cycles.gdl");
         let game = Game::from_source("cycles.gdl", source).unwrap();
-        let tables = tables_arming(&game, &[]);
+        let tables = tables_arming(&game, &Arming::default());
         assert!(tables.cycles().0 >= 3, "{:?}", tables.cycles());
         let outcomes = beside_the_interpreter(&game, ("cycles.gdl", source), tables);
         assert_eq!(outcomes.len(), 2, "{outcomes:?}");
@@ -1660,7 +1729,7 @@ mod tests {
 
     /// The stepper's tables of a game that grounds, with the gates marked
     /// in `arm` armed (see `table_variants`): the variant where goals wait.
-    fn tables_arming(game: &Game, arm: &[bool]) -> super::Tables {
+    fn tables_arming(game: &Game, arm: &Arming) -> super::Tables {
         let g = game.rules.ground.as_ref().expect("the game grounds");
         let r = &game.rules;
         let names = (&game.terms, &game.symbols);

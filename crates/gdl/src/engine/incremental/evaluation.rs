@@ -2,7 +2,14 @@
 //! that it is given the network the evaluation was made for. The hot loop
 //! is in `hot.rs`.
 
-use super::network::{Gated, NO_BIT, Network};
+use super::network::{Gated, NO_BIT, Network, SHUT};
+
+/// Whether an armed rule's gate (`atom << 1 | negated`, or `SHUT` for a
+/// `does` gate, shut whenever another literal flips) holds among `atoms`.
+#[inline(always)]
+pub(super) fn gate_holds(atoms: &[AtomState], gate: u32) -> bool {
+    gate != SHUT && atoms[(gate >> 1) as usize].truth != (gate & 1 == 1)
+}
 
 /// An atom in an evaluation.
 #[derive(Clone, Copy, Debug, Default)]
@@ -15,7 +22,7 @@ pub(super) struct AtomState {
     pub(super) queued: bool,
     /// Whether it is in `Evaluation::changed` now.
     pub(super) listed: bool,
-    /// What it is, fixed when the evaluation is made: `WATCHED`, `LEAF`
+    /// What it is, fixed when the evaluation is made: `WATCHED`, `LEAF`, `GUARD`
     /// (one byte, so that the record fits in eight).
     pub(super) kind: u8,
 }
@@ -37,6 +44,9 @@ pub(super) const ARMED: u8 = 4;
 pub(super) const COUNTED: u8 = 8;
 /// An atom on a cycle of the ground rules (see `cycles`).
 pub(super) const CYCLIC: u8 = 16;
+/// A derived atom that guards rules (see `Network::armed_base`): it walks
+/// its ready rules as it flips (an input, as it is set).
+pub(super) const GUARD: u8 = 32;
 
 /// One model kept up to date by a `Network`: truth values and counts.
 #[derive(Clone, Debug)]
@@ -87,6 +97,10 @@ pub struct Evaluation {
     /// `Network::worth_arming` weighs.
     pub(super) flips: Vec<u32>,
     pub(super) opens: Vec<u32>,
+    /// Per rule, where `count` asked for it (else empty): how often it was
+    /// read and how often idly (see `rule_counts`).
+    pub(super) visits: Vec<u32>,
+    pub(super) idle: Vec<u32>,
     /// Room to derive a component on a cycle anew (see `cycles`): per
     /// atom on a cycle, its new value, per rule of one, the atoms of its
     /// component it waits for, and the atoms to look at.
@@ -119,14 +133,17 @@ impl Evaluation {
                 .zip(&net.atoms)
                 .enumerate()
                 .map(|(a, (&watched, info))| {
-                    let armed = !net.armed_reads.is_empty() && !net.armed(a as u32).is_empty();
+                    let armed =
+                        !net.armed(a as u32).is_empty() || net.armed_base(a as u32) != NO_BIT;
                     let leaf = info.start == info.end && info.gate_start == info.gate_end && !armed;
                     let cyclic = net.cycles.has(a);
+                    let guard = net.armed_base(a as u32) != NO_BIT && info.level > 0;
                     AtomState {
                         kind: if watched { WATCHED } else { 0 }
                             | if leaf { LEAF } else { 0 }
                             | if armed { ARMED } else { 0 }
-                            | if cyclic { CYCLIC } else { 0 },
+                            | if cyclic { CYCLIC } else { 0 }
+                            | if guard { GUARD } else { 0 },
                         ..AtomState::default()
                     }
                 })
@@ -146,13 +163,17 @@ impl Evaluation {
             armed_words: vec![0; net.armed_bits.div_ceil(64 * 64) as usize],
             flips: Vec::new(),
             opens: Vec::new(),
+            visits: Vec::new(),
+            idle: Vec::new(),
             cycle_new: vec![false; net.cycles.sizes().0],
             cycle_need: vec![0; net.cycles.sizes().1],
             cycle_stack: Vec::new(),
         };
         e.atoms[net.always as usize].truth = true;
         // An armed rule none of whose other literals is a positive atom is
-        // ready to fire when its gate opens.
+        // ready, and fires where it reads its gate (never the always-true
+        // atom) negated.
+        let mut armed_rule = vec![false; e.unsatisfied.len()];
         let gates = net.atoms.iter().enumerate().take(net.armed_base.len());
         for (a, info) in gates {
             let base = net.armed_base(a as u32);
@@ -161,14 +182,19 @@ impl Evaluation {
             }
             let gates = &net.gates[info.gate_start as usize..info.gate_end as usize];
             for (i, g) in gates.iter().enumerate() {
-                if e.unsatisfied[g.rule as usize] == 1 {
+                armed_rule[g.rule as usize] = true;
+                if e.unsatisfied[g.rule as usize] == 0 {
                     e.arm(base + i as u32, true);
+                    if g.negated {
+                        e.gain(net, net.heads[g.rule as usize]);
+                    }
                 }
             }
         }
-        // head :- (nothing false yet): every rule without positive atoms.
-        for r in 0..e.unsatisfied.len() {
-            if e.unsatisfied[r] == 0 {
+        // head :- (nothing false yet): every other rule without positive
+        // atoms.
+        for (r, armed) in armed_rule.into_iter().enumerate() {
+            if e.unsatisfied[r] == 0 && !armed {
                 e.gain(net, net.heads[r]);
             }
         }
@@ -183,6 +209,8 @@ impl Evaluation {
     pub fn count(&mut self) {
         self.flips = vec![0; self.atoms.len()];
         self.opens = vec![0; self.atoms.len()];
+        self.visits = vec![0; self.unsatisfied.len()];
+        self.idle = vec![0; self.unsatisfied.len()];
         // A leaf's flips are not counted: every atom is flipped in turn.
         for a in &mut self.atoms {
             a.kind = a.kind & !LEAF | COUNTED;
@@ -193,6 +221,14 @@ impl Evaluation {
     /// atom (empty without it).
     pub fn counts(&self) -> (&[u32], &[u32]) {
         (&self.flips, &self.opens)
+    }
+
+    /// How often each rule was read as a literal of it flipped since
+    /// `count`, and how often of those its other literals did not all hold
+    /// (an idle read: it neither started nor stopped firing), by rule
+    /// (empty without it).
+    pub fn rule_counts(&self) -> (&[u32], &[u32]) {
+        (&self.visits, &self.idle)
     }
 
     /// Forgets which atoms flipped: `restore` and `save_into` then take
@@ -381,9 +417,11 @@ impl Evaluation {
     fn open_or_shut(&mut self, net: &Network, atom: u32, open: bool) {
         let info = net.atoms[atom as usize];
         let gates = &net.gates[info.gate_start as usize..info.gate_end as usize];
+        // An input's armed gate walks its ready rules here (a derived
+        // guard's, as it flips in `flip_armed`).
         let base = net.armed_base(atom);
         if base != NO_BIT {
-            return self.open_or_shut_armed(net, (base, gates), open);
+            return self.flip_gate(net, (base, gates), open);
         }
         // Each rule, and as it opens, each of their literals (which follow
         // one another in `gate_lits`).
@@ -414,24 +452,23 @@ impl Evaluation {
         }
     }
 
-    /// Opens or shuts an armed gate whose rules are `gates`: only the
-    /// rules whose other literals all hold (their bits set) can fire, and
-    /// their bits stay as they are while it is open (no state atom
-    /// changes then).
+    /// An armed gate (`base`, its rules `gates`) flipped to `value`: only
+    /// the rules whose other literals all hold (their bits set) start or
+    /// stop firing, as each reads it (a `does` gate positively, a guard
+    /// either way).
     ///
     /// head :- gate, others (others all hold: the rule's bit is set).
-    fn open_or_shut_armed(&mut self, net: &Network, (base, gates): (u32, &[Gated]), open: bool) {
+    #[inline(always)]
+    pub(super) fn flip_gate(&mut self, net: &Network, (base, gates): (u32, &[Gated]), value: bool) {
         let mut visited = 0;
         let mut ready = self.ready_bits(base, gates);
         while let Some(bit) = ready.next(self) {
             let g = gates[(bit - base) as usize];
-            let (r, head) = (g.rule as usize, net.heads[g.rule as usize]);
+            let head = net.heads[g.rule as usize];
             visited += 1;
-            if open {
-                self.unsatisfied[r] = 0;
+            if value != g.negated {
                 self.gain(net, head);
             } else {
-                self.unsatisfied[r] = 1;
                 self.lose(net, head);
             }
         }
@@ -453,6 +490,7 @@ impl Evaluation {
     /// The first armed bit set at or after `at` and before `end`: in
     /// `at`'s word, else in the first word after it that has one, as
     /// `armed_words` says.
+    #[inline(always)]
     fn next_ready(&self, at: u32, end: u32) -> Option<u32> {
         if at >= end {
             return None;
@@ -543,6 +581,7 @@ struct ReadyBits {
 
 impl ReadyBits {
     /// The next bit set, as `e` has them now.
+    #[inline(always)]
     fn next(&mut self, e: &Evaluation) -> Option<u32> {
         let bit = e.next_ready(self.at, self.end)?;
         self.at = bit + 1;

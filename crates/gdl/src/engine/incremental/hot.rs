@@ -6,7 +6,7 @@
 //! evaluation keep (it is used only with the network it was made for, and
 //! has one record per rule and per atom of it).
 
-use super::evaluation::{ARMED, COUNTED, CYCLIC, Evaluation, LEAF, WATCHED};
+use super::evaluation::{ARMED, COUNTED, CYCLIC, Evaluation, GUARD, LEAF, WATCHED, gate_holds};
 use super::network::{NO_BIT, Network};
 
 impl Evaluation {
@@ -182,14 +182,44 @@ impl Evaluation {
         }
     }
 
+    /// Counts the reads of the rules that read a flipped atom, each idle
+    /// where it did not start or stop firing (see `rule_counts`): as
+    /// `flip` left them, the rules that now count its literal satisfied
+    /// fire at zero, the others at one.
+    fn count_reads(&mut self, net: &Network, atom: u32, value: bool) {
+        let info = &net.atoms[atom as usize];
+        let (pos, neg) = (
+            info.start as usize..info.negated as usize,
+            info.negated as usize..info.end as usize,
+        );
+        let (sat, unsat) = if value { (pos, neg) } else { (neg, pos) };
+        let reads = (net.readers[sat].iter().map(|&r| (r, 0)))
+            .chain(net.readers[unsat].iter().map(|&r| (r, 1)));
+        for (r, firing) in reads {
+            let r = r as usize;
+            self.visits[r] = self.visits[r].saturating_add(1);
+            let idle = u32::from(self.unsatisfied[r] != firing);
+            self.idle[r] = self.idle[r].saturating_add(idle);
+        }
+    }
+
     /// Updates the armed rules reading a flipped atom (see the module's
-    /// doc): their gates are shut, so each counts one more than its other
-    /// literals that do not hold, and is ready (its bit set) at one. And
-    /// counts the flip, where flips are counted.
+    /// doc): each counts its other literals that do not hold, is ready
+    /// (its bit set) at zero, and fires while ready where its gate holds.
+    /// Where the atom is a derived guard, its ready rules start or stop
+    /// firing (an input's, in `set_input`). And counts the flip, where
+    /// flips are counted.
     #[inline(never)]
     fn flip_armed(&mut self, net: &Network, atom: u32, value: bool) {
         if let Some(n) = self.flips.get_mut(atom as usize) {
             *n = n.saturating_add(1);
+            self.count_reads(net, atom, value);
+        }
+        // A derived guard (an input's walks in `set_input`).
+        if self.atoms[atom as usize].kind & GUARD != 0 {
+            let info = &net.atoms[atom as usize];
+            let gates = &net.gates[info.gate_start as usize..info.gate_end as usize];
+            self.flip_gate(net, (net.armed_base(atom), gates), value);
         }
         let Some(&reads) = net.armed_reads.get(atom as usize) else {
             return;
@@ -206,15 +236,21 @@ impl Evaluation {
         for &g in &net.armed_readers[sat] {
             let count = &mut self.unsatisfied[g.rule as usize];
             *count -= 1;
-            if *count == 1 {
+            if *count == 0 {
                 self.arm(g.bit, true);
+                if gate_holds(&self.atoms, g.gate) {
+                    self.gain(net, net.heads[g.rule as usize]);
+                }
             }
         }
         for &g in &net.armed_readers[unsat] {
             let count = &mut self.unsatisfied[g.rule as usize];
             *count += 1;
-            if *count == 2 {
+            if *count == 1 {
                 self.arm(g.bit, false);
+                if gate_holds(&self.atoms, g.gate) {
+                    self.lose(net, net.heads[g.rule as usize]);
+                }
             }
         }
     }

@@ -48,6 +48,17 @@
 //! now fires; armed, a flip of the stack updates the eight rules that read
 //! each of the two orders that changed.
 //!
+//! Any rule may be armed so, with one of its literals as its gate (its
+//! *guard*, positive or negated), where that literal flips far more often
+//! than the rest of the rule on the same counted playouts and the rule's
+//! reads were mostly idle there (see `network::Arming`). Whose turn it is
+//! flips at every step, and gt_ultimatum's rules that carry a score over
+//! read it beside one possible score each, of which one holds: 2,368 of
+//! its rules wait on 13 guards, and a playout costs 41 % fewer
+//! instructions. An armed rule counts its other literals always,
+//! is ready at zero, and fires while it is ready and its gate holds; a
+//! flip of its gate visits only the ready rules.
+//!
 //! A *leaf* (an atom no rule reads and that gates none: legal moves,
 //! `next`, goals) takes its value as soon as its support crosses zero,
 //! without a turn in the queues. The hot loop (flip, gain, lose, queue)
@@ -63,4 +74,4 @@ mod network;
 
 pub(crate) use evaluation::Evaluation;
 pub(crate) use lazy::LazyRules;
-pub(crate) use network::Network;
+pub(crate) use network::{Arming, Network};

@@ -106,6 +106,12 @@ pub struct Network {
     pub(super) gate_lits: Vec<u32>,
     /// How many bits the armed rules take (see `armed_base`).
     pub(super) armed_bits: u32,
+    /// Whether some rule is gated by a `does` atom.
+    does_gates: bool,
+    /// Per atom, whether it is a `does` atom (an input of move relations).
+    move_inputs: Vec<bool>,
+    /// How many atoms guard rules (see `Arming`), and how many rules.
+    guards: (usize, usize),
     /// Per atom: the hub literals it is deferred under (`atom << 1 |
     /// negated`), none for most.
     pub(super) deferred: Vec<Vec<u32>>,
@@ -153,20 +159,146 @@ pub(super) struct AtomInfo {
 }
 
 /// A rule gated by an atom, and its other literals as `atom << 1 |
-/// negated`: `gate_lits[start..end]`.
+/// negated`: `gate_lits[start..end]`; `negated` where the rule reads its
+/// gate negated (a guard, see `Arming`: a `does` gate is read positively).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Gated {
     pub(super) rule: u32,
     pub(super) start: u32,
     pub(super) end: u32,
+    pub(super) negated: bool,
 }
 
-/// An armed rule reading an atom, and its bit (see `Network::armed_base`):
-/// set while its other literals all hold.
+/// An armed rule reading an atom, its bit (see `Network::armed_base`),
+/// set while its other literals all hold, and its gate as a literal
+/// (`atom << 1 | negated`), or `SHUT` for a `does` gate (shut whenever a
+/// state atom flips): the rule fires while its bit is set and its gate
+/// holds.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct ArmedReader {
     pub(super) rule: u32,
     pub(super) bit: u32,
+    pub(super) gate: u32,
+}
+
+/// What loading arms, from seeded playouts counted on a network that arms
+/// nothing (see `Network::worth_arming`).
+#[derive(Clone, Debug, Default)]
+pub struct Arming {
+    /// By atom: the `does` gates armed (none where it is empty).
+    pub gates: Vec<bool>,
+    /// By atom: how often it flipped on those playouts (none counted
+    /// where it is empty). A rule one of whose literals flips at least
+    /// `GUARD_RATIO` times as often as all the others together (and at
+    /// least `GUARD_MIN_FLIPS` times) is *guarded* by it: armed as a gate
+    /// of its guard is, so that the guard's flips visit only the rules
+    /// whose other literals all hold. Whose turn it is flips at every step
+    /// and is read by every rule that tallies a score for one role
+    /// (dotsAndBoxes: a hundred), of which the one of the score now
+    /// is ready.
+    pub flips: Vec<u32>,
+    /// By rule of the network counted: how often it was read and how often
+    /// idly (see `Evaluation::rule_counts`), and a hash of its rules'
+    /// heads in order (`heads_hash`), which a network built anew must
+    /// match for its rules to be those counted.
+    pub visits: Vec<u32>,
+    pub idle: Vec<u32>,
+    pub heads: u64,
+}
+
+#[cfg(test)]
+impl Arming {
+    /// Counts that guard rules of `net` (a network that arms nothing) at
+    /// random: flips by atom a power of two up to 2^20, every read idle,
+    /// so that a rule is guarded wherever one literal outflips the others
+    /// `GUARD_RATIO` times over.
+    pub fn at_random(net: &Network, seed: u64) -> Arming {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);
+        let rules = net.heads.len();
+        Arming {
+            gates: Vec::new(),
+            flips: (0..net.atoms())
+                .map(|_| 1 << rng.gen_range(0..=20))
+                .collect(),
+            visits: vec![1 << 30; rules],
+            idle: vec![1 << 30; rules],
+            heads: net.heads_hash(),
+        }
+    }
+}
+
+/// A hash of a network's rules' heads, in order (see `Arming::heads`).
+pub(super) fn heads_hash(heads: impl Iterator<Item = u32>) -> u64 {
+    let mut hasher = rustc_hash::FxHasher::default();
+    for h in heads {
+        hasher.write_u32(h);
+    }
+    hasher.finish()
+}
+
+/// A rule is guarded by a literal (see `Arming::flips`) that flips at least
+/// this many times as often as its other literals together...
+const GUARD_RATIO: u64 = 2;
+/// ... and at least this many times on the counted playouts.
+const GUARD_MIN_FLIPS: u64 = 16;
+/// What a guard's flip costs beside the rules it visits, in reads of a
+/// rule: a call out of the hot loop and a walk over its rules' bits
+/// (measured with callgrind on copolymer_4_pie: some 60 instructions, a
+/// read some 6).
+const GUARD_FLIP: u64 = 10;
+/// What a flip of another literal of a guarded rule costs, in reads of a
+/// rule: the same call out of the hot loop, for an armed read.
+const GUARD_READ: u64 = 8;
+
+/// Whether an atom may guard rules: not the always-true one (it never
+/// flips) nor a `does` atom (those are gates of their own, see the
+/// module's doc).
+fn guardable(atom: u32, always: u32, move_inputs: &[bool]) -> bool {
+    atom != always && !move_inputs[atom as usize]
+}
+
+/// Which atoms, of those that would guard rules (listed as the atom and
+/// the reads it saves, see `guard_among`), guard them: those whose rules
+/// save more than its flips (`flips`, by atom) cost in walks.
+fn guards_kept(flips: &[u32], candidates: impl Iterator<Item = (u32, u64)>) -> Vec<bool> {
+    let mut saved = vec![0u64; flips.len()];
+    for (a, gain) in candidates {
+        saved[a as usize] += gain;
+    }
+    (saved.iter().zip(flips))
+        .map(|(&saved, &f)| saved > u64::from(f) * GUARD_FLIP)
+        .collect()
+}
+
+/// The place of the literal that would guard a rule (see `Arming`), and
+/// the reads of the rule that saves, given for each of its literals in
+/// order how often its atom flipped and whether it may guard, and how
+/// often the rule was read and how often idly: the literal that flipped
+/// most (the first of those), where it flipped `GUARD_RATIO` times as
+/// often as the others together, and the idle reads (which a guard's flip
+/// saves) outnumber what costs more guarded (each flip of another literal
+/// reads the rule as an armed rule, `GUARD_READ`, and each read that was
+/// not idle becomes a visit of the guard's walk, two reads).
+fn guard_among(
+    lits: impl Iterator<Item = (u64, bool)>,
+    (visits, idle): (u64, u64),
+) -> Option<(usize, u64)> {
+    let (mut total, mut best, mut n) = (0u64, None::<(usize, u64)>, 0);
+    for (i, (flips, may_guard)) in lits.enumerate() {
+        total += flips;
+        n += 1;
+        if may_guard && best.is_none_or(|(_, most)| flips > most) {
+            best = Some((i, flips));
+        }
+    }
+    let (i, flips) = best?;
+    let others = total - flips;
+    if n < 2 || flips < GUARD_MIN_FLIPS || flips < GUARD_RATIO * (others + 1) {
+        return None;
+    }
+    let cost = others * GUARD_READ + visits.saturating_sub(idle) * 2;
+    (idle > cost).then_some((i, idle - cost))
 }
 
 /// Where the armed rules reading an atom are in `Network::armed_readers`:
@@ -180,6 +312,10 @@ pub(super) struct ArmedReads {
 
 /// The bit of the rules of a gate that is not armed.
 pub(super) const NO_BIT: u32 = u32::MAX;
+
+/// The gate of an armed rule gated by a `does` atom, as its armed readers
+/// see it (see `ArmedReader`).
+pub(super) const SHUT: u32 = u32::MAX;
 
 /// A gate may be armed (see `Network::worth_arming`) when it gates at
 /// least this many rules: opening one of fewer costs little.
@@ -1375,7 +1511,7 @@ impl Network {
         move_atoms: &[std::ops::Range<u32>],
         exclusive: &[Vec<u32>],
         (read, real, play): (&[bool], &[bool], &[bool]),
-        (left_out, arm, sets_of_roles): (&[bool], &[bool], bool),
+        (left_out, arming, sets_of_roles): (&[bool], &Arming, bool),
     ) -> Option<Network> {
         // Atoms are numbered 0..atoms: the ground program's, the
         // always-true one, then those `factor` makes.
@@ -1450,6 +1586,49 @@ impl Network {
                 (others_state && rule.lits.len() > 1 && plain).then_some(gate as u32)
             })
             .collect();
+        let does_gates = gate_of.iter().any(Option::is_some);
+        // Guards (see `Arming::flips`): a literal of a rule that is neither
+        // gated nor on a cycle, whose atom is not the always-true one nor
+        // an input of moves, which flips far more often than the others.
+        let move_inputs: Vec<bool> = (0..atoms).map(|a| is_move(a) && !derived[a]).collect();
+        let flipped = |a: u32| arming.flips.get(a as usize).map_or(0, |&f| u64::from(f));
+        // The rules counted are these only where the heads are the same.
+        let counted = !arming.flips.is_empty()
+            && arming.visits.len() == rules.len()
+            && arming.heads == heads_hash(rules.iter().map(|r| r.head));
+        let candidates: Vec<Option<(usize, u64)>> = (rules.iter().zip(&gate_of).enumerate())
+            .map(|(r, (rule, gate))| {
+                if gate.is_some() || !counted || cycles.has(rule.head as usize) {
+                    return None;
+                }
+                let lits = rule.lits.iter().map(|&l| {
+                    let a = l >> 1;
+                    (flipped(a), guardable(a, always, &move_inputs))
+                });
+                let reads = (u64::from(arming.visits[r]), u64::from(arming.idle[r]));
+                // A guard read twice by its rule would be counted once.
+                let (i, gain) = guard_among(lits, reads)?;
+                let guard = rule.lits[i] >> 1;
+                let once = rule.lits.iter().filter(|&&l| l >> 1 == guard).count() == 1;
+                once.then_some((i, gain))
+            })
+            .collect();
+        let guard_atom = |r: usize| candidates[r].map(|(i, _)| rules[r].lits[i] >> 1);
+        let mut flips_by_atom = arming.flips.clone();
+        flips_by_atom.resize(atoms, 0);
+        let kept = guards_kept(
+            &flips_by_atom,
+            (0..rules.len()).filter_map(|r| Some((guard_atom(r)?, candidates[r]?.1))),
+        );
+        let mut guarded = vec![false; rules.len()];
+        let gate_of: Vec<Option<u32>> = (gate_of.into_iter().enumerate())
+            .map(|(r, gate)| {
+                let guard =
+                    candidates[r].filter(|_| kept[guard_atom(r).expect("a guard") as usize]);
+                guarded[r] = guard.is_some();
+                gate.or(guard.map(|(i, _)| i as u32))
+            })
+            .collect();
         let mut info = vec![AtomInfo::default(); atoms];
         let mut readers = Vec::with_capacity(readers_of.iter().map(Vec::len).sum());
         let mut gated_by = vec![Vec::new(); atoms];
@@ -1465,8 +1644,14 @@ impl Network {
         let mut bit_of = vec![NO_BIT; rules.len()];
         let mut armed_base = vec![NO_BIT; atoms];
         let mut armed_bits = 0u32;
+        let mut guards = (0, 0);
         for (a, gated) in gated_by.iter().enumerate() {
-            if arm.get(a).is_some_and(|&arm| arm) && !gated.is_empty() {
+            // A guard's rules are all guarded (its atom is not a `does`).
+            let guard = gated.first().is_some_and(|&r| guarded[r]);
+            if guard {
+                guards = (guards.0 + 1, guards.1 + gated.len());
+            }
+            if (guard || arming.gates.get(a).is_some_and(|&arm| arm)) && !gated.is_empty() {
                 armed_base[a] = armed_bits.next_multiple_of(64);
                 armed_bits = armed_base[a];
             }
@@ -1480,6 +1665,7 @@ impl Network {
                     rule: r as u32,
                     start,
                     end: gate_lits.len() as u32,
+                    negated: rules[r].lits[gate] & 1 == 1,
                 });
                 if armed_base[a] != NO_BIT {
                     bit_of[r] = armed_bits;
@@ -1489,7 +1675,8 @@ impl Network {
             info[a].gate_end = gates.len() as u32;
         }
         let armed_rule = |r: usize| bit_of[r] != NO_BIT;
-        let gate_atom = |r: usize| gate_of[r].map(|g| (rules[r].lits[g as usize] >> 1) as usize);
+        let gate_lit = |r: usize| gate_of[r].map(|g| rules[r].lits[g as usize]);
+        let gate_atom = |r: usize| gate_lit(r).map(|l| (l >> 1) as usize);
         for (a, of) in readers_of.iter().enumerate() {
             let counted = |e: &&u32| gate_of[(**e >> 1) as usize].is_none();
             info[a].start = readers.len() as u32;
@@ -1523,6 +1710,10 @@ impl Network {
                         .map(|r| ArmedReader {
                             rule: r as u32,
                             bit: bit_of[r],
+                            gate: match guarded[r] {
+                                true => gate_lit(r).expect("a guarded rule has a guard"),
+                                false => SHUT,
+                            },
                         })
                 };
                 let start = armed_readers.len() as u32;
@@ -1643,9 +1834,10 @@ impl Network {
                 .map(|(i, (r, gate))| {
                     let positive = r.lits.iter().filter(|&&l| l & 1 == 0).count() as u8;
                     match gate {
-                        // An armed rule counts its shut gate and its other
-                        // positive atoms.
-                        Some(_) if armed_rule(i) => positive,
+                        // An armed rule counts its other positive atoms.
+                        Some(g) if armed_rule(i) => {
+                            positive - u8::from(r.lits[*g as usize] & 1 == 0)
+                        }
                         // Another gated rule counts its shut gate alone.
                         Some(_) => 1,
                         None => positive,
@@ -1653,6 +1845,9 @@ impl Network {
                 })
                 .collect(),
             armed_bits,
+            does_gates,
+            move_inputs,
+            guards,
             atoms: info,
             readers,
             armed_reads,
@@ -1696,11 +1891,9 @@ impl Network {
         assert!(self.armed_reads.iter().all(|a| a.start <= a.negated
             && a.negated <= a.end
             && a.end as usize <= self.armed_readers.len()));
-        assert!(
-            self.armed_readers
-                .iter()
-                .all(|r| (r.rule as usize) < rules && r.bit < self.armed_bits)
-        );
+        assert!(self.armed_readers.iter().all(|r| (r.rule as usize) < rules
+            && r.bit < self.armed_bits
+            && (r.gate == SHUT || ((r.gate >> 1) as usize) < atoms)));
         assert!(self.armed_base.is_empty() || self.armed_base.len() == atoms);
         assert!(
             self.armed_base
@@ -1760,9 +1953,55 @@ impl Network {
         (self.cycles.len(), atoms, rules)
     }
 
-    /// Whether some rule is gated (see the module's doc).
+    /// A hash of the rules' heads in order (see `Arming::heads`).
+    pub fn heads_hash(&self) -> u64 {
+        heads_hash(self.heads.iter().copied())
+    }
+
+    /// Whether some rule is gated by a `does` atom (see the module's doc).
     pub fn has_gates(&self) -> bool {
-        !self.gates.is_empty()
+        self.does_gates
+    }
+
+    /// How many atoms guard rules (see `Arming`), and how many rules.
+    pub fn guards(&self) -> (usize, usize) {
+        self.guards
+    }
+
+    /// Whether a network built with these counts of flips by atom and of
+    /// reads by rule (see `Arming`), counted on this network, would guard
+    /// some rule: this network's rules (it guards none) read through
+    /// their atoms' readers, each rule's literals in another order than
+    /// its own, which changes which of two literals that flipped alike
+    /// guards it but not whether one does.
+    pub fn would_guard(&self, flips: &[u32], (visits, idle): (&[u32], &[u32])) -> bool {
+        let rules = self.heads.len();
+        let (mut total, mut most, mut lits) =
+            (vec![0u64; rules], vec![None; rules], vec![0u32; rules]);
+        for (a, info) in self.atoms.iter().enumerate() {
+            let f = flips.get(a).map_or(0, |&f| u64::from(f));
+            let may_guard = guardable(a as u32, self.always, &self.move_inputs);
+            for &r in &self.readers[info.start as usize..info.end as usize] {
+                let r = r as usize;
+                total[r] += f;
+                lits[r] += 1;
+                if may_guard && most[r].is_none_or(|(m, _)| f > m) {
+                    most[r] = Some((f, a as u32));
+                }
+            }
+        }
+        let candidates = (0..rules).filter_map(|r| {
+            let head = self.heads[r] as usize;
+            let (f, a) = most[r].filter(|_| !self.cycles.has(head))?;
+            // The rule's literals as if the most flipped came first (a
+            // guard flips more than all the others, so no other ties it).
+            let rest = (1..lits[r]).map(|i| (if i == 1 { total[r] - f } else { 0 }, false));
+            let reads = (u64::from(visits[r]), u64::from(idle[r]));
+            guard_among(std::iter::once((f, true)).chain(rest), reads).map(|(_, gain)| (a, gain))
+        });
+        let mut flips = flips.to_vec();
+        flips.resize(self.atoms.len(), 0);
+        guards_kept(&flips, candidates).contains(&true)
     }
 
     /// How many heads read a set of several roles' moves through what
@@ -1784,12 +2023,13 @@ impl Network {
         self.equivalents
     }
 
-    /// How many gates are armed, and how many rules they gate.
+    /// How many `does` gates are armed, and how many rules they gate.
     pub fn armed_gates(&self) -> (usize, usize) {
         let armed = (self.armed_base.iter().zip(&self.atoms)).filter(|&(&base, _)| base != NO_BIT);
-        armed.fold((0, 0), |(gates, rules), (_, a)| {
+        let (gates, rules) = armed.fold((0, 0), |(gates, rules), (_, a)| {
             (gates + 1, rules + (a.gate_end - a.gate_start) as usize)
-        })
+        });
+        (gates - self.guards.0, rules - self.guards.1)
     }
 
     /// The bit of the first rule an atom gates when it is an armed gate,

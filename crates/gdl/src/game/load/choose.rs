@@ -302,6 +302,18 @@ pub(super) fn choose(
             moves = if gates == 1 { "move" } else { "moves" }
         ));
     }
+    if let Some((guards, rules)) = (game.rules.stepper.as_ref())
+        .map(|t| t.guards())
+        .filter(|&(guards, _)| guards > 0)
+    {
+        why.push(format!(
+            "guarded rules: {rules} {rules_word} wait on one of {guards} {atoms} that flip far \
+             more often on seeded playouts than the rest of each rule (whose turn it is), \
+             so that a flip visits only those whose other literals all hold",
+            rules_word = if rules == 1 { "rule" } else { "rules" },
+            atoms = if guards == 1 { "atom" } else { "atoms" }
+        ));
+    }
     if let Some(heads) = (game.rules.stepper.as_ref())
         .map(|t| t.role_sets())
         .filter(|&heads| heads > 0)
