@@ -298,7 +298,9 @@ fn guard_among(
         return None;
     }
     let cost = others * GUARD_READ + visits.saturating_sub(idle) * 2;
-    (idle > cost).then_some((i, idle - cost))
+    idle.checked_sub(cost)
+        .filter(|&gain| gain > 0)
+        .map(|gain| (i, gain))
 }
 
 /// Where the armed rules reading an atom are in `Network::armed_readers`:
