@@ -53,7 +53,7 @@
 //! than the rest of the rule on the same counted playouts and the rule's
 //! reads were mostly idle there (see `network::Arming`). Whose turn it is
 //! flips at every step, and gt_ultimatum's rules that carry a score over
-//! read it beside one possible score each, of which one holds: 2,368 of
+//! read it beside one possible score each, of which one holds: 2,093 of
 //! its rules wait on 13 guards, and a playout costs 41 % fewer
 //! instructions. An armed rule counts its other literals always,
 //! is ready at zero, and fires while it is ready and its gate holds; a
