@@ -1280,8 +1280,10 @@ fn seeded_work(tables: Tables, initial: &State) -> (Tables, u64) {
 }
 
 /// `tables` back, and what of its network is worth arming, as counted on
-/// the seeded playouts from `initial`: its gates worth it, by atom, and
-/// how often each atom flipped, which chooses the guards (see `Arming`).
+/// the seeded playouts from `initial`: its gates worth it, by atom, and,
+/// where some rule is worth guarding, how often each atom flipped and
+/// each rule was read and read idly, which choose the guards (see
+/// `Arming`); `None` where nothing is worth arming.
 fn worth_arming(tables: Tables, initial: &State) -> (Tables, Option<Arming>) {
     let tables = Arc::new(tables);
     let mut stepper = Stepper::new(Arc::clone(&tables));

@@ -188,10 +188,10 @@ pub struct Arming {
     /// By atom: the `does` gates armed (none where it is empty).
     pub gates: Vec<bool>,
     /// By atom: how often it flipped on those playouts (none counted
-    /// where it is empty). A rule one of whose literals flips at least
-    /// `GUARD_RATIO` times as often as all the others together (and at
-    /// least `GUARD_MIN_FLIPS` times) is *guarded* by it: armed as a gate
-    /// of its guard is, so that the guard's flips visit only the rules
+    /// where it is empty). A rule one of whose literals flips far more
+    /// often than the others, and whose reads were mostly idle, is
+    /// *guarded* by it (see `guard_among` and `guards_kept`): armed with
+    /// it as its gate, so that the guard's flips visit only the rules
     /// whose other literals all hold. Whose turn it is flips at every step
     /// and is read by every rule that tallies a score for one role
     /// (dotsAndBoxes: a hundred), of which the one of the score now
