@@ -12,7 +12,7 @@
 use super::cone::Cone;
 use super::ground::GroundTables;
 use super::types::{Move, State, Stop};
-use crate::engine::incremental::{Arming, Evaluation, LazyRules, Network};
+use crate::engine::incremental::{Arming, Evaluation, LazyRules, Network, Shape};
 use crate::error::GameError;
 use crate::plan::{Phase, Program, RelId};
 use crate::syntax::keywords::goal_value;
@@ -1221,35 +1221,45 @@ fn tables_over(
     initial: &State,
     cone: Option<&Cone>,
 ) -> Option<Tables> {
-    let variants = |arm: &Arming, of_roles: bool| {
-        let names = (terms, symbols);
-        table_variants(g, p, roles, role_names, names, (arm, of_roles), cone)
-    };
-    let (waiting, top_down) = variants(&Arming::default(), true)?;
+    let (moves, goals) = moves_and_goals(g, p, (roles, role_names), (terms, symbols));
+    let variants = |of_roles: bool| Variants::new(g, p, roles, (&moves, &goals), of_roles, cone);
+    let with_sets = variants(true)?;
+    let (waiting, top_down) = with_sets.tables(&Arming::default())?;
     // Sets of several roles' moves read through what each role plays
     // otherwise stop flipping as turns go by (knightfight), unless the
     // roles often play what most sets leave out at once (both a noop, in
     // hallway): kept unless seeded playouts cost far more work with them
     // (see `ROLE_SETS_MARGIN`).
-    let ((waiting, top_down), of_roles) = match waiting.net.role_sets() {
-        0 => ((waiting, top_down), false),
-        _ => match variants(&Arming::default(), false) {
-            Some((other, other_top_down)) => {
-                let (waiting, work) = seeded_work(waiting, initial);
-                let (other, other_work) = seeded_work(other, initial);
-                match (other_work as f64) * ROLE_SETS_MARGIN < work as f64 {
-                    true => ((other, other_top_down), false),
-                    false => ((waiting, top_down), true),
-                }
-            }
-            None => ((waiting, top_down), true),
-        },
+    let without_sets = match waiting.net.role_sets() {
+        0 => None,
+        _ => variants(false).and_then(|v| Some((v.tables(&Arming::default())?, v))),
     };
+    let ((waiting, top_down), chosen) = match without_sets {
+        None => ((waiting, top_down), with_sets),
+        Some(((other, other_top_down), other_variants)) => {
+            let (waiting, work) = seeded_work(waiting, initial);
+            let (other, other_work) = seeded_work(other, initial);
+            match (other_work as f64) * ROLE_SETS_MARGIN < work as f64 {
+                true => {
+                    drop((waiting, top_down, with_sets));
+                    ((other, other_top_down), other_variants)
+                }
+                false => ((waiting, top_down), with_sets),
+            }
+        }
+    };
+    // Armed, the tables are made again from the rules as `chosen` keeps
+    // them (those unarmed are let go first: a network is most of the
+    // memory loading takes).
     let (waiting, arm) = worth_arming(waiting, initial);
     let (waiting, top_down) = match arm {
-        Some(arm) => variants(&arm, of_roles)?,
+        Some(arm) => {
+            drop((waiting, top_down));
+            chosen.tables(&arm)?
+        }
         None => (waiting, top_down),
     };
+    drop(chosen);
     let Some(top_down) = top_down else {
         return Some(waiting);
     };
@@ -1314,80 +1324,31 @@ fn worth_arming(tables: Tables, initial: &State) -> (Tables, Option<Arming>) {
     (tables, arming)
 }
 
-/// The tables of `step_tables`: with the rules only goals read in the
-/// network, waiting until goals are asked, and, where those rules are many,
-/// with them left out of the network and decided top-down (see
-/// `LazyRules`); the gates marked in `arm` armed; with `of_roles`, sets of
-/// several roles' moves read through what each plays otherwise (see the
-/// network's `factor`).
+/// The tables of `step_tables` armed as `arm` says (see `Variants`).
+#[cfg(test)]
 fn table_variants(
     g: &GroundTables,
     p: &Program,
     roles: &[TermId],
     role_names: &[String],
-    (terms, symbols): (&TermTable, &Symbols),
+    names: (&TermTable, &Symbols),
     (arm, of_roles): (&Arming, bool),
     cone: Option<&Cone>,
 ) -> Option<(Tables, Option<Tables>)> {
+    let (moves, goals) = moves_and_goals(g, p, (roles, role_names), names);
+    Variants::new(g, p, roles, (&moves, &goals), of_roles, cone)?.tables(arm)
+}
+
+/// Each role's moves as a stepper lists them, and each role's goal atoms
+/// with their values: the same in every variant of the tables.
+fn moves_and_goals(
+    g: &GroundTables,
+    p: &Program,
+    (roles, role_names): (&[TermId], &[String]),
+    (terms, symbols): (&TermTable, &Symbols),
+) -> (Vec<RoleMoves>, Goals) {
     let kw = p.keywords;
-    // The `next` facts the stepper reads: of the cone alone for one of
-    // random outcomes.
-    let next: Vec<(u32, TermId)> = (g.next.iter())
-        .filter(|&&(a, _)| cone.is_none_or(|c| c.needs(a)))
-        .copied()
-        .collect();
     let dynamic = |rel: RelId| p.info(rel).phase != Phase::Static;
-    let move_atoms: Vec<std::ops::Range<u32>> = (0..p.relations.len() as u32)
-        .map(RelId)
-        .filter(|&r| p.info(r).phase == Phase::Move)
-        .map(|r| g.program.atom_range(r))
-        .collect();
-    // What the stepper reads besides legal moves must be stored as is.
-    let mut real = vec![false; g.program.atoms() + 1];
-    let goal_atoms = g.goal.iter().flatten().map(|&(a, _)| a);
-    for a in next
-        .iter()
-        .map(|&(a, _)| a)
-        .chain(goal_atoms)
-        .chain(g.terminal)
-    {
-        real[a as usize] = true;
-    }
-    let mut read = real.clone();
-    for &(a, _) in g.legal.iter().flatten() {
-        read[a as usize] = true;
-    }
-    // What play reads at every step; goals are asked at the end.
-    let mut play = read.clone();
-    for a in g.goal.iter().flatten().map(|&(a, _)| a) {
-        play[a as usize] = false;
-    }
-    for a in next.iter().map(|&(a, _)| a).chain(g.terminal) {
-        play[a as usize] = true;
-    }
-    // Each role's `does` atoms: a joint move sets exactly one of them, as
-    // every legal move has one (grounding feeds `legal` back as `does`).
-    let exclusive: Vec<Vec<u32>> = roles
-        .iter()
-        .map(|&role| {
-            let mut atoms: Vec<u32> = match dynamic(kw.does) {
-                true => (g.program.atoms_of(kw.does))
-                    .filter(|(_, r)| r[0] == role)
-                    .map(|(a, _)| a)
-                    .collect(),
-                false => Vec::new(),
-            };
-            atoms.sort_unstable();
-            atoms
-        })
-        .collect();
-    if !dynamic(kw.true_) {
-        return None;
-    }
-    let true_atoms = (
-        g.program.atom_range(kw.true_).start,
-        g.program.atoms_of(kw.true_).map(|(_, r)| r[0]).collect(),
-    );
     let does = |role: TermId, m: TermId| {
         dynamic(kw.does)
             .then(|| g.program.atom(kw.does, &[role, m]))
@@ -1424,46 +1385,150 @@ fn table_variants(
                 .collect()
         })
         .collect();
-    let tables = |net, moves, lazy| {
-        let (true_atoms, goals) = (true_atoms.clone(), goals.clone());
-        let first_true = true_atoms.0;
-        let mut tables = Tables::new(net, true_atoms, &next, moves, (goals, lazy), g.terminal)?;
-        if let Some(cone) = cone {
-            tables.idle = vec![0; words(tables.true_facts.len())];
-            for local in 0..tables.true_facts.len() as u32 {
-                put(&mut tables.idle, local, !cone.needs(first_true + local));
-            }
+    (moves, goals)
+}
+
+/// What the tables of `step_tables` are made of, for one choice of
+/// `of_roles` (sets of several roles' moves read through what each plays
+/// otherwise, see the network's `factor`): the rules only goals read in
+/// the network, waiting until goals are asked, and, where those rules are
+/// many, with them left out of the network and decided top-down (see
+/// `LazyRules`). Made once; `tables` builds networks from them, armed as
+/// loading finds worth it, without rewriting the rules again.
+struct Variants<'a> {
+    next: Vec<(u32, TermId)>,
+    true_atoms: (u32, Vec<TermId>),
+    moves: &'a [RoleMoves],
+    goals: &'a Goals,
+    terminal: Option<u32>,
+    cone: Option<&'a Cone>,
+    waiting: Shape,
+    top_down: Option<(Shape, LazyRules)>,
+}
+
+impl<'a> Variants<'a> {
+    fn new(
+        g: &GroundTables,
+        p: &Program,
+        roles: &[TermId],
+        (moves, goals): (&'a [RoleMoves], &'a Goals),
+        of_roles: bool,
+        cone: Option<&'a Cone>,
+    ) -> Option<Variants<'a>> {
+        let kw = p.keywords;
+        // The `next` facts the stepper reads: of the cone alone for one of
+        // random outcomes.
+        let next: Vec<(u32, TermId)> = (g.next.iter())
+            .filter(|&&(a, _)| cone.is_none_or(|c| c.needs(a)))
+            .copied()
+            .collect();
+        let dynamic = |rel: RelId| p.info(rel).phase != Phase::Static;
+        let move_atoms: Vec<std::ops::Range<u32>> = (0..p.relations.len() as u32)
+            .map(RelId)
+            .filter(|&r| p.info(r).phase == Phase::Move)
+            .map(|r| g.program.atom_range(r))
+            .collect();
+        // What the stepper reads besides legal moves must be stored as is.
+        let mut real = vec![false; g.program.atoms() + 1];
+        let goal_atoms = g.goal.iter().flatten().map(|&(a, _)| a);
+        for a in next
+            .iter()
+            .map(|&(a, _)| a)
+            .chain(goal_atoms)
+            .chain(g.terminal)
+        {
+            real[a as usize] = true;
         }
-        Some(tables)
-    };
-    let sets = (&read[..], &real[..], &play[..]);
-    let net = Network::new(
-        &g.program,
-        &move_atoms,
-        &exclusive,
-        sets,
-        (&[], arm, of_roles),
-    )?;
-    let waiting = tables(net, moves.clone(), None)?;
-    let Some((lazy, left_out)) = LazyRules::split(&g.program, &play)
-        .filter(|(lazy, _)| lazy.rules() * LAZY_SHARE >= g.program.rules())
-    else {
-        return Some((waiting, None));
-    };
-    // The network's atoms the lazy rules read are read outside it.
-    for a in lazy.network_reads() {
-        (read[a as usize], real[a as usize]) = (true, true);
+        let mut read = real.clone();
+        for &(a, _) in g.legal.iter().flatten() {
+            read[a as usize] = true;
+        }
+        // What play reads at every step; goals are asked at the end.
+        let mut play = read.clone();
+        for a in g.goal.iter().flatten().map(|&(a, _)| a) {
+            play[a as usize] = false;
+        }
+        for a in next.iter().map(|&(a, _)| a).chain(g.terminal) {
+            play[a as usize] = true;
+        }
+        // Each role's `does` atoms: a joint move sets exactly one of them, as
+        // every legal move has one (grounding feeds `legal` back as `does`).
+        let exclusive: Vec<Vec<u32>> = roles
+            .iter()
+            .map(|&role| {
+                let mut atoms: Vec<u32> = match dynamic(kw.does) {
+                    true => (g.program.atoms_of(kw.does))
+                        .filter(|(_, r)| r[0] == role)
+                        .map(|(a, _)| a)
+                        .collect(),
+                    false => Vec::new(),
+                };
+                atoms.sort_unstable();
+                atoms
+            })
+            .collect();
+        if !dynamic(kw.true_) {
+            return None;
+        }
+        let true_atoms = (
+            g.program.atom_range(kw.true_).start,
+            g.program.atoms_of(kw.true_).map(|(_, r)| r[0]).collect(),
+        );
+        let shape = |sets: (&[bool], &[bool], &[bool]), left_out: &[bool]| {
+            Shape::new(
+                &g.program,
+                &move_atoms,
+                &exclusive,
+                sets,
+                (left_out, of_roles),
+            )
+        };
+        let waiting = shape((&read[..], &real[..], &play[..]), &[])?;
+        let split = LazyRules::split(&g.program, &play)
+            .filter(|(lazy, _)| lazy.rules() * LAZY_SHARE >= g.program.rules());
+        let top_down = split.and_then(|(lazy, left_out)| {
+            // The network's atoms the lazy rules read are read outside it.
+            for a in lazy.network_reads() {
+                (read[a as usize], real[a as usize]) = (true, true);
+            }
+            let top_down = shape((&read[..], &real[..], &play[..]), &left_out)?;
+            Some((top_down, lazy))
+        });
+        Some(Variants {
+            next,
+            true_atoms,
+            moves,
+            goals,
+            terminal: g.terminal,
+            cone,
+            waiting,
+            top_down,
+        })
     }
-    let sets = (&read[..], &real[..], &play[..]);
-    let top_down = Network::new(
-        &g.program,
-        &move_atoms,
-        &exclusive,
-        sets,
-        (&left_out, arm, of_roles),
-    )
-    .and_then(|net| tables(net, moves, Some(lazy)));
-    Some((waiting, top_down))
+
+    /// The tables with the rules only goals read in the network, and those
+    /// with them decided top-down where they are many, the gates and
+    /// guards `arm` marks armed: `None` where the first cannot be made
+    /// (see `Tables::new`).
+    fn tables(&self, arm: &Arming) -> Option<(Tables, Option<Tables>)> {
+        let tables = |shape: &Shape, lazy: Option<&LazyRules>| {
+            let net = shape.network(arm)?;
+            let goals = (self.goals.clone(), lazy.cloned());
+            let (true_atoms, moves) = (self.true_atoms.clone(), self.moves.to_vec());
+            let first_true = true_atoms.0;
+            let mut tables = Tables::new(net, true_atoms, &self.next, moves, goals, self.terminal)?;
+            if let Some(cone) = self.cone {
+                tables.idle = vec![0; words(tables.true_facts.len())];
+                for local in 0..tables.true_facts.len() as u32 {
+                    put(&mut tables.idle, local, !cone.needs(first_true + local));
+                }
+            }
+            Some(tables)
+        };
+        let waiting = tables(&self.waiting, None)?;
+        let top_down = (self.top_down.as_ref()).and_then(|(shape, lazy)| tables(shape, Some(lazy)));
+        Some((waiting, top_down))
+    }
 }
 
 /// The share of the ground rules (one in this many) that rules only goals

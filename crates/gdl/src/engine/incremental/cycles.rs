@@ -30,7 +30,7 @@ pub(super) const NO_CYCLE: u32 = u32::MAX;
 
 /// The components of the ground rules that have a cycle (two atoms or
 /// more, or an atom a rule of its own reads), and their rules.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(super) struct Cycles {
     /// Per atom, the number of its component, or `NO_CYCLE`; empty when no
     /// atom is on a cycle.

@@ -1,6 +1,6 @@
 //! The hot loop of the incremental evaluation (flip, gain, lose, queue),
 //! and every unchecked index of it. Each is sound by the invariants that
-//! `Network::new` checks before it returns a network (every rule's head is
+//! `Shape::network` checks before it returns a network (every rule's head is
 //! an atom, every reader a rule, every level's queue has room for each of
 //! its atoms) and that `Evaluation::new` and every public call of an
 //! evaluation keep (it is used only with the network it was made for, and

@@ -24,7 +24,7 @@ const TRUE: u8 = 1;
 const FALSE: u8 = 2;
 
 /// The rules of the atoms only goals depend on, by head.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct LazyRules {
     /// Per atom of the ground program: its local number when it is lazy,
     /// else `NONE`.

@@ -74,4 +74,4 @@ mod network;
 
 pub(crate) use evaluation::Evaluation;
 pub(crate) use lazy::LazyRules;
-pub(crate) use network::{Arming, Network};
+pub(crate) use network::{Arming, Network, Shape};

@@ -1,7 +1,7 @@
 //! The fixed part of the incremental evaluation: the ground rules as
 //! counters, the rules reading each atom, gates, hub deferral and levels,
 //! built once per game and checked as it is built (see
-//! [`Network::new`]), so that the hot loop may index without bounds
+//! [`Shape::network`]), so that the hot loop may index without bounds
 //! checks.
 
 use super::cycles::{Cycles, NO_CYCLE};
@@ -1266,7 +1266,14 @@ fn defer_hubs(rules: &mut [Rule], atoms: usize, read: &[bool], real: &[bool]) ->
         .filter(|&(n, _)| n >= HUB_READERS)
         .collect();
     hubs.sort_by_key(|&(n, lit)| (std::cmp::Reverse(n), lit));
-    let read_atoms: Vec<usize> = (0..atoms).filter(|&a| read[a]).collect();
+    // How many atoms read outside the network are deferred under each
+    // list of hubs: the groups the stepper looks at (all under none, to
+    // begin with).
+    let mut group_sizes: FxHashMap<Vec<u32>, usize> = FxHashMap::default();
+    let read_atoms = (0..atoms).filter(|&a| read[a]).count();
+    if read_atoms > 0 {
+        group_sizes.insert(Vec::new(), read_atoms);
+    }
     // Kept across hubs, each hub putting back what it changed: the atoms
     // that depend on hub number `stamp` are marked `stamp`; `set` and
     // `marks` are clear outside the hub at hand.
@@ -1393,14 +1400,12 @@ fn defer_hubs(rules: &mut [Rule], atoms: usize, read: &[bool], real: &[bool]) ->
             }
             let first = few.iter().all(|&a| deferred[a as usize].is_empty()) && lit & 1 == 0;
             if first || few.len() >= SECOND_HUB_MOVES {
-                let groups: rustc_hash::FxHashSet<(&[u32], bool)> = (read_atoms.iter())
-                    .map(|&a| (deferred[a].as_slice(), set[a]))
-                    .collect();
                 let most = match first && few.len() >= FIRST_HUB_MOVES {
                     true => HUB_GROUPS,
                     false => MOVE_GROUPS,
                 };
-                if groups.len() <= most {
+                if groups_with(&group_sizes, few.iter().map(|&a| &deferred[a as usize][..])) <= most
+                {
                     break;
                 }
             }
@@ -1411,6 +1416,17 @@ fn defer_hubs(rules: &mut [Rule], atoms: usize, read: &[bool], real: &[bool]) ->
         for &h in &members {
             if set[h as usize] {
                 real[g as usize] |= read[h as usize];
+                if read[h as usize] {
+                    let group = &deferred[h as usize];
+                    let size = group_sizes.get_mut(group).expect("a read atom's group");
+                    *size -= 1;
+                    if *size == 0 {
+                        group_sizes.remove(group);
+                    }
+                    let mut group = group.clone();
+                    group.push(lit);
+                    *group_sizes.entry(group).or_default() += 1;
+                }
                 deferred[h as usize].push(lit);
                 for &r in &rules_for[h as usize] {
                     rules[r as usize].lits.retain(|&l| l != lit);
@@ -1424,6 +1440,25 @@ fn defer_hubs(rules: &mut [Rule], atoms: usize, read: &[bool], real: &[bool]) ->
         }
     }
     deferred
+}
+
+/// How many groups the atoms read outside the network would fall in, were
+/// `moving` (the lists of hubs of some of them, one each) deferred under
+/// one hub more, given how many are under each list now (`sizes`): the
+/// lists of those that move, and those of the others that some atom left
+/// behind still has.
+fn groups_with<'a>(
+    sizes: &FxHashMap<Vec<u32>, usize>,
+    moving: impl Iterator<Item = &'a [u32]>,
+) -> usize {
+    let mut moved: FxHashMap<&[u32], usize> = FxHashMap::default();
+    for group in moving {
+        *moved.entry(group).or_default() += 1;
+    }
+    let emptied = (moved.iter())
+        .filter(|&(group, &n)| sizes.get(*group) == Some(&n))
+        .count();
+    moved.len() + sizes.len() - emptied
 }
 
 /// The atoms that wait until goals are asked: those with rules that no atom
@@ -1493,28 +1528,96 @@ pub(super) fn unread_by_play(
     (0..atoms).map(|a| !needed[a] && has_rules(a)).collect()
 }
 
-impl Network {
-    /// Builds the network of a ground program whose atoms in `move_atoms`
-    /// (ranges) belong to relations that read `does`; `exclusive` lists
-    /// each role's `does` atoms, sorted, exactly one of which holds in a
-    /// joint move (see `factor`). Atoms marked in
-    /// `read` are read outside the network, so keep their numbers (see
-    /// `merge_copies`); those in `real` are never deferred (see
-    /// `defer_hubs`); those in `play` are read at every step (legal
-    /// moves, `next`, `terminal`), and the atoms none of them depends on
-    /// wait until goals are asked (see `waiting_atoms`). The rules of the
-    /// atoms marked in `left_out` are left out (see `LazyRules`); the
-    /// gates marked in `arm` (by atom, none where it is empty) are armed
-    /// (see the module's doc and `worth_arming`). Atoms on a cycle of
-    /// ground atoms are settled a component at a time (see `cycles`);
-    /// `None` when a rule reads an atom of its own component negated.
+/// Lists of numbers in a row: list `i` is `items[start[i]..start[i + 1]]`.
+#[derive(Debug)]
+struct Rows {
+    start: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl Rows {
+    /// The lists in a row, in order.
+    fn new<'a>(lists: impl Iterator<Item = &'a [u32]> + Clone) -> Rows {
+        let mut rows = Rows {
+            start: vec![0],
+            items: Vec::with_capacity(lists.clone().map(<[u32]>::len).sum()),
+        };
+        for list in lists {
+            rows.items.extend_from_slice(list);
+            rows.start.push(rows.items.len() as u32);
+        }
+        rows
+    }
+
+    /// The lists, in order.
+    fn iter(&self) -> impl Iterator<Item = &[u32]> {
+        (0..self.start.len() - 1).map(|i| &self[i])
+    }
+}
+
+impl std::ops::Index<usize> for Rows {
+    type Output = [u32];
+
+    fn index(&self, i: usize) -> &[u32] {
+        &self.items[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+}
+
+/// A rule of a `Shape`: its head and its literals.
+struct RuleRef<'a> {
+    head: u32,
+    lits: &'a [u32],
+}
+
+/// The ground rules of a network as it reads them, rewritten (factored,
+/// merged, deferred under hubs: see `Shape::new`) but not yet armed:
+/// loading builds a network from them once, counts what its seeded
+/// playouts read, then builds it again armed as the counts say, without
+/// rewriting the rules twice.
+/// Kept in rows of one allocation each (skirmish's 2.8 million rules
+/// took 170 MB more as a vector a rule).
+#[derive(Debug)]
+pub struct Shape {
+    /// Per rule, its head and its literals.
+    heads: Vec<u32>,
+    lits: Rows,
+    atoms: usize,
+    always: u32,
+    /// Per atom, whether it is of a move relation; the hubs it is
+    /// deferred under; the rules reading it (`rule << 1 | negated`);
+    /// whether it waits until goals are asked.
+    is_move: Vec<bool>,
+    deferred: Vec<Vec<u32>>,
+    readers_of: Rows,
+    waits: Vec<bool>,
+    cycles: Cycles,
+    role_sets: usize,
+    long_rules: (usize, usize),
+    equivalents: usize,
+}
+
+impl Shape {
+    /// The rules of the network of a ground program whose atoms in
+    /// `move_atoms` (ranges) belong to relations that read `does`;
+    /// `exclusive` lists each role's `does` atoms, sorted, exactly one of
+    /// which holds in a joint move (see `factor`; with `sets_of_roles`,
+    /// sets of several roles' moves are read through what each plays
+    /// otherwise). Atoms marked in `read` are read outside the network, so
+    /// keep their numbers (see `merge_copies`); those in `real` are never
+    /// deferred (see `defer_hubs`); those in `play` are read at every step
+    /// (legal moves, `next`, `terminal`), and the atoms none of them
+    /// depends on wait until goals are asked (see `waiting_atoms`). The
+    /// rules of the atoms marked in `left_out` are left out (see
+    /// `LazyRules`). Atoms on a cycle of ground atoms are settled a
+    /// component at a time (see `cycles`); `None` when a rule reads an
+    /// atom of its own component negated.
     pub fn new(
         g: &Grounded,
         move_atoms: &[std::ops::Range<u32>],
         exclusive: &[Vec<u32>],
         (read, real, play): (&[bool], &[bool], &[bool]),
-        (left_out, arming, sets_of_roles): (&[bool], &Arming, bool),
-    ) -> Option<Network> {
+        (left_out, sets_of_roles): (&[bool], bool),
+    ) -> Option<Shape> {
         // Atoms are numbered 0..atoms: the ground program's, the
         // always-true one, then those `factor` makes.
         let always = g.atoms() as u32;
@@ -1550,7 +1653,8 @@ impl Network {
             leave_out_unobserved(&mut rules, atoms, &observed);
         }
         let (atoms, long_rules) = split_long_bodies(&mut rules, atoms, &mut is_move);
-        let is_move = |a: usize| is_move[a];
+        let is_move_of = is_move;
+        let is_move = |a: usize| is_move_of[a];
         let (mut read, mut real) = (read.to_vec(), real.to_vec());
         read.resize(atoms, false);
         real.resize(atoms, false);
@@ -1566,10 +1670,39 @@ impl Network {
         let deferred = defer_hubs(&mut rules, atoms, &read, &real);
         let readers_of = readers_of(&rules, atoms);
         let waits = waiting_atoms(&rules, atoms, play, &deferred);
+        Some(Shape {
+            heads: rules.iter().map(|r| r.head).collect(),
+            lits: Rows::new(rules.iter().map(|r| &r.lits[..])),
+            atoms,
+            always,
+            is_move: is_move_of,
+            deferred,
+            readers_of: Rows::new(readers_of.iter().map(|r| &r[..])),
+            waits,
+            cycles,
+            role_sets,
+            long_rules,
+            equivalents,
+        })
+    }
+
+    /// The network of these rules, the gates and guards `arming` marks
+    /// armed (see the module's doc and `Arming`); `None` where its atoms
+    /// cannot be put in levels.
+    pub fn network(&self, arming: &Arming) -> Option<Network> {
+        let rules: Vec<RuleRef> = (self.heads.iter().enumerate())
+            .map(|(r, &head)| RuleRef {
+                head,
+                lits: &self.lits[r],
+            })
+            .collect();
+        let (rules, atoms, always) = (&rules, self.atoms, self.always);
+        let (readers_of, waits, cycles) = (&self.readers_of, &self.waits, &self.cycles);
+        let is_move = |a: usize| self.is_move[a];
         // Gates: move atoms no rule derives (`does`), read positively by a
         // rule whose other literals are all of state relations.
         let mut derived = vec![false; atoms];
-        for rule in &rules {
+        for rule in rules {
             derived[rule.head as usize] = true;
         }
         let gate_of: Vec<Option<u32>> = rules
@@ -1632,7 +1765,7 @@ impl Network {
             })
             .collect();
         let mut info = vec![AtomInfo::default(); atoms];
-        let mut readers = Vec::with_capacity(readers_of.iter().map(Vec::len).sum());
+        let mut readers = Vec::with_capacity(readers_of.items.len());
         let mut gated_by = vec![Vec::new(); atoms];
         for (r, (rule, gate)) in rules.iter().zip(&gate_of).enumerate() {
             if let Some(gate) = gate {
@@ -1738,7 +1871,7 @@ impl Network {
         let mut waiting = vec![0u32; atoms];
         let mut component_waiting = vec![0u32; cycles.len()];
         let mut component_level = vec![1u32; cycles.len()];
-        for rule in &rules {
+        for rule in rules {
             let h = rule.head as usize;
             match component(h) {
                 Some(c) => {
@@ -1857,16 +1990,16 @@ impl Network {
             armed_base,
             gates,
             gate_lits,
-            deferred,
+            deferred: self.deferred.clone(),
             level_start,
             state_top,
             play_top,
             top,
             always,
-            cycles,
-            role_sets,
-            long_rules,
-            equivalents,
+            cycles: cycles.clone(),
+            role_sets: self.role_sets,
+            long_rules: self.long_rules,
+            equivalents: self.equivalents,
             id: {
                 static NETWORKS: std::sync::atomic::AtomicU64 =
                     std::sync::atomic::AtomicU64::new(0);
@@ -1876,7 +2009,9 @@ impl Network {
         network.check_invariants();
         Some(network)
     }
+}
 
+impl Network {
     /// Panics unless the invariants that the hot loop's unchecked indexing
     /// relies on hold (see `hot.rs`): every rule's head is an atom; every
     /// reader is a rule; the readers, gates and gate literals of each atom
