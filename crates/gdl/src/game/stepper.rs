@@ -1221,8 +1221,8 @@ fn tables_over(
     initial: &State,
     cone: Option<&Cone>,
 ) -> Option<Tables> {
-    let (moves, goals) = moves_and_goals(g, p, (roles, role_names), (terms, symbols));
-    let variants = |of_roles: bool| Variants::new(g, p, roles, (&moves, &goals), of_roles, cone);
+    let base = Base::new(g, p, (roles, role_names), (terms, symbols), cone)?;
+    let variants = |of_roles: bool| Variants::new(g, &base, of_roles);
     let with_sets = variants(true)?;
     let (waiting, top_down) = with_sets.tables(&Arming::default())?;
     // Sets of several roles' moves read through what each role plays
@@ -1335,8 +1335,8 @@ fn table_variants(
     (arm, of_roles): (&Arming, bool),
     cone: Option<&Cone>,
 ) -> Option<(Tables, Option<Tables>)> {
-    let (moves, goals) = moves_and_goals(g, p, (roles, role_names), names);
-    Variants::new(g, p, roles, (&moves, &goals), of_roles, cone)?.tables(arm)
+    let base = Base::new(g, p, (roles, role_names), names, cone)?;
+    Variants::new(g, &base, of_roles)?.tables(arm)
 }
 
 /// Each role's moves as a stepper lists them, and each role's goal atoms
@@ -1388,33 +1388,46 @@ fn moves_and_goals(
     (moves, goals)
 }
 
-/// What the tables of `step_tables` are made of, for one choice of
-/// `of_roles` (sets of several roles' moves read through what each plays
-/// otherwise, see the network's `factor`): the rules only goals read in
-/// the network, waiting until goals are asked, and, where those rules are
-/// many, with them left out of the network and decided top-down (see
-/// `LazyRules`). Made once; `tables` builds networks from them, armed as
-/// loading finds worth it, without rewriting the rules again.
-struct Variants<'a> {
+/// What every variant of the tables of `step_tables` shares: the facts,
+/// moves and goals the stepper reads, which atoms the network must keep,
+/// and the rules only goals read, where they are many enough to be tried
+/// top-down (see `LazyRules`).
+struct Base<'a> {
     next: Vec<(u32, TermId)>,
     true_atoms: (u32, Vec<TermId>),
-    moves: &'a [RoleMoves],
-    goals: &'a Goals,
+    moves: Vec<RoleMoves>,
+    goals: Goals,
     terminal: Option<u32>,
     cone: Option<&'a Cone>,
-    waiting: Shape,
-    top_down: Option<(Shape, LazyRules)>,
+    move_atoms: Vec<std::ops::Range<u32>>,
+    exclusive: Vec<Vec<u32>>,
+    /// The atoms read outside the network, those never deferred, and
+    /// those play reads (see `Shape::new`).
+    read: Vec<bool>,
+    real: Vec<bool>,
+    play: Vec<bool>,
+    /// The rules only goals read, where they are many (see `LAZY_SHARE`).
+    lazy: Option<Lazy>,
 }
 
-impl<'a> Variants<'a> {
+/// The rules only goals read, decided top-down: the atoms they leave out
+/// of the network, and `read` and `real` with the atoms they read (read
+/// outside the network then).
+struct Lazy {
+    rules: LazyRules,
+    left_out: Vec<bool>,
+    read: Vec<bool>,
+    real: Vec<bool>,
+}
+
+impl<'a> Base<'a> {
     fn new(
         g: &GroundTables,
         p: &Program,
-        roles: &[TermId],
-        (moves, goals): (&'a [RoleMoves], &'a Goals),
-        of_roles: bool,
+        roles: (&[TermId], &[String]),
+        names: (&TermTable, &Symbols),
         cone: Option<&'a Cone>,
-    ) -> Option<Variants<'a>> {
+    ) -> Option<Base<'a>> {
         let kw = p.keywords;
         // The `next` facts the stepper reads: of the cone alone for one of
         // random outcomes.
@@ -1453,8 +1466,7 @@ impl<'a> Variants<'a> {
         }
         // Each role's `does` atoms: a joint move sets exactly one of them, as
         // every legal move has one (grounding feeds `legal` back as `does`).
-        let exclusive: Vec<Vec<u32>> = roles
-            .iter()
+        let exclusive: Vec<Vec<u32>> = (roles.0.iter())
             .map(|&role| {
                 let mut atoms: Vec<u32> = match dynamic(kw.does) {
                     true => (g.program.atoms_of(kw.does))
@@ -1474,33 +1486,65 @@ impl<'a> Variants<'a> {
             g.program.atom_range(kw.true_).start,
             g.program.atoms_of(kw.true_).map(|(_, r)| r[0]).collect(),
         );
-        let shape = |sets: (&[bool], &[bool], &[bool]), left_out: &[bool]| {
-            Shape::new(
-                &g.program,
-                &move_atoms,
-                &exclusive,
-                sets,
-                (left_out, of_roles),
-            )
-        };
-        let waiting = shape((&read[..], &real[..], &play[..]), &[])?;
-        let split = LazyRules::split(&g.program, &play)
-            .filter(|(lazy, _)| lazy.rules() * LAZY_SHARE >= g.program.rules());
-        let top_down = split.and_then(|(lazy, left_out)| {
-            // The network's atoms the lazy rules read are read outside it.
-            for a in lazy.network_reads() {
-                (read[a as usize], real[a as usize]) = (true, true);
-            }
-            let top_down = shape((&read[..], &real[..], &play[..]), &left_out)?;
-            Some((top_down, lazy))
-        });
-        Some(Variants {
+        let (moves, goals) = moves_and_goals(g, p, roles, names);
+        let lazy = LazyRules::split(&g.program, &play)
+            .filter(|(lazy, _)| lazy.rules() * LAZY_SHARE >= g.program.rules())
+            .map(|(lazy, left_out)| {
+                // The network's atoms the lazy rules read are read outside it.
+                let (mut read, mut real) = (read.clone(), real.clone());
+                for a in lazy.network_reads() {
+                    (read[a as usize], real[a as usize]) = (true, true);
+                }
+                Lazy {
+                    rules: lazy,
+                    left_out,
+                    read,
+                    real,
+                }
+            });
+        Some(Base {
             next,
             true_atoms,
             moves,
             goals,
             terminal: g.terminal,
             cone,
+            move_atoms,
+            exclusive,
+            read,
+            real,
+            play,
+            lazy,
+        })
+    }
+}
+
+/// What the tables of `step_tables` are made of, for one choice of
+/// `of_roles` (sets of several roles' moves read through what each plays
+/// otherwise, see the network's `factor`): the rules rewritten for the
+/// network with the rules only goals read in it, waiting until goals are
+/// asked, and, where those rules are many, with them left out of the
+/// network and decided top-down (see `LazyRules`). Made once; `tables`
+/// builds networks from them, armed as loading finds worth it, without
+/// rewriting the rules again.
+struct Variants<'a> {
+    base: &'a Base<'a>,
+    waiting: Shape,
+    top_down: Option<Shape>,
+}
+
+impl<'a> Variants<'a> {
+    fn new(g: &GroundTables, base: &'a Base<'a>, of_roles: bool) -> Option<Variants<'a>> {
+        let b = base;
+        let shape = |sets: (&[bool], &[bool], &[bool]), left_out: &[bool]| {
+            let (atoms, exclusive) = (&b.move_atoms[..], &b.exclusive[..]);
+            Shape::new(&g.program, atoms, exclusive, sets, (left_out, of_roles))
+        };
+        let waiting = shape((&b.read, &b.real, &b.play), &[])?;
+        let top_down =
+            (b.lazy.as_ref()).and_then(|l| shape((&l.read, &l.real, &b.play), &l.left_out));
+        Some(Variants {
+            base,
             waiting,
             top_down,
         })
@@ -1511,13 +1555,14 @@ impl<'a> Variants<'a> {
     /// guards `arm` marks armed: `None` where the first cannot be made
     /// (see `Tables::new`).
     fn tables(&self, arm: &Arming) -> Option<(Tables, Option<Tables>)> {
+        let b = self.base;
         let tables = |shape: &Shape, lazy: Option<&LazyRules>| {
             let net = shape.network(arm)?;
-            let goals = (self.goals.clone(), lazy.cloned());
-            let (true_atoms, moves) = (self.true_atoms.clone(), self.moves.to_vec());
+            let goals = (b.goals.clone(), lazy.cloned());
+            let (true_atoms, moves) = (b.true_atoms.clone(), b.moves.clone());
             let first_true = true_atoms.0;
-            let mut tables = Tables::new(net, true_atoms, &self.next, moves, goals, self.terminal)?;
-            if let Some(cone) = self.cone {
+            let mut tables = Tables::new(net, true_atoms, &b.next, moves, goals, b.terminal)?;
+            if let Some(cone) = b.cone {
                 tables.idle = vec![0; words(tables.true_facts.len())];
                 for local in 0..tables.true_facts.len() as u32 {
                     put(&mut tables.idle, local, !cone.needs(first_true + local));
@@ -1526,7 +1571,8 @@ impl<'a> Variants<'a> {
             Some(tables)
         };
         let waiting = tables(&self.waiting, None)?;
-        let top_down = (self.top_down.as_ref()).and_then(|(shape, lazy)| tables(shape, Some(lazy)));
+        let lazy = b.lazy.as_ref().map(|l| &l.rules);
+        let top_down = (self.top_down.as_ref()).and_then(|shape| tables(shape, lazy));
         Some((waiting, top_down))
     }
 }

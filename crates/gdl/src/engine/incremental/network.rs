@@ -974,13 +974,21 @@ impl Factoring<'_> {
     /// costs its literals once rather than once for each literal taken.
     fn factor(&mut self, head: u32, mut bodies: Vec<Vec<u32>>) {
         // holding(l, i) :- bodies(i, l), reads(l) >= FACTOR_READS.
-        let mut holding: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+        // As pairs sorted by literal, then body: each literal's bodies in
+        // a row of one vector (a vector each cost skirmish's 2.8 million
+        // rules a third of their factoring).
+        let mut pairs: Vec<(u32, u32)> = Vec::new();
         if bodies.len() >= FACTOR_MIN {
             for (i, b) in bodies.iter().enumerate() {
                 for &l in b.iter().filter(|&&l| self.may_factor(l)) {
-                    holding.entry(l).or_default().push(i as u32);
+                    pairs.push((l, i as u32));
                 }
             }
+        }
+        pairs.sort_unstable();
+        let mut holding: FxHashMap<u32, &[(u32, u32)]> = FxHashMap::default();
+        for of in pairs.chunk_by(|a, b| a.0 == b.0) {
+            holding.insert(of[0].0, of);
         }
         let mut count: FxHashMap<u32, usize> =
             holding.iter().map(|(&l, of)| (l, of.len())).collect();
@@ -999,7 +1007,7 @@ impl Factoring<'_> {
                 break;
             }
             let mut rest: Vec<Vec<u32>> = Vec::with_capacity(n);
-            for &i in &holding[&c] {
+            for &(_, i) in holding[&c] {
                 if std::mem::replace(&mut taken[i as usize], true) {
                     continue;
                 }
