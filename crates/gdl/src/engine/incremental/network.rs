@@ -1582,6 +1582,7 @@ struct RuleRef<'a> {
 /// loading builds a network from them once, counts what its seeded
 /// playouts read, then builds it again armed as the counts say, without
 /// rewriting the rules twice.
+///
 /// Kept in rows of one allocation each (skirmish's 2.8 million rules
 /// took 170 MB more as a vector a rule).
 #[derive(Debug)]
