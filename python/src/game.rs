@@ -617,7 +617,7 @@ impl Game {
                     py.check_signals()?;
                 }
                 let goals: Bound<'py, PyAny> = match goals {
-                    Some(g) => PyTuple::new(py, g)?.into_any(),
+                    Some(g) => PyTuple::new(py, g.iter().copied())?.into_any(),
                     None => py.None().into_bound(py),
                 };
                 list.append((steps, goals))?;

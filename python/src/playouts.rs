@@ -12,7 +12,7 @@ use std::time::Instant;
 
 /// How one game ended: the joint moves played, and the goals when its last
 /// state is terminal.
-pub type Outcome = (usize, Option<Vec<u8>>);
+pub type Outcome = (usize, Option<gdl::Goals>);
 
 /// What `Game.playouts` asks for.
 pub struct Batch {

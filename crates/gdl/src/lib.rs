@@ -75,7 +75,7 @@ pub use error::{
 pub use game::random::{Outcome, Players, Playout, RandomPlayer};
 pub use game::stepper::Stepper;
 pub use game::{
-    Engine, EngineChoice, FactIndex, Game, LoadOptions, Move, Role, State, Stop, play_games,
+    Engine, EngineChoice, FactIndex, Game, Goals, LoadOptions, Move, Role, State, Stop, play_games,
 };
 pub use limits::{DEFAULT_MAX_NESTING, LimitKind, Limits, MAX_NESTING_CEILING, MAX_SOURCE_BYTES};
 pub use memory::{CountingAllocator, default_max_memory, heap_bytes, human_bytes};

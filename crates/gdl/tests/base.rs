@@ -8,8 +8,6 @@ use crate::path;
 
 use gdl::{Budget, Engine, RandomPlayer, SearchPlayer, Stop};
 use gdl::{Game, Limits, Move, State};
-use rand::SeedableRng;
-use rand_pcg::Pcg64;
 
 const FILE: &str = "tests/games/base_bound.gdl";
 
@@ -144,12 +142,12 @@ fn playouts_and_search_go_on_past_the_base() {
                 Stop::steps(50),
             )
             .unwrap();
-        let mut rng = Pcg64::seed_from_u64(seed);
+        let mut drawer = RandomPlayer::in_engine_order(seed);
         let (mut state, mut steps) = (start.clone(), 0);
         while !game.is_terminal(&state).unwrap() {
             let role = game.roles()[0];
             let legal = game.legal_moves(&state, role).unwrap();
-            let joint: Vec<Move> = vec![legal[rand::Rng::gen_range(&mut rng, 0..legal.len())]];
+            let joint: Vec<Move> = vec![drawer.choose(&game, &legal)];
             state = game.next_state(&state, &joint).unwrap();
             steps += 1;
         }

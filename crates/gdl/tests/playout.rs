@@ -159,7 +159,7 @@ fn outcome(game: &mut Game, i: usize, cancel: &AtomicBool) -> (usize, Option<Vec
     let stop = Stop::steps(200).or_cancelled(cancel);
     let o = game.random_outcome(&start, &mut RandomPlayer::new(i as u64), stop);
     let o = o.unwrap();
-    (o.steps, o.goals)
+    (o.steps, o.goals.map(Vec::from))
 }
 
 #[test]

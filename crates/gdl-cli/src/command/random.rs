@@ -83,7 +83,7 @@ fn play_one(
     let mut random = RandomPlayer::new(seed);
     let Some((ai_seats, budget)) = seats else {
         let played = game.random_outcome(&start, &mut random, stop);
-        return (played.map(|o| (o.steps, o.goals)), None);
+        return (played.map(|o| (o.steps, o.goals.map(Vec::from))), None);
     };
     let mut seats = args.ai.seats_for(game, ai_seats, *budget, seed);
     let mut players = |game: &mut Game, state: &State| seats.play_joint(game, state, &mut random);

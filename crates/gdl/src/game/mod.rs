@@ -22,7 +22,7 @@ mod types;
 pub use batch::play_games;
 pub use index::FactIndex;
 pub use load::LoadOptions;
-pub use types::{Engine, EngineChoice, Move, Role, State, Stop};
+pub use types::{Engine, EngineChoice, Goals, Move, Role, State, Stop};
 
 use crate::engine::ground::Values;
 use crate::engine::interp::{RunScratch, Store};

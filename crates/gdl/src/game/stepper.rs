@@ -11,7 +11,7 @@
 
 use super::cone::Cone;
 use super::ground::GroundTables;
-use super::types::{Move, State, Stop};
+use super::types::{Goals, Move, State, Stop};
 use crate::engine::incremental::{Arming, Evaluation, LazyRules, Network, Shape};
 use crate::error::GameError;
 use crate::plan::{Phase, Program, RelId};
@@ -46,7 +46,7 @@ enum Tag {
 
 /// Per role: each goal atom with its value (`None` when not a whole number
 /// from 0 to 100).
-type Goals = Vec<Vec<(u32, Option<u8>)>>;
+type GoalAtoms = Vec<Vec<(u32, Option<u8>)>>;
 
 /// One role's legal moves, in the order the general API lists them.
 #[derive(Clone, Debug)]
@@ -111,7 +111,7 @@ pub(crate) struct Tables {
     /// group takes `words(moves)` words, group `g` from `first_word[r] + g
     /// * words(moves)`.
     first_word: Vec<u32>,
-    goals: Goals,
+    goals: GoalAtoms,
     /// The rules only goals depend on, where they are left out of `net`.
     lazy: Option<LazyRules>,
     terminal: Option<u32>,
@@ -184,7 +184,7 @@ impl Tables {
         true_atoms: (u32, Vec<TermId>),
         next: &[(u32, TermId)],
         mut roles: Vec<RoleMoves>,
-        (goals, lazy): (Goals, Option<LazyRules>),
+        (goals, lazy): (GoalAtoms, Option<LazyRules>),
         terminal: Option<u32>,
     ) -> Option<Tables> {
         for r in &mut roles {
@@ -919,10 +919,23 @@ impl Stepper {
     /// general API's `Game::goals` says what is wrong). The rules only
     /// goals read are evaluated here, not at every step (hence `&mut`).
     pub fn goals(&mut self) -> Option<Vec<u8>> {
+        let mut goals = Vec::with_capacity(self.tables.goals.len());
+        self.goals_each(|v| goals.push(v)).then_some(goals)
+    }
+
+    /// [`Stepper::goals`] as a playout's outcome keeps them, without
+    /// allocating for up to [`Goals::INLINE`] roles.
+    pub(crate) fn outcome_goals(&mut self) -> Option<Goals> {
+        let mut goals = Goals::default();
+        self.goals_each(|v| goals.push(v)).then_some(goals)
+    }
+
+    /// Gives each role's goal value to `push`, in role order, and says
+    /// whether every role had exactly one (see [`Stepper::goals`]).
+    fn goals_each(&mut self, mut push: impl FnMut(u8)) -> bool {
         // Goals and what only they read wait until asked, in the network
         // or left out of it.
         self.eval.settle_goals(&self.tables.net);
-        let mut goals = Vec::with_capacity(self.tables.goals.len());
         let lazy = self.tables.lazy.as_ref();
         let mut memo = lazy.map(LazyRules::memo).unwrap_or_default();
         let work = &mut self.lazy_work;
@@ -941,11 +954,11 @@ impl Stepper {
                 }
             }
             match (held, value) {
-                (1, Some(v)) => goals.push(v),
-                _ => return None,
+                (1, Some(v)) => push(v),
+                _ => return false,
             }
         }
-        Some(goals)
+        true
     }
 
     /// Plays the joint move whose moves are the `k[i]`-th legal move of
@@ -1346,7 +1359,7 @@ fn moves_and_goals(
     p: &Program,
     (roles, role_names): (&[TermId], &[String]),
     (terms, symbols): (&TermTable, &Symbols),
-) -> (Vec<RoleMoves>, Goals) {
+) -> (Vec<RoleMoves>, GoalAtoms) {
     let kw = p.keywords;
     let dynamic = |rel: RelId| p.info(rel).phase != Phase::Static;
     let does = |role: TermId, m: TermId| {
@@ -1375,7 +1388,7 @@ fn moves_and_goals(
             }
         })
         .collect();
-    let goals: Goals = g
+    let goals: GoalAtoms = g
         .goal
         .iter()
         .map(|values| {
@@ -1396,7 +1409,7 @@ struct Base<'a> {
     next: Vec<(u32, TermId)>,
     true_atoms: (u32, Vec<TermId>),
     moves: Vec<RoleMoves>,
-    goals: Goals,
+    goals: GoalAtoms,
     terminal: Option<u32>,
     cone: Option<&'a Cone>,
     move_atoms: Vec<std::ops::Range<u32>>,

@@ -615,7 +615,7 @@ impl Cursor {
         stop: &Stop,
         roles: usize,
     ) -> Result<Vec<f64>, GameError> {
-        let scale = |g: Vec<u8>| g.iter().map(|&g| g as f64 / 100.0).collect();
+        let scale = |g: &[u8]| g.iter().map(|&g| g as f64 / 100.0).collect();
         let picker = &mut InEngineOrder(rng);
         let played = match self.stepper() {
             Some(s) => on_stepper(game, s, picker, stop).map_err(|(_, e)| e)?,
@@ -626,13 +626,13 @@ impl Cursor {
         };
         Ok(match played {
             Ended::Stepper(o) => match (o.goals, self.stepper()) {
-                (Some(g), _) => scale(g),
-                (None, Some(s)) => s.goals().map_or_else(|| vec![0.5; roles], scale),
+                (Some(g), _) => scale(&g),
+                (None, Some(s)) => s.goals().map_or_else(|| vec![0.5; roles], |g| scale(&g)),
                 (None, None) => vec![0.5; roles],
             },
             Ended::Api(p) => match p.goals {
-                Some(g) => scale(g),
-                None => game.goals(&p.last).map_or_else(|_| vec![0.5; roles], scale),
+                Some(g) => scale(&g),
+                None => (game.goals(&p.last)).map_or_else(|_| vec![0.5; roles], |g| scale(&g)),
             },
         })
     }
