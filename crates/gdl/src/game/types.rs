@@ -314,3 +314,42 @@ impl<'a> Stop<'a> {
                 .is_some_and(|d| std::time::Instant::now() >= d)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Goals;
+
+    /// Goals past the inline ones move to the heap, keeping their order,
+    /// and compare, hash and convert by their values whichever way they
+    /// are held.
+    #[test]
+    fn goals_read_the_same_inline_and_on_the_heap() {
+        for n in [
+            0,
+            1,
+            Goals::INLINE - 1,
+            Goals::INLINE,
+            Goals::INLINE + 1,
+            40,
+        ] {
+            let values: Vec<u8> = (0..n).map(|i| (i * 7 % 101) as u8).collect();
+            let pushed: Goals = values.iter().copied().collect();
+            let converted = Goals::from(values.clone());
+            assert_eq!(&pushed[..], &values[..], "{n} roles");
+            assert_eq!(pushed, converted, "{n} roles");
+            assert!(pushed == values, "{n} roles");
+            assert_eq!(Vec::from(converted), values, "{n} roles");
+            assert_eq!(format!("{pushed:?}"), format!("{values:?}"));
+            let hash = |g: &Goals| {
+                use std::hash::{BuildHasher, BuildHasherDefault};
+                BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default()
+                    .hash_one(g)
+            };
+            assert_eq!(hash(&pushed), hash(&Goals::from(values.clone())));
+            assert_eq!((&pushed).into_iter().count(), n);
+        }
+        let (two, one): (Goals, Goals) =
+            ([100, 0].into_iter().collect(), [100].into_iter().collect());
+        assert!(two == [100, 0] && two != one && one == vec![100]);
+    }
+}
