@@ -99,7 +99,12 @@ where
 /// role's move among its `n` legal moves in the stepper's order, drawing
 /// what [`Players::joint`] draws.
 pub(crate) trait Pick: Players {
-    fn nth(&mut self, stepper: &mut Stepper, role: usize, n: usize) -> usize;
+    /// Draws one of a role's `n` legal moves: its index in the stepper's
+    /// order, or in the natural order of their texts where `natural` says.
+    fn draw(&mut self, n: usize) -> usize;
+    /// Whether `draw` indexes the moves in the natural order of their
+    /// texts.
+    fn natural(&self) -> bool;
 }
 
 /// Picks moves at random, reproducibly: a seeded PCG generator choosing
@@ -200,12 +205,12 @@ impl Players for RandomPlayer {
 }
 
 impl Pick for RandomPlayer {
-    fn nth(&mut self, stepper: &mut Stepper, role: usize, n: usize) -> usize {
-        let r = self.rng.gen_range(0..n);
-        match self.texts {
-            Some(_) => stepper.nth_natural(role, r),
-            None => r,
-        }
+    fn draw(&mut self, n: usize) -> usize {
+        self.rng.gen_range(0..n)
+    }
+
+    fn natural(&self) -> bool {
+        self.texts.is_some()
     }
 }
 
@@ -248,8 +253,12 @@ impl Players for InEngineOrder<'_> {
 }
 
 impl Pick for InEngineOrder<'_> {
-    fn nth(&mut self, _: &mut Stepper, _: usize, n: usize) -> usize {
+    fn draw(&mut self, n: usize) -> usize {
         self.0.gen_range(0..n)
+    }
+
+    fn natural(&self) -> bool {
+        false
     }
 }
 
@@ -283,7 +292,11 @@ pub(crate) fn on_stepper(
     stop: &Stop,
 ) -> Result<Ended, AtStep> {
     let mut steps = 0;
-    let walked = stepper.walk(&mut steps, stop, |s, role, n| picker.nth(s, role, n));
+    let natural = picker.natural();
+    let walked = stepper.walk(&mut steps, stop, |s, role, n| match picker.draw(n) {
+        r if natural => s.nth_natural(role, r),
+        r => r,
+    });
     let (goals, stopped) = match walked {
         Walked::Off => {
             let state = stepper.state();
@@ -307,6 +320,50 @@ pub(crate) fn on_stepper(
         goals,
         stopped,
     }))
+}
+
+/// `on_stepper` on the stepper's network read whole (see
+/// `Stepper::walk_dense`), which leaves the stepper where it stands: for
+/// playouts of which only the outcome is kept, where the stepper's
+/// network is small.
+fn on_dense(
+    game: &mut Game,
+    stepper: &mut Stepper,
+    picker: &mut impl Pick,
+    stop: &Stop,
+) -> Result<Outcome, AtStep> {
+    let mut steps = 0;
+    let natural = picker.natural();
+    let walked = stepper.walk_dense(&mut steps, stop, natural, |n| picker.draw(n));
+    let (goals, stopped) = match walked {
+        Walked::NoMove(role) => return Err((steps, no_move(game, Role(role as u32)))),
+        Walked::Terminal => match stepper.dense_goals() {
+            Some(goals) => (Some(goals), false),
+            // Missing, several or bad goal values: the general API says
+            // which.
+            None => {
+                let last = stepper.dense_state();
+                (
+                    Some(game.goals(&last).map_err(|e| (steps, e))?.into()),
+                    false,
+                )
+            }
+        },
+        Walked::Limit => (None, false),
+        Walked::Stopped => (None, true),
+        // Not where the stepper walks dense (see `Stepper::walks_dense`),
+        // but the general API would go on.
+        Walked::Off => {
+            let last = stepper.dense_state();
+            let played = play_api(game, &last, steps, stop, picker)?;
+            return Ok(played.split().0);
+        }
+    };
+    Ok(Outcome {
+        steps,
+        goals,
+        stopped,
+    })
 }
 
 /// Plays through the general API from `state`, after `before` joint moves
@@ -470,6 +527,11 @@ impl Game {
             return play_api(self, state, 0, &stop, player).map(split);
         };
         stepper.set_state(state);
+        if !keep_last && stepper.walks_dense() {
+            let played = on_dense(self, &mut stepper, player, &stop);
+            self.put_stepper(stepper);
+            return played.map(|outcome| (outcome, None));
+        }
         let ended = on_stepper(self, &mut stepper, player, &stop);
         let played = ended.map(|ended| match ended {
             Ended::Stepper(o) => (o, keep_last.then(|| stepper.state())),

@@ -12,7 +12,7 @@
 use super::cone::Cone;
 use super::ground::GroundTables;
 use super::types::{Goals, Move, State, Stop};
-use crate::engine::incremental::{Arming, Evaluation, LazyRules, Network, Shape};
+use crate::engine::incremental::{Arming, Dense, Evaluation, LazyRules, Network, Shape};
 use crate::error::GameError;
 use crate::plan::{Phase, Program, RelId};
 use crate::syntax::keywords::goal_value;
@@ -24,6 +24,8 @@ use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 use rustc_hash::FxHashMap;
 use std::sync::{Arc, OnceLock};
+
+mod dense;
 
 /// No atom.
 const NONE: u32 = u32::MAX;
@@ -138,6 +140,9 @@ pub(crate) struct Tables {
     /// costs more than a copy (a game whose playouts end at a fault of
     /// the rules makes a stepper for each).
     empty: OnceLock<Evaluation>,
+    /// The network's rules read whole at each step, where its atoms are
+    /// few (see `dense`): random outcomes are played on them.
+    dense: Option<Dense>,
 }
 
 impl Tables {
@@ -276,6 +281,7 @@ impl Tables {
             idle: Vec::new(),
             cone: None,
             empty: OnceLock::new(),
+            dense: None,
         })
     }
 
@@ -293,6 +299,13 @@ impl Tables {
     /// keeps and leaves out (see `outcome_tables`).
     pub(crate) fn cone_sizes(&self) -> Option<(usize, usize)> {
         self.cone
+    }
+
+    /// Where random outcomes are played on the network read whole (see
+    /// `dense`): its atoms and rules.
+    pub(crate) fn dense_sizes(&self) -> Option<(usize, usize)> {
+        let dense = self.dense.as_ref()?;
+        Some((self.net.atoms(), dense.rules()))
     }
 
     /// Whether a position can leave the ground rules (see
@@ -347,6 +360,8 @@ pub struct Stepper {
     /// The work of the rules left out of the network, decided top-down
     /// when goals are asked (`LazyRules::holds`).
     lazy_work: u64,
+    /// Room of `walk_dense`, where the tables have a dense program.
+    dense: dense::Scratch,
 }
 
 fn words(bits: usize) -> usize {
@@ -408,6 +423,7 @@ impl Stepper {
             snapshot: None,
             ranked: Vec::new(),
             lazy_work: 0,
+            dense: dense::Scratch::new(&tables),
             eval,
             tables,
         };
@@ -1575,6 +1591,11 @@ impl<'a> Variants<'a> {
             let (true_atoms, moves) = (b.true_atoms.clone(), b.moves.clone());
             let first_true = true_atoms.0;
             let mut tables = Tables::new(net, true_atoms, &b.next, moves, goals, b.terminal)?;
+            // Where no goal is decided top-down and no position leaves
+            // the ground rules, which a dense walk does not follow.
+            if lazy.is_none() && !tables.can_leave() {
+                tables.dense = shape.dense();
+            }
             if let Some(cone) = b.cone {
                 tables.idle = vec![0; words(tables.true_facts.len())];
                 for local in 0..tables.true_facts.len() as u32 {

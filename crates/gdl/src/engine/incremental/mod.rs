@@ -66,12 +66,19 @@
 //! an evaluation asserts at each public call that it is given the network
 //! it was made for.
 
+//!
+//! Where every atom of a network is a bit of one word, random playouts
+//! read its rules whole at each step instead (see `dense`): two masks a
+//! rule cost less than the bookkeeping of a flip.
+
 mod cycles;
+mod dense;
 mod evaluation;
 mod hot;
 mod lazy;
 mod network;
 
+pub(crate) use dense::Dense;
 pub(crate) use evaluation::Evaluation;
 pub(crate) use lazy::LazyRules;
 pub(crate) use network::{Arming, Network, Shape};

@@ -5,6 +5,7 @@
 //! checks.
 
 use super::cycles::{Cycles, NO_CYCLE};
+use super::dense::Dense;
 use crate::engine::ground::Grounded;
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
@@ -1693,6 +1694,14 @@ impl Shape {
             long_rules,
             equivalents,
         })
+    }
+
+    /// These rules as a program read whole at each step (see `dense`),
+    /// where they are few and acyclic.
+    pub fn dense(&self) -> Option<Dense> {
+        let rules = (self.heads.iter().enumerate()).map(|(r, &head)| (head, &self.lits[r]));
+        let atoms = (self.atoms, self.always);
+        Dense::new(rules, atoms, (&self.is_move, &self.waits), &self.cycles)
     }
 
     /// The network of these rules, the gates and guards `arming` marks

@@ -367,6 +367,14 @@ pub(super) fn choose(
              state no outcome depends on"
         ));
     }
+    let outcomes = game.outcome_tables().or(game.rules.stepper.as_ref());
+    if let Some((atoms, rules)) = outcomes.and_then(|t| t.dense_sizes()) {
+        why.push(format!(
+            "random outcomes: the network's {atoms} atoms fit one word of bits, so its {rules} \
+             rules are read whole at each step (each a test of two masks) rather than flips \
+             propagated"
+        ));
+    }
     let asked = match engine {
         EngineChoice::Ground => "ground rules were asked for",
         _ => "auto",
