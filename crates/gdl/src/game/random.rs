@@ -323,10 +323,11 @@ pub(crate) fn on_stepper(
 }
 
 /// `on_stepper` on the stepper's network read whole (see
-/// `Stepper::walk_dense`), which leaves the stepper where it stands: for
+/// `Stepper::walk_dense`), which leaves the stepper where it stands (and
+/// `Stepper::dense_goals` reads the goals where the walk ended): for
 /// playouts of which only the outcome is kept, where the stepper's
 /// network is small.
-fn on_dense(
+pub(crate) fn on_dense(
     game: &mut Game,
     stepper: &mut Stepper,
     picker: &mut impl Pick,

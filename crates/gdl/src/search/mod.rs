@@ -46,7 +46,7 @@
 //! that joint move, keeping what was learned below it.
 
 use crate::error::GameError;
-use crate::game::random::{Ended, InEngineOrder, on_stepper};
+use crate::game::random::{Ended, InEngineOrder, on_dense, on_stepper};
 use crate::game::stepper::Stepper;
 use crate::game::{Game, Move, Role, State, Stop};
 use rand::{Rng, SeedableRng};
@@ -617,6 +617,13 @@ impl Cursor {
     ) -> Result<Vec<f64>, GameError> {
         let scale = |g: &[u8]| g.iter().map(|&g| g as f64 / 100.0).collect();
         let picker = &mut InEngineOrder(rng);
+        // A small network read whole: the stepper stays where it is, and
+        // the goals are read where the walk ended.
+        if let Some(s) = self.stepper().filter(|s| s.walks_dense()) {
+            let o = on_dense(game, s, picker, stop).map_err(|(_, e)| e)?;
+            let goals = o.goals.or_else(|| s.dense_goals());
+            return Ok(goals.map_or_else(|| vec![0.5; roles], |g| scale(&g)));
+        }
         let played = match self.stepper() {
             Some(s) => on_stepper(game, s, picker, stop).map_err(|(_, e)| e)?,
             None => {
