@@ -96,8 +96,9 @@ where
 }
 
 /// A random player that can also pick on a stepper: by the index of a
-/// role's move among its `n` legal moves in the stepper's order, drawing
-/// what [`Players::joint`] draws.
+/// role's move among its `n` legal moves, in the stepper's order or in
+/// the natural order of their texts, drawing what [`Players::joint`]
+/// draws.
 pub(crate) trait Pick: Players {
     /// Draws one of a role's `n` legal moves: its index in the stepper's
     /// order, or in the natural order of their texts where `natural` says.
@@ -297,29 +298,7 @@ pub(crate) fn on_stepper(
         r if natural => s.nth_natural(role, r),
         r => r,
     });
-    let (goals, stopped) = match walked {
-        Walked::Off => {
-            let state = stepper.state();
-            return play_api(game, &state, steps, stop, picker).map(Ended::Api);
-        }
-        Walked::NoMove(role) => return Err((steps, no_move(game, Role(role as u32)))),
-        Walked::Terminal => match stepper.outcome_goals() {
-            Some(goals) => (Some(goals), false),
-            // Missing, several or bad goal values: the general API says
-            // which.
-            None => (
-                Some(game.goals(&stepper.state()).map_err(|e| (steps, e))?.into()),
-                false,
-            ),
-        },
-        Walked::Limit => (None, false),
-        Walked::Stopped => (None, true),
-    };
-    Ok(Ended::Stepper(Outcome {
-        steps,
-        goals,
-        stopped,
-    }))
+    ended(game, (stepper, false), picker, stop, (walked, steps))
 }
 
 /// `on_stepper` on the stepper's network read whole (see
@@ -336,35 +315,56 @@ pub(crate) fn on_dense(
     let mut steps = 0;
     let natural = picker.natural();
     let walked = stepper.walk_dense(&mut steps, stop, natural, |n| picker.draw(n));
+    match ended(game, (stepper, true), picker, stop, (walked, steps))? {
+        Ended::Stepper(outcome) => Ok(outcome),
+        Ended::Api(played) => Ok(played.split().0),
+    }
+}
+
+/// How a walk on `stepper` (by `walk_dense` where `dense` says so) that
+/// ended as `walked` after `steps` joint moves comes out: the goals of a
+/// terminal position, or where it leaves the ground rules, the rest of the
+/// playout through the general API.
+fn ended(
+    game: &mut Game,
+    (stepper, dense): (&mut Stepper, bool),
+    picker: &mut impl Pick,
+    stop: &Stop,
+    (walked, steps): (Walked, usize),
+) -> Result<Ended, AtStep> {
+    let last = |s: &mut Stepper| if dense { s.dense_state() } else { s.state() };
     let (goals, stopped) = match walked {
+        Walked::Off => {
+            let state = last(stepper);
+            return play_api(game, &state, steps, stop, picker).map(Ended::Api);
+        }
         Walked::NoMove(role) => return Err((steps, no_move(game, Role(role as u32)))),
-        Walked::Terminal => match stepper.dense_goals() {
-            Some(goals) => (Some(goals), false),
-            // Missing, several or bad goal values: the general API says
-            // which.
-            None => {
-                let last = stepper.dense_state();
-                (
-                    Some(game.goals(&last).map_err(|e| (steps, e))?.into()),
-                    false,
-                )
+        Walked::Terminal => {
+            let goals = match dense {
+                true => stepper.dense_goals(),
+                false => stepper.outcome_goals(),
+            };
+            match goals {
+                Some(goals) => (Some(goals), false),
+                // Missing, several or bad goal values: the general API
+                // says which.
+                None => {
+                    let state = last(stepper);
+                    (
+                        Some(game.goals(&state).map_err(|e| (steps, e))?.into()),
+                        false,
+                    )
+                }
             }
-        },
+        }
         Walked::Limit => (None, false),
         Walked::Stopped => (None, true),
-        // Not where the stepper walks dense (see `Stepper::walks_dense`),
-        // but the general API would go on.
-        Walked::Off => {
-            let last = stepper.dense_state();
-            let played = play_api(game, &last, steps, stop, picker)?;
-            return Ok(played.split().0);
-        }
     };
-    Ok(Outcome {
+    Ok(Ended::Stepper(Outcome {
         steps,
         goals,
         stopped,
-    })
+    }))
 }
 
 /// Plays through the general API from `state`, after `before` joint moves
