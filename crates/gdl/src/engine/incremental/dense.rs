@@ -114,7 +114,8 @@ impl Dense {
             of_head[head as usize].push(rule);
         }
         // The derived atoms in an order where each comes after every atom
-        // its rules read (Kahn's): those reading no derived atom first.
+        // its rules read, in rounds: each takes the atoms whose derived
+        // atoms read are all taken (the first, those reading none).
         let derived: u64 = (0..atoms)
             .filter(|&a| !of_head[a].is_empty())
             .map(|a| 1u64 << a)

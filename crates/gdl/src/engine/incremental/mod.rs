@@ -65,7 +65,6 @@
 //! indexes without bounds checks: every index comes from the network, and
 //! an evaluation asserts at each public call that it is given the network
 //! it was made for.
-
 //!
 //! Where every atom of a network is a bit of one word, random playouts
 //! read its rules whole at each step instead (see `dense`): two masks a
