@@ -158,6 +158,12 @@ impl Tables {
         self.net.guards()
     }
 
+    /// How many of the atoms that guard rules are `does` atoms (a noop
+    /// that gates no rule).
+    pub(crate) fn move_guards(&self) -> usize {
+        self.net.move_guards()
+    }
+
     /// How many heads of the network read a set of several roles' moves
     /// through what each role plays otherwise.
     pub(crate) fn role_sets(&self) -> usize {
@@ -1822,6 +1828,28 @@ mod tests {
             let outcomes = beside_the_interpreter(&game, (name, source), tables);
             assert!(!outcomes.is_empty(), "{name}");
         }
+    }
+
+    /// A noop that sets of several roles' moves read (`tests/games/
+    /// role_sets.gdl`) flips at every step, and guards the rules that read
+    /// it beside what the other role plays where loading's own counts say
+    /// so: the stepper then gives what the interpreter gives.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn a_noop_guards_rules_and_steps_like_the_interpreter() {
+        let source = include_str!("../../tests/games/role_sets.gdl");
+        let game = Game::from_source("role_sets.gdl", source).unwrap();
+        let counted = tables_arming(&game, &Arming::default());
+        assert!(counted.role_sets() > 0, "the sets are read through noops");
+        let (_, arm) = super::worth_arming(counted, &game.rules.initial);
+        let tables = tables_arming(&game, &arm.expect("some rule is worth guarding"));
+        let (guards, rules) = tables.guards();
+        assert!(
+            tables.move_guards() >= 1,
+            "{guards} guards of {rules} rules, none a move"
+        );
+        let outcomes = beside_the_interpreter(&game, ("role_sets.gdl", source), tables);
+        assert!(!outcomes.is_empty());
     }
 
     /// Components on a cycle of ground atoms (`tests/games/cycles.gdl`),

@@ -55,9 +55,12 @@
 //! flips at every step, and gt_ultimatum's rules that carry a score over
 //! read it beside one possible score each, of which one holds: 2,093 of
 //! its rules wait on 13 guards, and a playout costs 41 % fewer
-//! instructions. An armed rule counts its other literals always,
-//! is ready at zero, and fires while it is ready and its gate holds; a
-//! flip of its gate visits only the ready rules.
+//! instructions. A role's noop, read beside what the other role plays by
+//! the sets of several roles' moves that `factor` writes, guards alike
+//! where it gates no rule (knightfight: 197 rules, 11 % fewer). An armed
+//! rule counts its other literals always, is ready at zero, and fires
+//! while it is ready and its gate holds; a flip of its gate visits only
+//! the ready rules.
 //!
 //! A *leaf* (an atom no rule reads and that gates none: legal moves,
 //! `next`, goals) takes its value as soon as its support crosses zero,

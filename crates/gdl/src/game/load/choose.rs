@@ -306,12 +306,18 @@ pub(super) fn choose(
         .map(|t| t.guards())
         .filter(|&(guards, _)| guards > 0)
     {
+        let moves = (game.rules.stepper.as_ref()).map_or(0, |t| t.move_guards());
         why.push(format!(
             "guarded rules: {rules} {rules_word} wait on one of {guards} {atoms} that flip far \
-             more often on seeded playouts than the rest of each rule (whose turn it is), \
+             more often on seeded playouts than the rest of each rule (whose turn it is{noops}), \
              so that a flip visits only those whose other literals all hold",
             rules_word = if rules == 1 { "rule" } else { "rules" },
-            atoms = if guards == 1 { "atom" } else { "atoms" }
+            atoms = if guards == 1 { "atom" } else { "atoms" },
+            noops = match moves {
+                0 => String::new(),
+                1 => ", one of them a role's noop".to_string(),
+                n => format!(", {n} of them a role's noop"),
+            }
         ));
     }
     if let Some(heads) = (game.rules.stepper.as_ref())
