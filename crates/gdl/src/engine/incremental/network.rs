@@ -1749,8 +1749,9 @@ impl Shape {
             .collect();
         let does_gates = gate_of.iter().any(Option::is_some);
         // Guards (see `Arming::flips`): a literal of a rule that is neither
-        // gated nor on a cycle, whose atom is not the always-true one nor
-        // an input of moves, which flips far more often than the others.
+        // gated nor on a cycle, whose atom may guard (`guardable`: not the
+        // always-true one nor a `does` atom that gates rules), which flips
+        // far more often than the others.
         let move_inputs: Vec<bool> = (0..atoms).map(|a| is_move(a) && !derived[a]).collect();
         let mut gates_some = vec![false; atoms];
         for (rule, gate) in rules.iter().zip(&gate_of) {
@@ -1814,7 +1815,7 @@ impl Shape {
         let mut armed_bits = 0u32;
         let (mut guards, mut move_guards) = ((0, 0), 0);
         for (a, gated) in gated_by.iter().enumerate() {
-            // A guard's rules are all guarded (its atom is not a `does`).
+            // A guard's rules are all guarded (its atom gates none).
             let guard = gated.first().is_some_and(|&r| guarded[r]);
             if guard {
                 guards = (guards.0 + 1, guards.1 + gated.len());
